@@ -1,0 +1,55 @@
+import { resolve } from 'node:path';
+
+export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+
+export interface Config {
+  database: DatabaseConfig;
+  port: number;
+  host: string;
+  logLevel: string;
+}
+
+/** Bad configuration, reported to the operator as one line. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export const DEFAULT_SQLITE_PATH = './data/brand-context.db';
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** DESIGN 4.1: `postgres://…` → PostgreSQL; `sqlite:PATH` or unset → SQLite at ./data/brand-context.db. */
+export function parseDatabaseUrl(url: string | undefined, cwd = process.cwd()): DatabaseConfig {
+  if (url === undefined || url === '') return { kind: 'sqlite', path: resolve(cwd, DEFAULT_SQLITE_PATH) };
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    try {
+      new URL(url);
+    } catch {
+      throw new ConfigError('DATABASE_URL is not a valid postgres:// URL');
+    }
+    return { kind: 'postgres', url };
+  }
+  if (url.startsWith('sqlite:')) {
+    const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (path === '') throw new ConfigError('DATABASE_URL sqlite: needs a file path, e.g. sqlite:./data/brand-context.db');
+    return { kind: 'sqlite', path: path === ':memory:' ? path : resolve(cwd, path) };
+  }
+  throw new ConfigError('DATABASE_URL must start with postgres://, postgresql:// or sqlite:');
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined || value === '') return 8787;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be 0-65535, got "${value}"`);
+  return port;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  return {
+    database: parseDatabaseUrl(env.DATABASE_URL),
+    port: parsePort(env.PORT),
+    host: env.HOST || '127.0.0.1',
+    logLevel,
+  };
+}

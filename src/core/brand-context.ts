@@ -1,0 +1,193 @@
+import { z } from 'zod';
+import type { FieldIssue } from './errors.js';
+
+/**
+ * The brand context object (DESIGN 4.5): what the read operation returns, and — minus the server-set
+ * fields — the document that `brand import` and the management API accept. Every field is always present
+ * in the output; empty values are "", [], {} or null, never missing.
+ */
+
+const hexColor = z
+  .string()
+  .regex(/^#[0-9A-Fa-f]{6}$/, 'must be a #RRGGBB color')
+  .transform((hex) => hex.toUpperCase());
+const httpsUrl = z.url({ protocol: /^https$/, error: 'must be an absolute https URL' }).max(2048);
+const isoTimestamp = z.iso.datetime({ offset: false }).transform((value) => new Date(value).toISOString());
+const entryId = (prefix: string) =>
+  z.string().regex(new RegExp(`^${prefix}_[0-9A-Za-z]{1,40}$`), `must look like ${prefix}_ followed by letters and digits`);
+const text = (max: number) => z.string().max(max);
+const nullableText = (max: number) => z.string().max(max).nullable().default(null);
+
+export const COLOR_ROLES = ['primary', 'secondary', 'accent', 'background', 'text'] as const;
+
+const colorsSchema = z.strictObject({
+  primary: hexColor.nullable().default(null),
+  secondary: hexColor.nullable().default(null),
+  accent: hexColor.nullable().default(null),
+  background: hexColor.nullable().default(null),
+  text: hexColor.nullable().default(null),
+  palette: z
+    .array(z.strictObject({ name: text(100), hex: hexColor, role: nullableText(50) }))
+    .max(100)
+    .default([]),
+});
+
+const fontSchema = z.strictObject({
+  family: text(200).min(1),
+  weights: z.array(z.number().int().min(1).max(1000)).max(20).default([]),
+  fallback: z.array(text(200)).max(20).default([]),
+  source: z.enum(['google', 'adobe', 'system', 'custom']).default('system'),
+  url: httpsUrl.nullable().default(null),
+});
+
+const fontsSchema = z.strictObject({
+  heading: fontSchema.nullable().default(null),
+  body: fontSchema.nullable().default(null),
+});
+
+const socialSchema = z
+  .record(z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, 'network names are lowercase, e.g. "instagram"'), httpsUrl)
+  .refine((networks) => Object.keys(networks).length <= 50, 'at most 50 networks');
+
+export const KNOWLEDGE_KINDS = ['fact', 'guideline', 'reference'] as const;
+const knowledgeEntrySchema = z.strictObject({
+  id: entryId('kb').optional(),
+  kind: z.enum(KNOWLEDGE_KINDS),
+  title: text(300).min(1),
+  content: text(20_000),
+  tags: z.array(text(50).min(1)).max(30).default([]),
+  updated_at: isoTimestamp.optional(),
+});
+
+export const ASSET_KINDS = ['logo', 'icon', 'image', 'other'] as const;
+const dimension = z.number().int().min(0).nullable().default(null);
+const assetSchema = z.strictObject({
+  id: entryId('as').optional(),
+  kind: z.enum(ASSET_KINDS),
+  name: text(300).min(1),
+  url: httpsUrl,
+  mime_type: nullableText(255),
+  width: dimension,
+  height: dimension,
+  bytes: dimension,
+  variant: nullableText(100),
+  background: nullableText(100),
+  alt: text(1000).default(''),
+});
+
+const skillSchema = z.strictObject({
+  id: entryId('sk').optional(),
+  name: text(200).min(1),
+  description: text(2000).default(''),
+  instructions: text(20_000).default(''),
+});
+
+const preferenceValue = z.union([z.string().max(5000), z.number(), z.boolean(), z.null(), z.array(text(500)).max(100)]);
+const preferencesSchema = z
+  .record(z.string().regex(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/, 'preference names are identifiers'), preferenceValue)
+  .refine((prefs) => Object.keys(prefs).length <= 100, 'at most 100 preferences');
+
+function uniqueIds(entries: readonly { id?: string | undefined }[], ctx: z.RefinementCtx): void {
+  const seen = new Set<string>();
+  entries.forEach((entry, index) => {
+    if (entry.id === undefined) return;
+    if (seen.has(entry.id)) ctx.addIssue({ code: 'custom', message: `duplicate id ${entry.id}`, path: [index, 'id'] });
+    seen.add(entry.id);
+  });
+}
+
+/**
+ * The brand document a client writes. An exported brand context is accepted as it is (its server-set
+ * `workspace_id`, `updated_at` and `version` are ignored), so export → import round-trips.
+ */
+export const brandDocumentSchema = z
+  .strictObject({
+    name: text(200).trim().min(1),
+    description: text(5000).default(''),
+    voice: text(20_000).default(''),
+    colors: colorsSchema.default(() => colorsSchema.parse({})),
+    fonts: fontsSchema.default(() => fontsSchema.parse({})),
+    social: socialSchema.default({}),
+    knowledge: z.array(knowledgeEntrySchema).max(1000).default([]).superRefine(uniqueIds),
+    assets: z.array(assetSchema).max(500).default([]).superRefine(uniqueIds),
+    skills: z.array(skillSchema).max(200).default([]).superRefine(uniqueIds),
+    preferences: preferencesSchema.default({}),
+    workspace_id: z.string().optional(),
+    updated_at: z.string().optional(),
+    version: z.number().optional(),
+  })
+  .transform(({ workspace_id: _w, updated_at: _u, version: _v, ...document }) => document);
+
+export type BrandDocumentInput = z.input<typeof brandDocumentSchema>;
+export type BrandDocument = z.output<typeof brandDocumentSchema>;
+export type Colors = BrandDocument['colors'];
+export type Fonts = BrandDocument['fonts'];
+export type Font = NonNullable<Fonts['heading']>;
+export type KnowledgeEntry = Required<BrandDocument['knowledge'][number]>;
+export type Asset = Required<BrandDocument['assets'][number]>;
+export type Skill = Required<BrandDocument['skills'][number]>;
+export type Preferences = BrandDocument['preferences'];
+
+/** The read operation's 200 body: the document with ids and timestamps settled, plus server-set fields. */
+export interface BrandContext {
+  workspace_id: string;
+  name: string;
+  description: string;
+  voice: string;
+  colors: Colors;
+  fonts: Fonts;
+  social: Record<string, string>;
+  knowledge: KnowledgeEntry[];
+  assets: Asset[];
+  skills: Skill[];
+  preferences: Preferences;
+  updated_at: string;
+  version: number;
+}
+
+export function formatFieldPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((out, segment) => {
+    if (typeof segment === 'number') return `${out}[${segment}]`;
+    return out === '' ? String(segment) : `${out}.${String(segment)}`;
+  }, '');
+}
+
+/** zod issues as `{ field, message }` pairs naming the exact field, one per offending field. */
+export function toFieldIssues(error: z.ZodError): FieldIssue[] {
+  return error.issues.flatMap((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ field: formatFieldPath([...issue.path, key]), message: 'is not a known field' }));
+    }
+    return [{ field: formatFieldPath(issue.path), message: issue.message }];
+  });
+}
+
+export type BrandDocumentParse = { ok: true; document: BrandDocument } | { ok: false; issues: FieldIssue[] };
+
+export function parseBrandDocument(input: unknown): BrandDocumentParse {
+  const result = brandDocumentSchema.safeParse(input);
+  return result.success ? { ok: true, document: result.data } : { ok: false, issues: toFieldIssues(result.error) };
+}
+
+/**
+ * Serializes a brand context with its keys in the documented order, so that clients (and ETags) see the
+ * same bytes for the same brand.
+ */
+export function serializeBrandContext(context: BrandContext): string {
+  const ordered: BrandContext = {
+    workspace_id: context.workspace_id,
+    name: context.name,
+    description: context.description,
+    voice: context.voice,
+    colors: context.colors,
+    fonts: context.fonts,
+    social: context.social,
+    knowledge: context.knowledge,
+    assets: context.assets,
+    skills: context.skills,
+    preferences: context.preferences,
+    updated_at: context.updated_at,
+    version: context.version,
+  };
+  return JSON.stringify(ordered);
+}

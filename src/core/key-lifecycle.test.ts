@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { BRAND_KEY_LIFETIME_MS, brandKeyExpiry, brandKeyStatus } from './key-lifecycle.js';
+
+const created = Date.UTC(2026, 0, 1);
+const key = { expiresAt: brandKeyExpiry(created), revokedAt: null };
+
+describe('brandKeyStatus', () => {
+  it('is active from creation until just before 90 days have passed', () => {
+    expect(BRAND_KEY_LIFETIME_MS).toBe(7_776_000_000);
+    expect(brandKeyStatus(key, created)).toBe('active');
+    expect(brandKeyStatus(key, key.expiresAt - 1)).toBe('active');
+  });
+
+  it('is expired from the 90-day mark on', () => {
+    expect(brandKeyStatus(key, key.expiresAt)).toBe('expired');
+    expect(brandKeyStatus(key, key.expiresAt + 365 * 86_400_000)).toBe('expired');
+  });
+
+  it('is revoked once revoked, whether it was active or expired', () => {
+    expect(brandKeyStatus({ ...key, revokedAt: created + 1000 }, created + 1000)).toBe('revoked');
+    const revokedAfterExpiry = { ...key, revokedAt: key.expiresAt + 5 };
+    expect(brandKeyStatus(revokedAfterExpiry, key.expiresAt + 1)).toBe('expired');
+    expect(brandKeyStatus(revokedAfterExpiry, key.expiresAt + 5)).toBe('revoked');
+  });
+});

@@ -1,0 +1,23 @@
+/** Specification section 3: a brand read key expires 90 days after creation. */
+export const BRAND_KEY_LIFETIME_MS = 90 * 24 * 60 * 60 * 1000;
+
+export type BrandKeyStatus = 'active' | 'expired' | 'revoked';
+
+export interface BrandKeyTimes {
+  expiresAt: number;
+  revokedAt: number | null;
+}
+
+export function brandKeyExpiry(createdAt: number): number {
+  return createdAt + BRAND_KEY_LIFETIME_MS;
+}
+
+/**
+ * The state of a key at `now`. Revocation wins over expiry (an expired key may still be revoked, and then
+ * reads as revoked); expiry is reached at the exact expiry instant.
+ */
+export function brandKeyStatus(key: BrandKeyTimes, now: number): BrandKeyStatus {
+  if (key.revokedAt !== null && key.revokedAt <= now) return 'revoked';
+  if (now >= key.expiresAt) return 'expired';
+  return 'active';
+}

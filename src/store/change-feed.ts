@@ -1,0 +1,46 @@
+/** A workspace whose keys or brand changed, or `null`: anything may have changed. */
+export interface StoreChange {
+  workspaceId: string | null;
+}
+
+export type ChangeListener = (change: StoreChange) => void;
+
+export interface ChangeFeed {
+  subscribe(listener: ChangeListener): () => void;
+  /**
+   * False while writes by other processes could go unnoticed (the PostgreSQL listener is reconnecting):
+   * caches must not serve from memory then.
+   */
+  readonly live: boolean;
+}
+
+/**
+ * Fans changes out to listeners. Local writes are emitted synchronously after they commit; a backend's
+ * watcher (SQLite `data_version` polling, PostgreSQL LISTEN) emits what other processes wrote. The watcher
+ * starts with the first subscriber, so short-lived CLI commands never run one.
+ */
+export class ChangeHub implements ChangeFeed {
+  private readonly listeners = new Set<ChangeListener>();
+  private stopWatching: (() => void) | undefined;
+  live = true;
+
+  constructor(private readonly startWatching: (hub: ChangeHub) => () => void) {}
+
+  subscribe(listener: ChangeListener): () => void {
+    this.listeners.add(listener);
+    this.stopWatching ??= this.startWatching(this);
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size === 0) this.stop();
+    };
+  }
+
+  emit(change: StoreChange): void {
+    for (const listener of this.listeners) listener(change);
+  }
+
+  stop(): void {
+    this.stopWatching?.();
+    this.stopWatching = undefined;
+  }
+}

@@ -1,0 +1,346 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Asset, BrandContext, KnowledgeEntry, Skill } from '../core/brand-context.js';
+import type { ChangeHub } from './change-feed.js';
+import type { Database } from './schema.js';
+import type {
+  BrandContent,
+  BrandKeyRecord,
+  MembershipRecord,
+  Role,
+  Store,
+  UserRecord,
+  WorkspaceRecord,
+} from './store.js';
+
+/** What differs between SQLite and PostgreSQL once Kysely has smoothed over the SQL. */
+export interface Backend {
+  readonly kind: Store['kind'];
+  readonly hub: ChangeHub;
+  /** Runs inside a write transaction, so other processes learn of the change only if it commits. */
+  announce(db: Kysely<Database>, workspaceId: string): Promise<void>;
+  ping(db: Kysely<Database>): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Columns written as JSON text are read back through here; the store only reads what it wrote. */
+function fromJson<T>(text: string): T {
+  return JSON.parse(text) as T;
+}
+
+function toBrandKey(row: Selectable<Database['brand_keys']>): BrandKeyRecord {
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    name: row.name,
+    keyHash: row.key_hash,
+    prefix: row.prefix,
+    last4: row.last4,
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+    lastUsedAt: row.last_used_at,
+  };
+}
+
+function toUser(row: Selectable<Database['users']>): UserRecord {
+  return { id: row.id, email: row.email, passwordHash: row.password_hash, createdAt: row.created_at };
+}
+
+function toWorkspace(row: Selectable<Database['workspaces']>): WorkspaceRecord {
+  return { id: row.id, name: row.name, createdAt: row.created_at };
+}
+
+function profileColumns(brand: Omit<BrandContent, 'name'>) {
+  return {
+    description: brand.description,
+    voice: brand.voice,
+    colors: JSON.stringify(brand.colors),
+    fonts: JSON.stringify(brand.fonts),
+    social: JSON.stringify(brand.social),
+    preferences: JSON.stringify(brand.preferences),
+  };
+}
+
+export class KyselyStore implements Store {
+  /**
+   * @param changed set while this store is bound to a transaction: the workspaces it wrote, announced to
+   *   this process once the transaction commits.
+   */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly backend: Backend,
+    private readonly changed?: Set<string>,
+  ) {}
+
+  get kind(): Store['kind'] {
+    return this.backend.kind;
+  }
+
+  get changes(): ChangeHub {
+    return this.backend.hub;
+  }
+
+  async transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {
+    if (this.changed) return work(this);
+    const changed = new Set<string>();
+    const result = await this.db
+      .transaction()
+      .execute((trx) => work(new KyselyStore(trx, this.backend, changed)));
+    for (const workspaceId of changed) this.backend.hub.emit({ workspaceId });
+    return result;
+  }
+
+  /** One write in its own transaction (or the caller's), announced as a change to `workspaceId`. */
+  private write<T>(workspaceId: string, work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+    return this.transaction(async (store) => {
+      const { db, changed } = store as KyselyStore;
+      const result = await work(db);
+      changed?.add(workspaceId);
+      await this.backend.announce(db, workspaceId);
+      return result;
+    });
+  }
+
+  async createUser(user: UserRecord): Promise<void> {
+    await this.db
+      .insertInto('users')
+      .values({ id: user.id, email: user.email, password_hash: user.passwordHash, created_at: user.createdAt })
+      .execute();
+  }
+
+  async findUserByEmail(email: string): Promise<UserRecord | undefined> {
+    const row = await this.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+    return row && toUser(row);
+  }
+
+  createWorkspace(workspace: WorkspaceRecord, brand: Omit<BrandContent, 'name'>): Promise<void> {
+    return this.write(workspace.id, async (db) => {
+      await db
+        .insertInto('workspaces')
+        .values({ id: workspace.id, name: workspace.name, created_at: workspace.createdAt })
+        .execute();
+      await db
+        .insertInto('brand_profiles')
+        .values({ workspace_id: workspace.id, ...profileColumns(brand), version: 1, updated_at: workspace.createdAt })
+        .execute();
+      await insertEntries(db, workspace.id, brand);
+    });
+  }
+
+  async getWorkspace(id: string): Promise<WorkspaceRecord | undefined> {
+    const row = await this.db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toWorkspace(row);
+  }
+
+  async listWorkspaces(): Promise<WorkspaceRecord[]> {
+    const rows = await this.db.selectFrom('workspaces').selectAll().orderBy('created_at').orderBy('id').execute();
+    return rows.map(toWorkspace);
+  }
+
+  async addMember(membership: MembershipRecord): Promise<void> {
+    await this.db
+      .insertInto('memberships')
+      .values({
+        workspace_id: membership.workspaceId,
+        user_id: membership.userId,
+        role: membership.role,
+        created_at: membership.createdAt,
+      })
+      .execute();
+  }
+
+  async listMembers(workspaceId: string): Promise<MembershipRecord[]> {
+    const rows = await this.db
+      .selectFrom('memberships')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .orderBy('created_at')
+      .orderBy('user_id')
+      .execute();
+    return rows.map((row) => ({
+      workspaceId: row.workspace_id,
+      userId: row.user_id,
+      role: row.role as Role,
+      createdAt: row.created_at,
+    }));
+  }
+
+  async getBrand(workspaceId: string): Promise<BrandContext | undefined> {
+    const profile = await this.db
+      .selectFrom('brand_profiles')
+      .innerJoin('workspaces', 'workspaces.id', 'brand_profiles.workspace_id')
+      .selectAll('brand_profiles')
+      .select('workspaces.name')
+      .where('brand_profiles.workspace_id', '=', workspaceId)
+      .executeTakeFirst();
+    if (!profile) return undefined;
+    const [knowledge, assets, skills] = await Promise.all([
+      this.db.selectFrom('knowledge_entries').selectAll().where('workspace_id', '=', workspaceId).orderBy('position').execute(),
+      this.db.selectFrom('assets').selectAll().where('workspace_id', '=', workspaceId).orderBy('position').execute(),
+      this.db.selectFrom('skills').selectAll().where('workspace_id', '=', workspaceId).orderBy('position').execute(),
+    ]);
+    return {
+      workspace_id: workspaceId,
+      name: profile.name,
+      description: profile.description,
+      voice: profile.voice,
+      colors: fromJson(profile.colors),
+      fonts: fromJson(profile.fonts),
+      social: fromJson(profile.social),
+      knowledge: knowledge.map(
+        (row): KnowledgeEntry => ({
+          id: row.id,
+          kind: row.kind as KnowledgeEntry['kind'],
+          title: row.title,
+          content: row.content,
+          tags: fromJson(row.tags),
+          updated_at: row.updated_at,
+        }),
+      ),
+      assets: assets.map(
+        (row): Asset => ({
+          id: row.id,
+          kind: row.kind as Asset['kind'],
+          name: row.name,
+          url: row.url,
+          mime_type: row.mime_type,
+          width: row.width,
+          height: row.height,
+          bytes: row.bytes,
+          variant: row.variant,
+          background: row.background,
+          alt: row.alt,
+        }),
+      ),
+      skills: skills.map(
+        (row): Skill => ({ id: row.id, name: row.name, description: row.description, instructions: row.instructions }),
+      ),
+      preferences: fromJson(profile.preferences),
+      updated_at: profile.updated_at,
+      version: profile.version,
+    };
+  }
+
+  async replaceBrand(workspaceId: string, content: BrandContent, updatedAt: string): Promise<BrandContext> {
+    await this.write(workspaceId, async (db) => {
+      await db.updateTable('workspaces').set({ name: content.name }).where('id', '=', workspaceId).execute();
+      await db
+        .updateTable('brand_profiles')
+        .set((eb) => ({ ...profileColumns(content), version: eb('version', '+', 1), updated_at: updatedAt }))
+        .where('workspace_id', '=', workspaceId)
+        .execute();
+      await db.deleteFrom('knowledge_entries').where('workspace_id', '=', workspaceId).execute();
+      await db.deleteFrom('assets').where('workspace_id', '=', workspaceId).execute();
+      await db.deleteFrom('skills').where('workspace_id', '=', workspaceId).execute();
+      await insertEntries(db, workspaceId, content);
+    });
+    const brand = await this.getBrand(workspaceId);
+    if (!brand) throw new Error(`brand of ${workspaceId} vanished while being replaced`);
+    return brand;
+  }
+
+  async createBrandKey(key: BrandKeyRecord): Promise<void> {
+    await this.write(key.workspaceId, (db) =>
+      db
+        .insertInto('brand_keys')
+        .values({
+          id: key.id,
+          workspace_id: key.workspaceId,
+          name: key.name,
+          key_hash: key.keyHash,
+          prefix: key.prefix,
+          last4: key.last4,
+          created_by: key.createdBy,
+          created_at: key.createdAt,
+          expires_at: key.expiresAt,
+          revoked_at: key.revokedAt,
+          last_used_at: key.lastUsedAt,
+        })
+        .execute(),
+    );
+  }
+
+  async findBrandKeyByHash(keyHash: string): Promise<BrandKeyRecord | undefined> {
+    const row = await this.db.selectFrom('brand_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+    return row && toBrandKey(row);
+  }
+
+  async getBrandKey(workspaceId: string, keyId: string): Promise<BrandKeyRecord | undefined> {
+    const row = await this.db
+      .selectFrom('brand_keys')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', keyId)
+      .executeTakeFirst();
+    return row && toBrandKey(row);
+  }
+
+  async listBrandKeys(workspaceId: string): Promise<BrandKeyRecord[]> {
+    const rows = await this.db
+      .selectFrom('brand_keys')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .execute();
+    return rows.map(toBrandKey);
+  }
+
+  revokeBrandKey(workspaceId: string, keyId: string, revokedAt: string): Promise<BrandKeyRecord | undefined> {
+    return this.write(workspaceId, async (db) => {
+      await db
+        .updateTable('brand_keys')
+        .set({ revoked_at: revokedAt })
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', keyId)
+        .where('revoked_at', 'is', null)
+        .execute();
+      const row = await db
+        .selectFrom('brand_keys')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', keyId)
+        .executeTakeFirst();
+      return row && toBrandKey(row);
+    });
+  }
+
+  ping(): Promise<void> {
+    return this.backend.ping(this.db);
+  }
+
+  async close(): Promise<void> {
+    this.backend.hub.stop();
+    await this.db.destroy();
+    await this.backend.close();
+  }
+}
+
+async function insertEntries(db: Kysely<Database>, workspaceId: string, brand: Omit<BrandContent, 'name'>) {
+  if (brand.knowledge.length > 0) {
+    await db
+      .insertInto('knowledge_entries')
+      .values(
+        brand.knowledge.map((entry, position) => ({
+          workspace_id: workspaceId,
+          position,
+          ...entry,
+          tags: JSON.stringify(entry.tags),
+        })),
+      )
+      .execute();
+  }
+  if (brand.assets.length > 0) {
+    await db
+      .insertInto('assets')
+      .values(brand.assets.map((asset, position) => ({ workspace_id: workspaceId, position, ...asset })))
+      .execute();
+  }
+  if (brand.skills.length > 0) {
+    await db
+      .insertInto('skills')
+      .values(brand.skills.map((skill, position) => ({ workspace_id: workspaceId, position, ...skill })))
+      .execute();
+  }
+}

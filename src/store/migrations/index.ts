@@ -1,0 +1,11 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as initial from './0001_initial.js';
+
+/** Migrations are bundled as modules (not read from a folder) so the built CLI finds them wherever it runs. */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001_initial': initial,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: () => Promise.resolve(MIGRATIONS),
+};
