@@ -191,3 +191,44 @@ export function serializeBrandContext(context: BrandContext): string {
   };
   return JSON.stringify(ordered);
 }
+
+/** A brand with no content yet, as a new workspace starts. */
+export function emptyBrand(): Omit<BrandContext, 'workspace_id' | 'name' | 'updated_at' | 'version'> {
+  const { name: _name, ...empty } = brandDocumentSchema.parse({ name: 'empty' });
+  return { ...empty, knowledge: [], assets: [], skills: [] };
+}
+
+function sameKnowledge(a: KnowledgeEntry, b: BrandDocument['knowledge'][number]): boolean {
+  return (
+    a.kind === b.kind &&
+    a.title === b.title &&
+    a.content === b.content &&
+    a.tags.length === b.tags.length &&
+    a.tags.every((tag, i) => tag === b.tags[i])
+  );
+}
+
+/**
+ * Gives every entry an id and every knowledge entry an `updated_at`: a supplied timestamp is kept (so an
+ * import preserves history); otherwise an unchanged entry keeps its previous one and a new or edited entry
+ * gets `now`.
+ */
+export function settleBrandDocument(
+  document: BrandDocument,
+  previous: Pick<BrandContext, 'knowledge'> | undefined,
+  now: string,
+  newEntryId: (prefix: 'kb' | 'as' | 'sk') => string,
+): Omit<BrandContext, 'workspace_id' | 'updated_at' | 'version'> {
+  const before = new Map(previous?.knowledge.map((entry) => [entry.id, entry]));
+  return {
+    ...document,
+    knowledge: document.knowledge.map(({ id, updated_at, ...entry }) => {
+      const settledId = id ?? newEntryId('kb');
+      const old = before.get(settledId);
+      const keep = old !== undefined && sameKnowledge(old, entry) ? old.updated_at : now;
+      return { id: settledId, ...entry, updated_at: updated_at ?? keep };
+    }),
+    assets: document.assets.map(({ id, ...asset }) => ({ id: id ?? newEntryId('as'), ...asset })),
+    skills: document.skills.map(({ id, ...skill }) => ({ id: id ?? newEntryId('sk'), ...skill })),
+  };
+}

@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { Logger } from 'pino';
+import { type Clock, systemClock } from '../core/clock.js';
+import { AppError } from '../core/errors.js';
+import { redactSecrets } from '../logger.js';
+import { BrandReader } from '../services/brand-reader.js';
+import type { Store } from '../store/store.js';
+import { handleError } from './problem.js';
+import { brandAgentRoutes } from './routes/brand-agent.js';
+import { healthRoutes } from './routes/health.js';
+
+export interface AppOptions {
+  store: Store;
+  logger: Logger;
+  clock?: Clock;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** A caller's `X-Request-Id` is kept when it is safe to log; otherwise a fresh UUID. */
+function requestId(request: IncomingMessage): string {
+  const incoming = request.headers['x-request-id'];
+  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+export function buildApp({ store, logger, clock = systemClock }: AppOptions): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    disableRequestLogging: true,
+    genReqId: requestId,
+    requestIdLogLabel: 'request_id',
+    forceCloseConnections: 'idle',
+  });
+  // Only JSON bodies are understood; text/plain would otherwise be parsed into a string.
+  app.removeContentTypeParser('text/plain');
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) =>
+    handleError(new AppError('not_found', `No route ${request.method} ${redactSecrets(request.url.split('?')[0] ?? '')}.`), request, reply),
+  );
+
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info(
+      { method: request.method, url: redactSecrets(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 },
+      'request',
+    );
+    done();
+  });
+
+  const reader = new BrandReader(store, clock);
+  app.addHook('onClose', (_instance, done) => {
+    reader.close();
+    done();
+  });
+
+  healthRoutes(app, store);
+  brandAgentRoutes(app, reader);
+  return app;
+}

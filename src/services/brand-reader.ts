@@ -1,0 +1,135 @@
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import { serializeBrandContext } from '../core/brand-context.js';
+import { brandKeyFormatProblem, hashBrandKey } from '../core/brand-key.js';
+import type { Clock } from '../core/clock.js';
+import { AppError } from '../core/errors.js';
+import { brandKeyStatus, type BrandKeyTimes } from '../core/key-lifecycle.js';
+import type { StoreChange } from '../store/change-feed.js';
+import type { BrandKeyRecord, Store } from '../store/store.js';
+
+/** A verified brand read key as the hot path keeps it: no secret, only what the checks need. */
+export interface VerifiedKey extends BrandKeyTimes {
+  id: string;
+  workspaceId: string;
+}
+
+/** A workspace's brand context, serialized once per version and served as these exact bytes. */
+export interface ServedBrand {
+  body: Buffer;
+  etag: string;
+}
+
+export interface BrandReaderLimits {
+  /** Verified keys kept in memory. */
+  maxKeys: number;
+  /** Total bytes of serialized brand contexts kept in memory. */
+  maxBrandBytes: number;
+}
+
+const DEFAULT_LIMITS: BrandReaderLimits = { maxKeys: 10_000, maxBrandBytes: 64 * 1024 * 1024 };
+
+function toVerifiedKey(record: BrandKeyRecord): VerifiedKey {
+  return {
+    id: record.id,
+    workspaceId: record.workspaceId,
+    expiresAt: Date.parse(record.expiresAt),
+    revokedAt: record.revokedAt === null ? null : Date.parse(record.revokedAt),
+  };
+}
+
+/**
+ * The read operation's hot path: authenticates brand read keys and serves pre-serialized brand contexts
+ * from bounded in-memory caches. The store's change feed evicts entries the moment a key or brand
+ * changes (in this process at once, elsewhere within a second); while the feed is not live, nothing is
+ * served from memory. Expiry and revocation are judged against the clock on every request, never cached
+ * as a verdict.
+ */
+export class BrandReader {
+  private readonly keys: LRUCache<string, VerifiedKey>;
+  private readonly brands: LRUCache<string, ServedBrand>;
+  /** Bumped by every invalidation, so a load that raced with a write does not cache what it read. */
+  private generation = 0;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    limits: BrandReaderLimits = DEFAULT_LIMITS,
+  ) {
+    this.keys = new LRUCache({ max: limits.maxKeys });
+    this.brands = new LRUCache({ maxSize: limits.maxBrandBytes, sizeCalculation: (brand) => brand.body.length });
+    this.unsubscribe = store.changes.subscribe((change) => {
+      this.invalidate(change);
+    });
+  }
+
+  private invalidate({ workspaceId }: StoreChange): void {
+    this.generation++;
+    if (workspaceId === null) {
+      this.keys.clear();
+      this.brands.clear();
+      return;
+    }
+    this.brands.delete(workspaceId);
+    for (const [hash, key] of this.keys.entries()) if (key.workspaceId === workspaceId) this.keys.delete(hash);
+  }
+
+  /** Loads through a cache unless a change arrives meanwhile or the change feed is down. */
+  private async cached<V extends object>(
+    cache: LRUCache<string, V>,
+    id: string,
+    load: () => Promise<V | undefined>,
+  ): Promise<V | undefined> {
+    const live = this.store.changes.live;
+    const hit = live ? cache.get(id) : undefined;
+    if (hit) return hit;
+    const generation = this.generation;
+    const value = await load();
+    if (value && live && generation === this.generation) cache.set(id, value);
+    return value;
+  }
+
+  /** DESIGN 4.4 step 3 for a bearer token: format and checksum first (no database), then status. */
+  async verifyKey(token: string): Promise<VerifiedKey> {
+    if (brandKeyFormatProblem(token) !== undefined) {
+      throw new AppError('malformed_key', 'The bearer token is not a well-formed brand read key.');
+    }
+    const hash = hashBrandKey(token);
+    const key = await this.cached(this.keys, hash, async () => {
+      const record = await this.store.findBrandKeyByHash(hash);
+      return record && toVerifiedKey(record);
+    });
+    if (!key) throw new AppError('invalid_key', 'The brand read key is not known to this service.');
+    switch (brandKeyStatus(key, this.clock.now())) {
+      case 'expired':
+        throw new AppError('key_expired', `The brand read key expired at ${new Date(key.expiresAt).toISOString()}.`);
+      case 'revoked':
+        throw new AppError('key_revoked', 'The brand read key has been revoked.');
+      case 'active':
+        return key;
+    }
+  }
+
+  /** DESIGN 4.4 steps 6-8: 404 for a workspace that does not exist, 403 for another workspace's key. */
+  async read(key: Pick<VerifiedKey, 'workspaceId'>, workspaceId: string): Promise<ServedBrand> {
+    if (key.workspaceId !== workspaceId) {
+      const exists = this.brands.has(workspaceId) || (await this.store.getWorkspace(workspaceId)) !== undefined;
+      throw exists
+        ? new AppError('workspace_forbidden', `This key was not created in workspace ${workspaceId}.`)
+        : new AppError('workspace_not_found', `Workspace ${workspaceId} does not exist.`);
+    }
+    const brand = await this.cached(this.brands, workspaceId, async () => {
+      const context = await this.store.getBrand(workspaceId);
+      if (!context) return undefined;
+      const body = Buffer.from(serializeBrandContext(context));
+      return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+    });
+    if (!brand) throw new AppError('workspace_not_found', `Workspace ${workspaceId} does not exist.`);
+    return brand;
+  }
+
+  close(): void {
+    this.unsubscribe();
+  }
+}

@@ -1,0 +1,37 @@
+import { newId } from '../core/base62.js';
+import { type BrandContext, parseBrandDocument, settleBrandDocument } from '../core/brand-context.js';
+import { isoAt } from '../core/clock.js';
+import { AppError } from '../core/errors.js';
+import type { BrandContent } from '../store/store.js';
+import type { Deps } from './deps.js';
+
+export async function getBrand(deps: Deps, workspaceId: string): Promise<BrandContext> {
+  const brand = await deps.store.getBrand(workspaceId);
+  if (!brand) throw new AppError('workspace_not_found', `Workspace ${workspaceId} does not exist.`);
+  return brand;
+}
+
+function contentOf({ workspace_id: _id, updated_at: _at, version: _version, ...content }: BrandContext): BrandContent {
+  return content;
+}
+
+/**
+ * Validates `input` as a whole brand document and stores it in place of the current one, in one
+ * transaction. An invalid document is refused with every offending field named, and nothing changes;
+ * an identical document changes nothing either (the version only moves when the brand does).
+ */
+export async function replaceBrand(deps: Deps, workspaceId: string, input: unknown): Promise<BrandContext> {
+  const parsed = parseBrandDocument(input);
+  if (!parsed.ok) {
+    const summary = parsed.issues.map((issue) => `${issue.field || 'document'} ${issue.message}`).join('; ');
+    throw new AppError('invalid_request', `The brand document is invalid: ${summary}.`, parsed.issues);
+  }
+  return deps.store.transaction(async (store) => {
+    const previous = await store.getBrand(workspaceId);
+    if (!previous) throw new AppError('workspace_not_found', `Workspace ${workspaceId} does not exist.`);
+    const now = isoAt(deps.clock);
+    const content = settleBrandDocument(parsed.document, previous, now, (prefix) => newId(prefix, 16));
+    if (JSON.stringify(content) === JSON.stringify(contentOf(previous))) return previous;
+    return store.replaceBrand(workspaceId, content, now);
+  });
+}
