@@ -36,11 +36,10 @@ function fromFastifyError(error: FastifyError): AppError | undefined {
       return new AppError('payload_too_large', 'The request body exceeds the size limit.');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new AppError('invalid_json', 'The body is empty; a JSON object was expected.');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new AppError('invalid_json', 'The body is not valid JSON.');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError('invalid_request', 'The Content-Length header does not match the body.');
-  }
-  if (error instanceof SyntaxError && error.statusCode === 400) {
-    return new AppError('invalid_json', 'The body is not valid JSON.');
   }
   if (error.statusCode === 404) return new AppError('not_found', 'No such route.');
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {

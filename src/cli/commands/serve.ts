@@ -1,0 +1,91 @@
+import type { Command } from 'commander';
+import { loadConfig } from '../../config.js';
+import { systemClock } from '../../core/clock.js';
+import { buildApp } from '../../http/app.js';
+import { createLogger } from '../../logger.js';
+import { type DemoSeed, seedDemo } from '../../services/demo.js';
+import { listWorkspaces } from '../../services/workspaces.js';
+import { openStore } from '../../store/open-store.js';
+import { curlCommand } from '../curl.js';
+import { createOutput } from '../output.js';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+function demoBanner(baseUrl: string, kind: string, seed: DemoSeed): string {
+  return [
+    '',
+    `Brand Context is running at ${baseUrl} (${kind}).`,
+    '',
+    `  Demo workspace   ${seed.workspace_id}`,
+    `  Owner login      ${seed.owner.email} / ${seed.owner.password}`,
+    `  Brand read key   ${seed.brand_read_key}`,
+    '',
+    '  The key and the password are shown only this once: keep them in a secret manager.',
+    '',
+    'Read the brand context:',
+    '',
+    curlCommand(baseUrl, seed.brand_read_key, seed.workspace_id),
+    '',
+  ].join('\n');
+}
+
+export function serveCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('start the HTTP service (PORT, HOST, DATABASE_URL, LOG_LEVEL configure it)')
+    .option('--demo', 'on an empty database, first create the demo workspace and print its key')
+    .option('--json', 'print the demo seed as one JSON line')
+    .action(async (options: { demo?: boolean; json?: boolean }) => {
+      const config = loadConfig();
+      const out = createOutput(options.json === true);
+      const logger = createLogger(config.logLevel);
+      const store = await openStore(config.database);
+      const deps = { store, clock: systemClock };
+
+      const workspaces = options.demo ? await listWorkspaces(deps) : [];
+      const seed = options.demo && workspaces.length === 0 ? await seedDemo(deps) : undefined;
+      const app = buildApp({ store, logger });
+      await app.listen({ port: config.port, host: config.host });
+      const address = app.server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : config.port;
+      const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+
+      if (seed) {
+        out.result({ ...seed, url: baseUrl }, () => demoBanner(baseUrl, store.kind, seed));
+      } else if (options.demo) {
+        const workspaceId = workspaces[0]?.id ?? '<workspace_id>';
+        out.result({ url: baseUrl, workspace_id: workspaceId }, () =>
+          [
+            '',
+            `Brand Context is running at ${baseUrl} (${store.kind}). The database already has workspaces, so no demo was created.`,
+            'A key is shown only when it is created. Make one with:',
+            `  npx brand-context keys create --workspace ${workspaceId} --name "my script"`,
+            '',
+          ].join('\n'),
+        );
+      }
+
+      let stopping = false;
+      const shutdown = (signal: NodeJS.Signals) => {
+        if (stopping) {
+          logger.warn({ signal }, 'second signal: exiting without waiting');
+          process.exit(1);
+        }
+        stopping = true;
+        logger.info({ signal }, 'shutting down: finishing in-flight requests');
+        const force = setTimeout(() => {
+          logger.error('in-flight requests did not finish in time; exiting');
+          process.exit(1);
+        }, SHUTDOWN_GRACE_MS);
+        force.unref();
+        void app
+          .close()
+          .then(() => store.close())
+          .then(() => {
+            logger.info('stopped');
+          });
+      };
+      process.on('SIGTERM', shutdown);
+      process.on('SIGINT', shutdown);
+    });
+}

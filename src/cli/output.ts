@@ -1,0 +1,39 @@
+import { AppError } from '../core/errors.js';
+
+/** A mistake in how the command was called (bad file, bad argument); exits 2 like other usage errors. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export interface Output {
+  json: boolean;
+  /** Writes `data` as one JSON line with --json, or `human` otherwise. */
+  result(data: unknown, human: () => string): void;
+}
+
+export function createOutput(json: boolean, write: (text: string) => void = (text) => process.stdout.write(text)): Output {
+  return {
+    json,
+    result(data, human) {
+      write(`${json ? JSON.stringify(data) : human()}\n`);
+    },
+  };
+}
+
+/** One line (two with a hint) on stderr; with --json, the same as a JSON object. */
+export function formatError(error: unknown, json: boolean): string {
+  if (error instanceof AppError) {
+    if (json) return JSON.stringify({ error: { code: error.code, detail: error.detail, resolution: error.resolution, errors: error.fields } });
+    const fields = error.fields.map((issue) => `\n  ${issue.field || 'document'}: ${issue.message}`).join('');
+    return `error: ${error.detail}${fields}\n  hint: ${error.resolution}`;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return json ? JSON.stringify({ error: { code: 'error', detail: message } }) : `error: ${message}`;
+}
+
+/** Left-aligned columns for human-readable listings. */
+export function table(headers: string[], rows: string[][]): string {
+  const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  return [line(headers), ...rows.map(line)].join('\n');
+}

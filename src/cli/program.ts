@@ -1,0 +1,30 @@
+import { Command, CommanderError } from 'commander';
+import { brandCommand } from './commands/brand.js';
+import { keysCommand } from './commands/keys.js';
+import { seedCommand } from './commands/seed.js';
+import { serveCommand } from './commands/serve.js';
+import { workspaceCommand } from './commands/workspace.js';
+import { formatError, UsageError } from './output.js';
+
+export function buildProgram(): Command {
+  const program = new Command('brand-context')
+    .description('Brand Context: serve and manage workspace brand data and brand read keys')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride(); // subcommands inherit it
+  for (const register of [serveCommand, seedCommand, workspaceCommand, brandCommand, keysCommand]) register(program);
+  return program;
+}
+
+/** Runs the CLI and returns the exit code: 0 on success, 2 for usage errors, 1 for everything else. */
+export async function run(argv: string[]): Promise<number> {
+  const json = argv.includes('--json');
+  try {
+    await buildProgram().parseAsync(argv);
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    process.stderr.write(`${formatError(error, json)}\n`);
+    if (error instanceof UsageError) return 2;
+    return 1;
+  }
+}

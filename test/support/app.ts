@@ -1,0 +1,45 @@
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/http/app.js';
+import { createLogger } from '../../src/logger.js';
+import type { Deps } from '../../src/services/deps.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
+import { ManualClock } from './clock.js';
+import type { TestDatabase } from './databases.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  store: Store;
+  clock: ManualClock;
+  deps: Deps;
+  /** Every log line the app wrote, as text. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/** The real app on a real store, with a manual clock and its logs captured in memory. */
+export async function startTestApp(database: TestDatabase): Promise<TestApp> {
+  const store = await openStore(database.config);
+  const clock = new ManualClock();
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logs.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  const app = buildApp({ store, clock, logger: createLogger('debug', sink) });
+  await app.ready();
+  return {
+    app,
+    store,
+    clock,
+    deps: { store, clock },
+    logs,
+    close: async () => {
+      await app.close();
+      await store.close();
+    },
+  };
+}
