@@ -17,7 +17,15 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       base: { service: 'brand-context' },
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: {
-        paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', '*.password', '*.key'],
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          'headers.authorization',
+          'password',
+          'key',
+          '*.password',
+          '*.key',
+        ],
         censor: '[REDACTED]',
       },
     },

@@ -158,6 +158,10 @@ export function toFieldIssues(error: z.ZodError): FieldIssue[] {
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => ({ field: formatFieldPath([...issue.path, key]), message: 'is not a known field' }));
     }
+    if (issue.code === 'invalid_key') {
+      // A record key that fails its own schema: report that schema's advice, not zod's generic "Invalid key".
+      return issue.issues.map((inner) => ({ field: formatFieldPath(issue.path), message: inner.message }));
+    }
     return [{ field: formatFieldPath(issue.path), message: issue.message }];
   });
 }

@@ -1,0 +1,213 @@
+import { describe, expect, it } from 'vitest';
+import { generateBrandKey } from '../../src/core/brand-key.js';
+import { BRAND_KEY_LIFETIME_MS } from '../../src/core/key-lifecycle.js';
+import { createBrandKey, revokeBrandKey } from '../../src/services/brand-keys.js';
+import { describeEachBackend } from '../support/databases.js';
+import { PATH, problemOf, readContext, useFixture } from './brand-agent.fixtures.js';
+
+const SPEC_401 = 'Revoke the key and create a replacement in Settings → Agent Access.';
+const REALM = 'Bearer realm="brand-context"';
+const INVALID_TOKEN = `${REALM}, error="invalid_token"`;
+
+describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
+  const fixture = useFixture(backend);
+
+  describe('step 1: method', () => {
+    it.each(['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const)('refuses %s with 405 and Allow: POST', async (method) => {
+      const { app, workspaceId, key } = fixture();
+      const response = await readContext(app, workspaceId, { key, method });
+      expect(response.statusCode).toBe(405);
+      expect(response.headers.allow).toBe('POST');
+      expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+      expect(problemOf(response).code).toBe('method_not_allowed');
+    });
+
+    it('refuses HEAD with 405 and Allow: POST', async () => {
+      const { app } = fixture();
+      const response = await app.inject({ method: 'HEAD', url: PATH });
+      expect(response.statusCode).toBe(405);
+      expect(response.headers.allow).toBe('POST');
+    });
+  });
+
+  describe('steps 2-3: the key', () => {
+    it('rejects a request without Authorization with missing_key', async () => {
+      const { app, workspaceId } = fixture();
+      const response = await readContext(app, workspaceId);
+      expect(response.statusCode).toBe(401);
+      expect(response.headers['www-authenticate']).toBe(REALM);
+      const problem = problemOf(response);
+      expect(problem).toMatchObject({ status: 401, code: 'missing_key', type: 'urn:brand-context:problem:missing_key' });
+      expect(problem.request_id).toBe(response.headers['x-request-id']);
+      expect(problem.resolution).toContain('Settings → Agent Access');
+    });
+
+    it.each([
+      ['another scheme', (key: string) => `Basic ${key}`],
+      ['a bearer without a token', () => 'Bearer'],
+      ['two tokens', (key: string) => `Bearer ${key} ${key}`],
+      ['a token of the wrong shape', () => 'Bearer sk_live_1234'],
+      ['a truncated key', (key: string) => `Bearer ${key.slice(0, -1)}`],
+      ['a key with a bad checksum', (key: string) => `Bearer ${key.slice(0, -6)}000000`],
+    ])('rejects %s with malformed_key', async (_label, authorization) => {
+      const { app, workspaceId, key } = fixture();
+      const response = await readContext(app, workspaceId, { authorization: authorization(key) });
+      expect(response.statusCode).toBe(401);
+      expect(response.headers['www-authenticate']).toBe(INVALID_TOKEN);
+      expect(problemOf(response).code).toBe('malformed_key');
+      expect(problemOf(response).resolution).toContain(SPEC_401);
+    });
+
+    it('rejects a well-formed key it does not know with invalid_key', async () => {
+      const { app, workspaceId } = fixture();
+      const response = await readContext(app, workspaceId, { key: generateBrandKey() });
+      expect(response.statusCode).toBe(401);
+      expect(response.headers['www-authenticate']).toBe(INVALID_TOKEN);
+      expect(problemOf(response)).toMatchObject({ code: 'invalid_key', resolution: SPEC_401 });
+    });
+
+    it('rejects a key 90 days after its creation with key_expired', async () => {
+      const { app, deps, clock, workspaceId } = fixture();
+      const created = await createBrandKey(deps, { workspaceId, name: 'short-lived' });
+      expect((await readContext(app, workspaceId, { key: created.key })).statusCode).toBe(200);
+      clock.advance(BRAND_KEY_LIFETIME_MS);
+      try {
+        const response = await readContext(app, workspaceId, { key: created.key });
+        expect(response.statusCode).toBe(401);
+        expect(response.headers['www-authenticate']).toBe(INVALID_TOKEN);
+        expect(problemOf(response)).toMatchObject({ code: 'key_expired', resolution: SPEC_401 });
+        expect(problemOf(response).detail).toContain(created.expires_at);
+      } finally {
+        clock.advance(-BRAND_KEY_LIFETIME_MS);
+      }
+    });
+
+    it('rejects a revoked key with key_revoked on the very next request', async () => {
+      const { app, deps, workspaceId } = fixture();
+      const created = await createBrandKey(deps, { workspaceId, name: 'to revoke' });
+      expect((await readContext(app, workspaceId, { key: created.key })).statusCode).toBe(200);
+      await revokeBrandKey(deps, workspaceId, created.id);
+      const response = await readContext(app, workspaceId, { key: created.key });
+      expect(response.statusCode).toBe(401);
+      expect(response.headers['www-authenticate']).toBe(INVALID_TOKEN);
+      expect(problemOf(response)).toMatchObject({ code: 'key_revoked', resolution: SPEC_401 });
+    });
+
+    it('reports a key revoked after it expired as revoked', async () => {
+      const { app, deps, clock, workspaceId } = fixture();
+      const created = await createBrandKey(deps, { workspaceId, name: 'expired then revoked' });
+      clock.advance(BRAND_KEY_LIFETIME_MS + 1000);
+      try {
+        expect(problemOf(await readContext(app, workspaceId, { key: created.key })).code).toBe('key_expired');
+        await revokeBrandKey(deps, workspaceId, created.id);
+        expect(problemOf(await readContext(app, workspaceId, { key: created.key })).code).toBe('key_revoked');
+      } finally {
+        clock.advance(-(BRAND_KEY_LIFETIME_MS + 1000));
+      }
+    });
+
+    it('checks the key before the body: a bad key with a bad body is a 401', async () => {
+      const { app, workspaceId } = fixture();
+      const response = await readContext(app, workspaceId, { key: generateBrandKey(), rawBody: '{nope', headers: { 'content-type': 'text/plain' } });
+      expect(problemOf(response).code).toBe('invalid_key');
+    });
+  });
+
+  describe('step 4: the body as bytes', () => {
+    it.each([
+      ['no Content-Type', { 'content-type': '' }],
+      ['text/plain', { 'content-type': 'text/plain' }],
+      ['a form', { 'content-type': 'application/x-www-form-urlencoded' }],
+    ])('refuses %s with 415', async (_label, headers) => {
+      const { app, workspaceId, key } = fixture();
+      const response = await readContext(app, workspaceId, { key, headers });
+      expect(response.statusCode).toBe(415);
+      expect(problemOf(response).code).toBe('unsupported_media_type');
+    });
+
+    it('refuses a body over 16 KiB with 413', async () => {
+      const { app, workspaceId, key } = fixture();
+      const body = { action: 'context', workspace_id: workspaceId, padding: 'x'.repeat(16 * 1024) };
+      const response = await readContext(app, workspaceId, { key, body });
+      expect(response.statusCode).toBe(413);
+      expect(problemOf(response).code).toBe('payload_too_large');
+    });
+
+    it.each([
+      ['broken JSON', '{"action": "context",'],
+      ['an empty body', ''],
+      ['a prototype-poisoning body', '{"__proto__": {"admin": true}, "action": "context", "workspace_id": "ws_x"}'],
+    ])('refuses %s with invalid_json', async (_label, rawBody) => {
+      const { app, workspaceId, key } = fixture();
+      const response = await readContext(app, workspaceId, { key, rawBody });
+      expect(response.statusCode).toBe(400);
+      expect(problemOf(response).code).toBe('invalid_json');
+    });
+  });
+
+  describe('step 5: the fields', () => {
+    it.each([
+      ['an array', [1], ''],
+      ['a string', 'context', ''],
+      ['null', null, ''],
+      ['a missing workspace_id', { action: 'context' }, 'workspace_id'],
+      ['a numeric workspace_id', { action: 'context', workspace_id: 42 }, 'workspace_id'],
+      ['an empty workspace_id', { action: 'context', workspace_id: '' }, 'workspace_id'],
+      ['a workspace_id over 128 characters', { action: 'context', workspace_id: `ws_${'a'.repeat(126)}` }, 'workspace_id'],
+      ['a missing action', { workspace_id: 'ws_x' }, 'action'],
+      ['a non-string action', { action: 1, workspace_id: 'ws_x' }, 'action'],
+      ['an unknown field', { action: 'context', workspace_id: 'ws_x', scope: 'all' }, 'scope'],
+    ])('refuses %s with invalid_request naming the field', async (_label, body, field) => {
+      const { app, workspaceId, key } = fixture();
+      const response = await readContext(app, workspaceId, { key, body });
+      expect(response.statusCode).toBe(400);
+      const problem = problemOf(response);
+      expect(problem.code).toBe('invalid_request');
+      expect(problem.errors?.map((issue) => issue.field)).toContain(field);
+    });
+
+    it('refuses an action other than context with unsupported_action', async () => {
+      const { app, workspaceId, key } = fixture();
+      const response = await readContext(app, workspaceId, { key, body: { action: 'write', workspace_id: workspaceId } });
+      expect(response.statusCode).toBe(400);
+      expect(problemOf(response)).toMatchObject({ code: 'unsupported_action' });
+      expect(problemOf(response).resolution).toContain('"context"');
+    });
+
+    it('reports invalid fields before an unsupported action', async () => {
+      const { app, workspaceId, key } = fixture();
+      const response = await readContext(app, workspaceId, { key, body: { action: 'write', workspace_id: workspaceId, extra: 1 } });
+      expect(problemOf(response).code).toBe('invalid_request');
+    });
+  });
+
+  describe('steps 6-7: the workspace', () => {
+    it('answers 404 workspace_not_found for a workspace that does not exist', async () => {
+      const { app, key } = fixture();
+      const response = await readContext(app, 'ws_doesnotexist000000000000', { key });
+      expect(response.statusCode).toBe(404);
+      expect(problemOf(response)).toMatchObject({
+        code: 'workspace_not_found',
+        resolution: 'Check the workspace id in Settings → Agent Access.',
+      });
+    });
+
+    it('answers 403 workspace_forbidden for another existing workspace', async () => {
+      const { app, otherWorkspaceId, key } = fixture();
+      const response = await readContext(app, otherWorkspaceId, { key });
+      expect(response.statusCode).toBe(403);
+      expect(problemOf(response)).toMatchObject({
+        code: 'workspace_forbidden',
+        resolution: 'Confirm that the key was created within that workspace.',
+      });
+    });
+  });
+
+  it('answers an unknown route with a 404 problem', async () => {
+    const { app } = fixture();
+    const response = await app.inject({ method: 'GET', url: '/functions/v1/other' });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    expect(problemOf(response).code).toBe('not_found');
+  });
+});

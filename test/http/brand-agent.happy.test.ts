@@ -1,0 +1,136 @@
+import { expect, it } from 'vitest';
+import type { BrandContext } from '../../src/core/brand-context.js';
+import { BRAND_KEY_LIFETIME_MS } from '../../src/core/key-lifecycle.js';
+import { createBrandKey } from '../../src/services/brand-keys.js';
+import { getBrand, replaceBrand } from '../../src/services/brand.js';
+import { DEMO_BRAND } from '../../src/services/demo-brand.js';
+import { createWorkspace } from '../../src/services/workspaces.js';
+import { describeEachBackend, snapshotTables } from '../support/databases.js';
+import { readContext, useFixture } from './brand-agent.fixtures.js';
+
+describeEachBackend('POST /functions/v1/brand-agent: happy path', (backend) => {
+  const fixture = useFixture(backend);
+
+  it('returns the complete brand context with 200', async () => {
+    const { app, workspaceId, key } = fixture();
+    const response = await readContext(app, workspaceId, { key });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    const context = response.json<BrandContext>();
+    expect(Object.keys(context)).toEqual([
+      'workspace_id',
+      'name',
+      'description',
+      'voice',
+      'colors',
+      'fonts',
+      'social',
+      'knowledge',
+      'assets',
+      'skills',
+      'preferences',
+      'updated_at',
+      'version',
+    ]);
+    expect(context.workspace_id).toBe(workspaceId);
+    expect(context.name).toBe('Acme Coffee');
+    expect(context.colors.primary).toBe('#6B3E26');
+    expect(context.fonts.heading?.family).toBe('Fraunces');
+    expect(context.social.instagram).toMatch(/^https:\/\//);
+    expect(context.knowledge).toHaveLength(20);
+    expect(context.knowledge[0]).toMatchObject({ id: expect.stringMatching(/^kb_/) as string, kind: 'fact', title: 'Founded' });
+    expect(context.assets[0]).toMatchObject({ kind: 'logo', mime_type: 'image/svg+xml', width: 512 });
+    expect(context.skills.map((skill) => skill.name)).toContain('Subject lines');
+    expect(context.preferences).toMatchObject({ language: 'en', sign_off: '— The Acme crew' });
+    expect(context.version).toBeGreaterThan(1);
+  });
+
+  it('returns exactly what the stored brand is', async () => {
+    const { app, deps, workspaceId, key } = fixture();
+    const response = await readContext(app, workspaceId, { key });
+    expect(response.json()).toEqual(await getBrand(deps, workspaceId));
+  });
+
+  it('gives an empty brand every field, with empty values rather than missing ones', async () => {
+    const { app, deps } = fixture();
+    const workspace = await createWorkspace(deps, { name: 'Blank' });
+    const created = await createBrandKey(deps, { workspaceId: workspace.id, name: 'blank' });
+    const response = await readContext(app, workspace.id, { key: created.key });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      workspace_id: workspace.id,
+      name: 'Blank',
+      description: '',
+      voice: '',
+      colors: { primary: null, secondary: null, accent: null, background: null, text: null, palette: [] },
+      fonts: { heading: null, body: null },
+      social: {},
+      knowledge: [],
+      assets: [],
+      skills: [],
+      preferences: {},
+      updated_at: expect.any(String) as string,
+      version: 1,
+    });
+  });
+
+  it('sends an ETag with Cache-Control private, no-cache, and answers If-None-Match with 304', async () => {
+    const { app, workspaceId, key } = fixture();
+    const first = await readContext(app, workspaceId, { key });
+    const etag = first.headers.etag;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect(first.headers['cache-control']).toBe('private, no-cache');
+
+    const again = await readContext(app, workspaceId, { key, headers: { 'if-none-match': String(etag) } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    expect(again.headers.etag).toBe(etag);
+
+    const stale = await readContext(app, workspaceId, { key, headers: { 'if-none-match': '"something-else"' } });
+    expect(stale.statusCode).toBe(200);
+  });
+
+  it('serves a brand change made in this process on the very next request, with a new ETag', async () => {
+    const { app, deps, workspaceId, key } = fixture();
+    const before = await readContext(app, workspaceId, { key });
+    await replaceBrand(deps, workspaceId, { ...DEMO_BRAND, voice: 'Bold and brief.' });
+    const after = await readContext(app, workspaceId, { key });
+    expect(after.json<BrandContext>().voice).toBe('Bold and brief.');
+    expect(after.json<BrandContext>().version).toBe(before.json<BrandContext>().version + 1);
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+    await replaceBrand(deps, workspaceId, DEMO_BRAND);
+  });
+
+  it('changes nothing in the database', async () => {
+    const { app, database, workspaceId, key } = fixture();
+    const before = await snapshotTables(database.config);
+    for (let i = 0; i < 3; i++) expect((await readContext(app, workspaceId, { key })).statusCode).toBe(200);
+    expect(await snapshotTables(database.config)).toEqual(before);
+  });
+
+  it('accepts the bearer scheme in any case and a JSON content type with a charset', async () => {
+    const { app, workspaceId, key } = fixture();
+    const response = await readContext(app, workspaceId, {
+      authorization: `bearer ${key}`,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('keeps accepting a key until the last millisecond of its 90 days', async () => {
+    const { app, deps, clock, workspaceId } = fixture();
+    const created = await createBrandKey(deps, { workspaceId, name: 'almost expired' });
+    clock.advance(BRAND_KEY_LIFETIME_MS - 1);
+    try {
+      expect((await readContext(app, workspaceId, { key: created.key })).statusCode).toBe(200);
+    } finally {
+      clock.advance(-(BRAND_KEY_LIFETIME_MS - 1));
+    }
+  });
+
+  it('echoes a safe X-Request-Id and puts it in the response', async () => {
+    const { app, workspaceId, key } = fixture();
+    const response = await readContext(app, workspaceId, { key, headers: { 'x-request-id': 'trace-123' } });
+    expect(response.headers['x-request-id']).toBe('trace-123');
+  });
+});
