@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   BRAND_KEY_LENGTH,
-  BRAND_KEY_PATTERN,
   brandKeyFormatProblem,
   brandKeyHint,
   generateBrandKey,
   hashBrandKey,
+  redactBrandKeys,
 } from './brand-key.js';
 
 describe('generateBrandKey', () => {
@@ -56,9 +56,9 @@ describe('brandKeyHint', () => {
   });
 });
 
-describe('BRAND_KEY_PATTERN', () => {
-  it('finds keys embedded in text', () => {
+describe('redactBrandKeys', () => {
+  it('replaces every key embedded in text', () => {
     const key = generateBrandKey();
-    expect(`url=/x?k=${key}&y=1`.replace(BRAND_KEY_PATTERN, '[REDACTED]')).toBe('url=/x?k=[REDACTED]&y=1');
+    expect(redactBrandKeys(`url=/x?k=${key}&y=${key}`)).toBe('url=/x?k=brk_[REDACTED]&y=brk_[REDACTED]');
   });
 });

@@ -13,8 +13,12 @@ const CHECKSUM_LENGTH = 6;
 export const BRAND_KEY_LENGTH = BRAND_KEY_PREFIX.length + RANDOM_LENGTH + CHECKSUM_LENGTH;
 
 const BRAND_KEY_SHAPE = /^brk_[0-9A-Za-z]{36}$/;
-/** Finds anything shaped like a brand read key inside a longer text, for redaction. */
-export const BRAND_KEY_PATTERN = /brk_[0-9A-Za-z]{36}/g;
+const BRAND_KEY_PATTERN = /brk_[0-9A-Za-z]{36}/g;
+
+/** Replaces anything shaped like a brand read key in `text`: for logs and error details that echo input. */
+export function redactBrandKeys(text: string): string {
+  return text.replace(BRAND_KEY_PATTERN, 'brk_[REDACTED]');
+}
 
 function checksum(body: string): string {
   return encodeBase62(crc32(body), CHECKSUM_LENGTH);

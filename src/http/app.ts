@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import { type Clock, systemClock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
-import { redactSecrets } from '../logger.js';
+import { redactBrandKeys } from '../core/brand-key.js';
 import { BrandReader } from '../services/brand-reader.js';
 import type { Store } from '../store/store.js';
 import { handleError } from './problem.js';
@@ -26,7 +26,7 @@ class AccessLog extends LogController {
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     const line = {
       method: request.method,
-      url: redactSecrets(request.url),
+      url: redactBrandKeys(request.url),
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 100) / 100,
     };
@@ -54,7 +54,7 @@ export function buildApp({ store, logger, clock = systemClock }: AppOptions): Fa
   app.removeContentTypeParser('text/plain');
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) =>
-    handleError(new AppError('not_found', `No route ${request.method} ${redactSecrets(request.url.split('?')[0] ?? '')}.`), request, reply),
+    handleError(new AppError('not_found', `No route ${request.method} ${redactBrandKeys(request.url.split('?')[0] ?? '')}.`), request, reply),
   );
 
   app.addHook('onRequest', (request, reply, done) => {

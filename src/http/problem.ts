@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { redactBrandKeys } from '../core/brand-key.js';
 import { AppError, type FieldIssue, PROBLEMS, type ProblemCode } from '../core/errors.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
@@ -22,7 +23,7 @@ export function problemType(code: ProblemCode): string {
 
 export function toProblemBody(error: AppError, requestId: string): ProblemBody {
   const { title, status, resolution } = PROBLEMS[error.code];
-  const body: ProblemBody = { type: problemType(error.code), title, status, code: error.code, detail: error.detail, resolution, request_id: requestId };
+  const body: ProblemBody = { type: problemType(error.code), title, status, code: error.code, detail: redactBrandKeys(error.detail), resolution, request_id: requestId };
   if (error.fields.length > 0) body.errors = error.fields;
   return body;
 }
