@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { type DialectAdapter, Kysely, type MigrationLockOptions, SqliteAdapter, SqliteDialect, sql } from 'kysely';
 import { ChangeHub } from './change-feed.js';
 import { DatabaseUnavailableError, describeError } from './errors.js';
 import { KyselyStore } from './kysely-store.js';
@@ -11,6 +11,29 @@ import type { Store } from './store.js';
 
 /** How often the server looks for commits made by other processes (the CLI): well inside the 1 s promise. */
 const DATA_VERSION_POLL_MS = 200;
+
+/**
+ * Kysely's SQLite adapter migrates outside a transaction and takes no lock, so two processes opening a new
+ * file at once (the server and a CLI command) could both apply the first migration. SQLite does have
+ * transactional DDL: migrating in one transaction whose first statement writes the lock row makes SQLite
+ * serialize the processes; the second waits (busy_timeout), then finds the migrations applied.
+ */
+class MigrationLockingSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the signature Kysely declares
+  override async acquireMigrationLock(db: Kysely<any>, options: MigrationLockOptions): Promise<void> {
+    await db.updateTable(options.lockTable).set({ is_locked: 1 }).where('id', '=', options.lockRowId).execute();
+  }
+}
+
+class MigrationLockingSqliteDialect extends SqliteDialect {
+  override createAdapter(): DialectAdapter {
+    return new MigrationLockingSqliteAdapter();
+  }
+}
 
 function openFile(path: string): BetterSqlite3.Database {
   try {
@@ -49,7 +72,7 @@ function watchDataVersion(database: BetterSqlite3.Database) {
 
 export async function openSqliteStore(path: string): Promise<Store> {
   const database = openFile(path);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new MigrationLockingSqliteDialect({ database }) });
   try {
     await migrateToLatest(db);
   } catch (error) {

@@ -1,0 +1,263 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { emptyBrand } from '../../src/core/brand-context.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { StoreChange } from '../../src/store/change-feed.js';
+import type { BrandContent, BrandKeyRecord, Store } from '../../src/store/store.js';
+import { describeEachBackend, type TestDatabase } from '../support/databases.js';
+
+let sequence = 0;
+const unique = (prefix: string) => `${prefix}_contract${String(++sequence).padStart(8, '0')}`;
+const at = (minute: number) => new Date(Date.UTC(2026, 10, 20, 10, minute)).toISOString();
+
+function workspace(name = 'Contract Co') {
+  return { id: unique('ws'), name, createdAt: at(0) };
+}
+
+function brandKey(workspaceId: string, overrides: Partial<BrandKeyRecord> = {}): BrandKeyRecord {
+  const id = unique('bk');
+  return {
+    id,
+    workspaceId,
+    name: 'contract key',
+    keyHash: `${id}-hash`.padEnd(64, '0'),
+    prefix: 'brk_abcd',
+    last4: 'wxyz',
+    createdBy: null,
+    createdAt: at(1),
+    expiresAt: at(2),
+    revokedAt: null,
+    lastUsedAt: null,
+    ...overrides,
+  };
+}
+
+const fullBrand: BrandContent = {
+  ...emptyBrand(),
+  name: 'Renamed Co',
+  description: 'A description with ünïcode and "quotes"',
+  voice: 'Plain.',
+  colors: { primary: '#112233', secondary: null, accent: '#AABBCC', background: null, text: null, palette: [{ name: 'Ink', hex: '#112233', role: 'primary' }] },
+  fonts: { heading: { family: 'Fraunces', weights: [700], fallback: ['serif'], source: 'google', url: null }, body: null },
+  social: { website: 'https://example.com' },
+  knowledge: [
+    { id: 'kb_b', kind: 'guideline', title: 'Second id, first place', content: 'x', tags: ['a', 'b'], updated_at: at(3) },
+    { id: 'kb_a', kind: 'fact', title: 'First id, second place', content: '', tags: [], updated_at: at(4) },
+  ],
+  assets: [
+    {
+      id: 'as_1',
+      kind: 'logo',
+      name: 'Logo',
+      url: 'https://example.com/logo.svg',
+      mime_type: 'image/svg+xml',
+      width: 10,
+      height: 20,
+      bytes: 5_000_000_000,
+      variant: null,
+      background: 'light',
+      alt: '',
+    },
+  ],
+  skills: [{ id: 'sk_1', name: 'Skill', description: '', instructions: 'Do it.' }],
+  preferences: { language: 'en', nested_list: ['a', 'b'], flag: true, count: 3, nothing: null },
+};
+
+describeEachBackend('Store contract', (backend) => {
+  let database: TestDatabase;
+  let store: Store;
+
+  beforeAll(async () => {
+    database = await backend.create();
+    store = await openStore(database.config);
+  });
+  afterAll(async () => {
+    await store.close();
+    await database.drop();
+  });
+
+  describe('workspaces and users', () => {
+    it('creates a workspace with a version-1 brand named after it', async () => {
+      const ws = workspace('Fresh');
+      await store.createWorkspace(ws, emptyBrand());
+      expect(await store.getWorkspace(ws.id)).toEqual(ws);
+      const brand = await store.getBrand(ws.id);
+      expect(brand).toMatchObject({ workspace_id: ws.id, name: 'Fresh', version: 1, updated_at: ws.createdAt, knowledge: [] });
+      expect((await store.listWorkspaces()).map((w) => w.id)).toContain(ws.id);
+    });
+
+    it('returns undefined for a workspace or brand that does not exist', async () => {
+      expect(await store.getWorkspace('ws_missing')).toBeUndefined();
+      expect(await store.getBrand('ws_missing')).toBeUndefined();
+    });
+
+    it('stores users by unique email and memberships with their roles', async () => {
+      const ws = workspace();
+      await store.createWorkspace(ws, emptyBrand());
+      const user = { id: unique('usr'), email: `${unique('u')}@example.com`, passwordHash: 'scrypt$x', createdAt: at(0) };
+      await store.createUser(user);
+      expect(await store.findUserByEmail(user.email)).toEqual(user);
+      await expect(store.createUser({ ...user, id: unique('usr') })).rejects.toThrow();
+      await store.addMember({ workspaceId: ws.id, userId: user.id, role: 'admin', createdAt: at(1) });
+      expect(await store.listMembers(ws.id)).toEqual([{ workspaceId: ws.id, userId: user.id, role: 'admin', createdAt: at(1) }]);
+    });
+  });
+
+  describe('brand', () => {
+    it('replaces the whole brand, keeps entry order and every value, renames the workspace and bumps the version', async () => {
+      const ws = workspace();
+      await store.createWorkspace(ws, emptyBrand());
+      const saved = await store.replaceBrand(ws.id, fullBrand, at(5));
+      expect(saved).toEqual({ workspace_id: ws.id, ...fullBrand, updated_at: at(5), version: 2 });
+      expect(await store.getBrand(ws.id)).toEqual(saved);
+      expect((await store.getWorkspace(ws.id))?.name).toBe('Renamed Co');
+
+      const smaller = await store.replaceBrand(ws.id, { ...fullBrand, knowledge: [], assets: [], skills: [] }, at(6));
+      expect(smaller).toMatchObject({ version: 3, knowledge: [], assets: [], skills: [] });
+    });
+
+    it('keeps entry ids per workspace, so two workspaces may hold the same ids', async () => {
+      const [first, second] = [workspace(), workspace()];
+      for (const ws of [first, second]) {
+        await store.createWorkspace(ws, emptyBrand());
+        await store.replaceBrand(ws.id, fullBrand, at(5));
+      }
+      expect((await store.getBrand(second.id))?.knowledge.map((entry) => entry.id)).toEqual(['kb_b', 'kb_a']);
+    });
+  });
+
+  describe('transactions', () => {
+    it('leaves nothing behind when the work fails part-way', async () => {
+      const ws = workspace();
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.createWorkspace(ws, emptyBrand());
+          await tx.createBrandKey(brandKey(ws.id));
+          throw new Error('boom');
+        }),
+      ).rejects.toThrow('boom');
+      expect(await store.getWorkspace(ws.id)).toBeUndefined();
+      expect(await store.getBrand(ws.id)).toBeUndefined();
+    });
+
+    it('keeps the previous brand when a replacement fails', async () => {
+      const ws = workspace();
+      await store.createWorkspace(ws, emptyBrand());
+      const before = await store.replaceBrand(ws.id, fullBrand, at(5));
+      const duplicateIds = { ...fullBrand, knowledge: [...fullBrand.knowledge, ...fullBrand.knowledge] };
+      await expect(store.replaceBrand(ws.id, duplicateIds, at(6))).rejects.toThrow();
+      expect(await store.getBrand(ws.id)).toEqual(before);
+    });
+  });
+
+  describe('brand read keys', () => {
+    it('finds a key by hash, lists the workspace keys newest first, and rejects a duplicate hash', async () => {
+      const ws = workspace();
+      await store.createWorkspace(ws, emptyBrand());
+      const older = brandKey(ws.id);
+      const newer = brandKey(ws.id, { createdAt: at(9) });
+      await store.createBrandKey(older);
+      await store.createBrandKey(newer);
+      expect(await store.findBrandKeyByHash(older.keyHash)).toEqual(older);
+      expect(await store.findBrandKeyByHash('0'.repeat(64))).toBeUndefined();
+      expect((await store.listBrandKeys(ws.id)).map((key) => key.id)).toEqual([newer.id, older.id]);
+      expect(await store.getBrandKey(ws.id, older.id)).toEqual(older);
+      await expect(store.createBrandKey({ ...brandKey(ws.id), keyHash: older.keyHash })).rejects.toThrow();
+    });
+
+    it('revokes once: a second revoke keeps the first time, and another workspace cannot revoke it', async () => {
+      const ws = workspace();
+      const other = workspace();
+      await store.createWorkspace(ws, emptyBrand());
+      await store.createWorkspace(other, emptyBrand());
+      const key = brandKey(ws.id);
+      await store.createBrandKey(key);
+      expect(await store.revokeBrandKey(other.id, key.id, at(7))).toBeUndefined();
+      expect((await store.revokeBrandKey(ws.id, key.id, at(7)))?.revokedAt).toBe(at(7));
+      expect((await store.revokeBrandKey(ws.id, key.id, at(8)))?.revokedAt).toBe(at(7));
+      expect(await store.revokeBrandKey(ws.id, 'bk_missing', at(8))).toBeUndefined();
+    });
+  });
+
+  describe('change feed', () => {
+    const received: StoreChange[] = [];
+    let unsubscribe: (() => void) | undefined;
+    afterEach(() => {
+      unsubscribe?.();
+      received.length = 0;
+    });
+
+    it('announces a committed write to this process before the write returns', async () => {
+      const ws = workspace();
+      await store.createWorkspace(ws, emptyBrand());
+      unsubscribe = store.changes.subscribe((change) => received.push(change));
+      await store.replaceBrand(ws.id, fullBrand, at(5));
+      expect(received).toContainEqual({ workspaceId: ws.id });
+      received.length = 0;
+      const key = brandKey(ws.id);
+      await store.createBrandKey(key);
+      await store.revokeBrandKey(ws.id, key.id, at(6));
+      expect(received.filter((change) => change.workspaceId === ws.id).length).toBeGreaterThanOrEqual(2);
+    });
+
+    it('announces nothing for a transaction that rolled back', async () => {
+      const ws = workspace();
+      await store.createWorkspace(ws, emptyBrand());
+      unsubscribe = store.changes.subscribe((change) => received.push(change));
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.replaceBrand(ws.id, fullBrand, at(5));
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(received.filter((change) => change.workspaceId === ws.id)).toEqual([]);
+    });
+
+    it('notices a write by another process on the same database within one second', async () => {
+      const ws = workspace();
+      await store.createWorkspace(ws, emptyBrand());
+      unsubscribe = store.changes.subscribe((change) => received.push(change));
+      await expect.poll(() => store.changes.live, { timeout: 2000 }).toBe(true);
+      received.length = 0;
+
+      const otherProcess = await openStore(database.config);
+      try {
+        const start = Date.now();
+        await otherProcess.replaceBrand(ws.id, fullBrand, at(5));
+        await expect
+          .poll(() => received.some((change) => change.workspaceId === ws.id || change.workspaceId === null), {
+            timeout: 1000,
+            interval: 20,
+          })
+          .toBe(true);
+        expect(Date.now() - start).toBeLessThan(1000);
+      } finally {
+        await otherProcess.close();
+      }
+    });
+  });
+
+  describe('lifecycle', () => {
+    it('answers ping and reopens an already migrated database', async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
+      const again = await openStore(database.config);
+      await expect(again.ping()).resolves.toBeUndefined();
+      await again.close();
+    });
+
+    // SQLite's equivalent (the server and CLI processes starting at once) is in test/cli/concurrent-start.test.ts:
+    // one process cannot hold two SQLite connections that wait on each other without blocking itself.
+    it.runIf(backend.name === 'postgres')('migrates once when several nodes start on an empty database at the same time', async () => {
+      const fresh = await backend.create();
+      try {
+        const nodes = await Promise.all([1, 2, 3].map(() => openStore(fresh.config)));
+        const ws = workspace();
+        await nodes[0]?.createWorkspace(ws, emptyBrand());
+        expect(await nodes[2]?.getWorkspace(ws.id)).toEqual(ws);
+        await Promise.all(nodes.map((node) => node.close()));
+      } finally {
+        await fresh.drop();
+      }
+    });
+  });
+});
