@@ -30,7 +30,8 @@ export function parseDatabaseUrl(url: string | undefined, cwd = process.cwd()): 
   }
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
-    if (path === '') throw new ConfigError('DATABASE_URL sqlite: needs a file path, e.g. sqlite:./data/brand-context.db');
+    if (path === '')
+      throw new ConfigError('DATABASE_URL sqlite: needs a file path, e.g. sqlite:./data/brand-context.db');
     return { kind: 'sqlite', path: path === ':memory:' ? path : resolve(cwd, path) };
   }
   throw new ConfigError('DATABASE_URL must start with postgres://, postgresql:// or sqlite:');
@@ -39,13 +40,14 @@ export function parseDatabaseUrl(url: string | undefined, cwd = process.cwd()): 
 function parsePort(value: string | undefined): number {
   if (value === undefined || value === '') return 8787;
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be 0-65535, got "${value}"`);
+  if (!/^\d+$/.test(value) || port > 65535) throw new ConfigError(`PORT must be 0-65535, got "${value}"`);
   return port;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info';
-  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   return {
     database: parseDatabaseUrl(env.DATABASE_URL),
     port: parsePort(env.PORT),

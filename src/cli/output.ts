@@ -11,7 +11,10 @@ export interface Output {
   result(data: unknown, human: () => string): void;
 }
 
-export function createOutput(json: boolean, write: (text: string) => void = (text) => process.stdout.write(text)): Output {
+export function createOutput(
+  json: boolean,
+  write: (text: string) => void = (text) => process.stdout.write(text),
+): Output {
   return {
     json,
     result(data, human) {
@@ -23,7 +26,10 @@ export function createOutput(json: boolean, write: (text: string) => void = (tex
 /** One line (two with a hint) on stderr; with --json, the same as a JSON object. */
 export function formatError(error: unknown, json: boolean): string {
   if (error instanceof AppError) {
-    if (json) return JSON.stringify({ error: { code: error.code, detail: error.detail, resolution: error.resolution, errors: error.fields } });
+    if (json)
+      return JSON.stringify({
+        error: { code: error.code, detail: error.detail, resolution: error.resolution, errors: error.fields },
+      });
     const fields = error.fields.map((issue) => `\n  ${issue.field || 'document'}: ${issue.message}`).join('');
     return `error: ${error.detail}${fields}\n  hint: ${error.resolution}`;
   }
@@ -33,7 +39,13 @@ export function formatError(error: unknown, json: boolean): string {
 
 /** Left-aligned columns for human-readable listings. */
 export function table(headers: string[], rows: string[][]): string {
-  const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => (row[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const widths = headers.map((header, i) =>
+    Math.max(header.length, ...rows.map((row) => (row[i] ?? '').length)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   return [line(headers), ...rows.map(line)].join('\n');
 }

@@ -11,7 +11,8 @@ export function buildProgram(): Command {
     .description('Brand Context: serve and manage workspace brand data and brand read keys')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride(); // subcommands inherit it
-  for (const register of [serveCommand, seedCommand, workspaceCommand, brandCommand, keysCommand]) register(program);
+  for (const register of [serveCommand, seedCommand, workspaceCommand, brandCommand, keysCommand])
+    register(program);
   return program;
 }
 

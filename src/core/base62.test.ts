@@ -3,7 +3,8 @@ import { encodeBase62, newId, randomBase62 } from './base62.js';
 
 describe('randomBase62', () => {
   it('returns exactly the requested number of base62 characters', () => {
-    for (const length of [1, 6, 30, 64]) expect(randomBase62(length)).toMatch(new RegExp(`^[0-9A-Za-z]{${length}}$`));
+    for (const length of [1, 6, 30, 64])
+      expect(randomBase62(length)).toMatch(new RegExp(`^[0-9A-Za-z]{${length}}$`));
   });
 
   it('does not repeat itself', () => {

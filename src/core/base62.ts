@@ -10,7 +10,7 @@ export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
     for (const byte of randomBytes(length * 2)) {
-      if (byte < UNBIASED_LIMIT) out += BASE62_ALPHABET[byte % 62];
+      if (byte < UNBIASED_LIMIT) out += BASE62_ALPHABET.charAt(byte % 62);
       if (out.length === length) break;
     }
   }

@@ -14,7 +14,12 @@ const hexColor = z
 const httpsUrl = z.url({ protocol: /^https$/, error: 'must be an absolute https URL' }).max(2048);
 const isoTimestamp = z.iso.datetime({ offset: false }).transform((value) => new Date(value).toISOString());
 const entryId = (prefix: string) =>
-  z.string().regex(new RegExp(`^${prefix}_[0-9A-Za-z]{1,40}$`), `must look like ${prefix}_ followed by letters and digits`);
+  z
+    .string()
+    .regex(
+      new RegExp(`^${prefix}_[0-9A-Za-z]{1,40}$`),
+      `must look like ${prefix}_ followed by letters and digits`,
+    );
 const text = (max: number) => z.string().max(max);
 const nullableText = (max: number) => z.string().max(max).nullable().default(null);
 
@@ -46,7 +51,10 @@ const fontsSchema = z.strictObject({
 });
 
 const socialSchema = z
-  .record(z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, 'network names are lowercase, e.g. "instagram"'), httpsUrl)
+  .record(
+    z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, 'network names are lowercase, e.g. "instagram"'),
+    httpsUrl,
+  )
   .refine((networks) => Object.keys(networks).length <= 50, 'at most 50 networks');
 
 export const KNOWLEDGE_KINDS = ['fact', 'guideline', 'reference'] as const;
@@ -82,16 +90,26 @@ const skillSchema = z.strictObject({
   instructions: text(20_000).default(''),
 });
 
-const preferenceValue = z.union([z.string().max(5000), z.number(), z.boolean(), z.null(), z.array(text(500)).max(100)]);
+const preferenceValue = z.union([
+  z.string().max(5000),
+  z.number(),
+  z.boolean(),
+  z.null(),
+  z.array(text(500)).max(100),
+]);
 const preferencesSchema = z
-  .record(z.string().regex(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/, 'preference names are identifiers'), preferenceValue)
+  .record(
+    z.string().regex(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/, 'preference names are identifiers'),
+    preferenceValue,
+  )
   .refine((prefs) => Object.keys(prefs).length <= 100, 'at most 100 preferences');
 
 function uniqueIds(entries: readonly { id?: string | undefined }[], ctx: z.RefinementCtx): void {
   const seen = new Set<string>();
   entries.forEach((entry, index) => {
     if (entry.id === undefined) return;
-    if (seen.has(entry.id)) ctx.addIssue({ code: 'custom', message: `duplicate id ${entry.id}`, path: [index, 'id'] });
+    if (seen.has(entry.id))
+      ctx.addIssue({ code: 'custom', message: `duplicate id ${entry.id}`, path: [index, 'id'] });
     seen.add(entry.id);
   });
 }
@@ -156,7 +174,10 @@ export function formatFieldPath(path: readonly PropertyKey[]): string {
 export function toFieldIssues(error: z.ZodError): FieldIssue[] {
   return error.issues.flatMap((issue) => {
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({ field: formatFieldPath([...issue.path, key]), message: 'is not a known field' }));
+      return issue.keys.map((key) => ({
+        field: formatFieldPath([...issue.path, key]),
+        message: 'is not a known field',
+      }));
     }
     if (issue.code === 'invalid_key') {
       // A record key that fails its own schema: report that schema's advice, not zod's generic "Invalid key".
@@ -170,7 +191,9 @@ export type BrandDocumentParse = { ok: true; document: BrandDocument } | { ok: f
 
 export function parseBrandDocument(input: unknown): BrandDocumentParse {
   const result = brandDocumentSchema.safeParse(input);
-  return result.success ? { ok: true, document: result.data } : { ok: false, issues: toFieldIssues(result.error) };
+  return result.success
+    ? { ok: true, document: result.data }
+    : { ok: false, issues: toFieldIssues(result.error) };
 }
 
 /**

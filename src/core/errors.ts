@@ -14,7 +14,7 @@ export const PROBLEMS = {
   missing_key: {
     status: 401,
     title: 'Missing brand read key',
-    resolution: `Send the key as "Authorization: Bearer <BRAND_READ_KEY>". If you have none, create one in Settings → Agent Access.`,
+    resolution: `Send the key as "Authorization: Bearer <BRAND_READ_KEY>". ${SPEC_401}`,
   },
   malformed_key: {
     status: 401,
@@ -77,7 +77,8 @@ export const PROBLEMS = {
   service_unavailable: {
     status: 503,
     title: 'Service unavailable',
-    resolution: 'The database cannot be reached; try again shortly. Operators: check DATABASE_URL and the database.',
+    resolution:
+      'The database cannot be reached; try again shortly. Operators: check DATABASE_URL and the database.',
   },
   internal_error: {
     status: 500,

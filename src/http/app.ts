@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import type { IncomingMessage } from 'node:http';
-import type { Logger } from 'pino';
 import { type Clock, systemClock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { redactBrandKeys } from '../core/brand-key.js';
@@ -13,7 +18,7 @@ import { healthRoutes } from './routes/health.js';
 
 export interface AppOptions {
   store: Store;
-  logger: Logger;
+  logger: FastifyBaseLogger;
   clock?: Clock;
 }
 
@@ -23,7 +28,11 @@ class AccessLog extends LogController {
     // The completion line carries everything; a second line per request would halve log throughput.
   }
 
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
     const line = {
       method: request.method,
       url: redactBrandKeys(request.url),
@@ -45,7 +54,7 @@ function requestId(request: IncomingMessage): string {
 
 export function buildApp({ store, logger, clock = systemClock }: AppOptions): FastifyInstance {
   const app = Fastify({
-    loggerInstance: logger as FastifyBaseLogger,
+    loggerInstance: logger,
     logController: new AccessLog({ requestIdLogLabel: 'request_id' }),
     genReqId: requestId,
     forceCloseConnections: 'idle',
@@ -54,7 +63,14 @@ export function buildApp({ store, logger, clock = systemClock }: AppOptions): Fa
   app.removeContentTypeParser('text/plain');
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) =>
-    handleError(new AppError('not_found', `No route ${request.method} ${redactBrandKeys(request.url.split('?')[0] ?? '')}.`), request, reply),
+    handleError(
+      new AppError(
+        'not_found',
+        `No route ${request.method} ${redactBrandKeys(request.url.split('?')[0] ?? '')}.`,
+      ),
+      request,
+      reply,
+    ),
   );
 
   app.addHook('onRequest', (request, reply, done) => {

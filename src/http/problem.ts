@@ -23,7 +23,15 @@ export function problemType(code: ProblemCode): string {
 
 export function toProblemBody(error: AppError, requestId: string): ProblemBody {
   const { title, status, resolution } = PROBLEMS[error.code];
-  const body: ProblemBody = { type: problemType(error.code), title, status, code: error.code, detail: redactBrandKeys(error.detail), resolution, request_id: requestId };
+  const body: ProblemBody = {
+    type: problemType(error.code),
+    title,
+    status,
+    code: error.code,
+    detail: redactBrandKeys(error.detail),
+    resolution,
+    request_id: requestId,
+  };
   if (error.fields.length > 0) body.errors = error.fields;
   return body;
 }
@@ -32,7 +40,10 @@ export function toProblemBody(error: AppError, requestId: string): ProblemBody {
 function fromFastifyError(error: FastifyError): AppError | undefined {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError('unsupported_media_type', 'The body must be JSON sent with "Content-Type: application/json".');
+      return new AppError(
+        'unsupported_media_type',
+        'The body must be JSON sent with "Content-Type: application/json".',
+      );
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new AppError('payload_too_large', 'The request body exceeds the size limit.');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -50,12 +61,21 @@ function fromFastifyError(error: FastifyError): AppError | undefined {
 }
 
 /** The single place where any error becomes an HTTP response. */
-export function handleError(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function handleError(
+  error: FastifyError | AppError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
   const problem =
-    error instanceof AppError ? error : (fromFastifyError(error) ?? new AppError('internal_error', 'An unexpected error occurred.'));
+    error instanceof AppError
+      ? error
+      : (fromFastifyError(error) ?? new AppError('internal_error', 'An unexpected error occurred.'));
   if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
   if (problem.status === 401) {
-    reply.header('www-authenticate', problem.code === 'missing_key' ? REALM : `${REALM}, error="invalid_token"`);
+    reply.header(
+      'www-authenticate',
+      problem.code === 'missing_key' ? REALM : `${REALM}, error="invalid_token"`,
+    );
   }
   return reply.code(problem.status).type(PROBLEM_CONTENT_TYPE).send(toProblemBody(problem, request.id));
 }

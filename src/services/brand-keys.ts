@@ -36,7 +36,10 @@ export interface CreatedBrandKey {
 
 export function toBrandKeyView(record: BrandKeyRecord, now: number): BrandKeyView {
   const status = brandKeyStatus(
-    { expiresAt: Date.parse(record.expiresAt), revokedAt: record.revokedAt === null ? null : Date.parse(record.revokedAt) },
+    {
+      expiresAt: Date.parse(record.expiresAt),
+      revokedAt: record.revokedAt === null ? null : Date.parse(record.revokedAt),
+    },
     now,
   );
   return {
@@ -105,6 +108,7 @@ export async function listBrandKeys(deps: Deps, workspaceId: string): Promise<Br
 export async function revokeBrandKey(deps: Deps, workspaceId: string, keyId: string): Promise<BrandKeyView> {
   await requireWorkspace(deps, workspaceId);
   const record = await deps.store.revokeBrandKey(workspaceId, keyId, isoAt(deps.clock));
-  if (!record) throw new AppError('key_not_found', `Workspace ${workspaceId} has no brand read key ${keyId}.`);
+  if (!record)
+    throw new AppError('key_not_found', `Workspace ${workspaceId} has no brand read key ${keyId}.`);
   return toBrandKeyView(record, deps.clock.now());
 }

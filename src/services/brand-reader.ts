@@ -58,7 +58,10 @@ export class BrandReader {
     limits: BrandReaderLimits = DEFAULT_LIMITS,
   ) {
     this.keys = new LRUCache({ max: limits.maxKeys });
-    this.brands = new LRUCache({ maxSize: limits.maxBrandBytes, sizeCalculation: (brand) => brand.body.length });
+    this.brands = new LRUCache({
+      maxSize: limits.maxBrandBytes,
+      sizeCalculation: (brand) => brand.body.length,
+    });
     this.unsubscribe = store.changes.subscribe((change) => {
       this.invalidate(change);
     });
@@ -72,7 +75,8 @@ export class BrandReader {
       return;
     }
     this.brands.delete(workspaceId);
-    for (const [hash, key] of this.keys.entries()) if (key.workspaceId === workspaceId) this.keys.delete(hash);
+    for (const [hash, key] of this.keys.entries())
+      if (key.workspaceId === workspaceId) this.keys.delete(hash);
   }
 
   /** Loads through a cache unless a change arrives meanwhile or the change feed is down. */
@@ -103,7 +107,10 @@ export class BrandReader {
     if (!key) throw new AppError('invalid_key', 'The brand read key is not known to this service.');
     switch (brandKeyStatus(key, this.clock.now())) {
       case 'expired':
-        throw new AppError('key_expired', `The brand read key expired at ${new Date(key.expiresAt).toISOString()}.`);
+        throw new AppError(
+          'key_expired',
+          `The brand read key expired at ${new Date(key.expiresAt).toISOString()}.`,
+        );
       case 'revoked':
         throw new AppError('key_revoked', 'The brand read key has been revoked.');
       case 'active':
@@ -114,7 +121,8 @@ export class BrandReader {
   /** DESIGN 4.4 steps 6-8: 404 for a workspace that does not exist, 403 for another workspace's key. */
   async read(key: Pick<VerifiedKey, 'workspaceId'>, workspaceId: string): Promise<ServedBrand> {
     if (key.workspaceId !== workspaceId) {
-      const exists = this.brands.has(workspaceId) || (await this.store.getWorkspace(workspaceId)) !== undefined;
+      const exists =
+        this.brands.has(workspaceId) || (await this.store.getWorkspace(workspaceId)) !== undefined;
       throw exists
         ? new AppError('workspace_forbidden', `This key was not created in workspace ${workspaceId}.`)
         : new AppError('workspace_not_found', `Workspace ${workspaceId} does not exist.`);

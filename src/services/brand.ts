@@ -11,7 +11,12 @@ export async function getBrand(deps: Deps, workspaceId: string): Promise<BrandCo
   return brand;
 }
 
-function contentOf({ workspace_id: _id, updated_at: _at, version: _version, ...content }: BrandContext): BrandContent {
+function contentOf({
+  workspace_id: _id,
+  updated_at: _at,
+  version: _version,
+  ...content
+}: BrandContext): BrandContent {
   return content;
 }
 

@@ -2,16 +2,36 @@ import type { BrandDocumentInput } from '../core/brand-context.js';
 
 const facts: [string, string, string[]][] = [
   ['Founded', 'Acme Coffee was founded in Portland, Oregon, in 2012 by two former baristas.', ['history']],
-  ['Roastery', 'All coffee is roasted in small batches of 12 kg on a restored 1968 Probat drum roaster.', ['process']],
-  ['Sourcing', 'Green coffee is bought directly from 14 farms in Ethiopia, Colombia, Guatemala and Kenya.', ['sourcing']],
-  ['Freshness promise', 'Every bag ships within 48 hours of roasting and carries its roast date.', ['product']],
-  ['Subscriptions', 'Subscribers choose a delivery every 1, 2 or 4 weeks and can pause at any time.', ['product']],
+  [
+    'Roastery',
+    'All coffee is roasted in small batches of 12 kg on a restored 1968 Probat drum roaster.',
+    ['process'],
+  ],
+  [
+    'Sourcing',
+    'Green coffee is bought directly from 14 farms in Ethiopia, Colombia, Guatemala and Kenya.',
+    ['sourcing'],
+  ],
+  [
+    'Freshness promise',
+    'Every bag ships within 48 hours of roasting and carries its roast date.',
+    ['product'],
+  ],
+  [
+    'Subscriptions',
+    'Subscribers choose a delivery every 1, 2 or 4 weeks and can pause at any time.',
+    ['product'],
+  ],
   ['Cafés', 'Acme runs three cafés in Portland: Alberta, Division and the Pearl.', ['locations']],
   ['Certification', 'Acme has been a certified B Corporation since 2019.', ['impact']],
   ['Packaging', 'Bags are compostable; the valve and tin tie go in the recycling.', ['impact']],
 ];
 const guidelines: [string, string, string[]][] = [
-  ['Talk like a barista', 'Write as a friendly barista would explain coffee across the counter: plain words, no jargon without a gloss.', ['voice']],
+  [
+    'Talk like a barista',
+    'Write as a friendly barista would explain coffee across the counter: plain words, no jargon without a gloss.',
+    ['voice'],
+  ],
   ['Never salesy', 'Avoid urgency tricks ("only today!", countdowns). Invite; do not push.', ['voice']],
   ['Name the farm', 'When a coffee is mentioned, name its farm or cooperative and region.', ['content']],
   ['Brewing advice', 'Give brewing ratios in grams (1:16 for filter) and water at 94 °C.', ['content']],
@@ -21,10 +41,26 @@ const guidelines: [string, string, string[]][] = [
   ['Prices', 'Show prices with the currency symbol and no trailing zeros: $18, not $18.00.', ['style']],
 ];
 const references: [string, string, string[]][] = [
-  ['Tasting notes glossary', 'Bright: lively acidity. Round: full body, soft finish. Clean: no lingering bitterness.', ['reference']],
-  ['Roast levels', 'Light (City), Medium (City+), Dark (Full City+). Acme roasts nothing darker than Full City+.', ['reference']],
-  ['Grind sizes', 'Espresso: fine. Pour-over: medium-fine. French press: coarse. Cold brew: extra coarse.', ['reference']],
-  ['Seasonal calendar', 'Ethiopian lots arrive in May, Colombian in March and October, Kenyan in July.', ['reference']],
+  [
+    'Tasting notes glossary',
+    'Bright: lively acidity. Round: full body, soft finish. Clean: no lingering bitterness.',
+    ['reference'],
+  ],
+  [
+    'Roast levels',
+    'Light (City), Medium (City+), Dark (Full City+). Acme roasts nothing darker than Full City+.',
+    ['reference'],
+  ],
+  [
+    'Grind sizes',
+    'Espresso: fine. Pour-over: medium-fine. French press: coarse. Cold brew: extra coarse.',
+    ['reference'],
+  ],
+  [
+    'Seasonal calendar',
+    'Ethiopian lots arrive in May, Colombian in March and October, Kenyan in July.',
+    ['reference'],
+  ],
 ];
 
 const knowledge = [
@@ -54,8 +90,20 @@ export const DEMO_BRAND: BrandDocumentInput = {
     ],
   },
   fonts: {
-    heading: { family: 'Fraunces', weights: [600, 700], fallback: ['Georgia', 'serif'], source: 'google', url: null },
-    body: { family: 'Inter', weights: [400, 500], fallback: ['system-ui', 'sans-serif'], source: 'google', url: null },
+    heading: {
+      family: 'Fraunces',
+      weights: [600, 700],
+      fallback: ['Georgia', 'serif'],
+      source: 'google',
+      url: null,
+    },
+    body: {
+      family: 'Inter',
+      weights: [400, 500],
+      fallback: ['system-ui', 'sans-serif'],
+      source: 'google',
+      url: null,
+    },
   },
   social: {
     website: 'https://acme-coffee.example',
@@ -105,17 +153,20 @@ export const DEMO_BRAND: BrandDocumentInput = {
     {
       name: 'Subject lines',
       description: 'Writes email subject lines in the Acme voice.',
-      instructions: 'Under 45 characters. Lead with the coffee or the farm, not a discount. No emoji, no ALL CAPS.',
+      instructions:
+        'Under 45 characters. Lead with the coffee or the farm, not a discount. No emoji, no ALL CAPS.',
     },
     {
       name: 'New coffee announcement',
       description: 'Announces a newly arrived single-origin coffee.',
-      instructions: 'Open with the farm and region, then three tasting notes, then brewing advice, then the price.',
+      instructions:
+        'Open with the farm and region, then three tasting notes, then brewing advice, then the price.',
     },
     {
       name: 'Café events',
       description: 'Invites subscribers to cupping sessions and latte-art nights.',
-      instructions: 'Give the café, date, time and what to expect in the first two sentences. Close with the sign-off.',
+      instructions:
+        'Give the café, date, time and what to expect in the first two sentences. Close with the sign-off.',
     },
   ],
   preferences: {

@@ -22,11 +22,17 @@ export interface DemoSeed {
 export async function seedDemo(deps: Deps): Promise<DemoSeed> {
   const password = randomBase62(16);
   const taken = await deps.store.findUserByEmail(DEMO_OWNER_EMAIL);
-  const email = taken ? DEMO_OWNER_EMAIL.replace('@', `+${randomBase62(6).toLowerCase()}@`) : DEMO_OWNER_EMAIL;
+  const email = taken
+    ? DEMO_OWNER_EMAIL.replace('@', `+${randomBase62(6).toLowerCase()}@`)
+    : DEMO_OWNER_EMAIL;
   const owner = await findOrCreateUser(deps, email, password);
-  const workspace = await createWorkspace(deps, { name: String(DEMO_BRAND.name), owner });
+  const workspace = await createWorkspace(deps, { name: DEMO_BRAND.name, owner });
   await replaceBrand(deps, workspace.id, DEMO_BRAND);
-  const key = await createBrandKey(deps, { workspaceId: workspace.id, name: 'Demo key', createdBy: owner.id });
+  const key = await createBrandKey(deps, {
+    workspaceId: workspace.id,
+    name: 'Demo key',
+    createdBy: owner.id,
+  });
   return {
     workspace_id: workspace.id,
     brand_read_key: key.key,

@@ -51,13 +51,22 @@ export interface NewWorkspace {
 
 /** A workspace with an empty brand named after it; `owner`, when given, becomes its owner. */
 export async function createWorkspace(deps: Deps, input: NewWorkspace): Promise<WorkspaceRecord> {
-  const workspace: WorkspaceRecord = { id: newId('ws', 24), name: validName(input.name), createdAt: isoAt(deps.clock) };
+  const workspace: WorkspaceRecord = {
+    id: newId('ws', 24),
+    name: validName(input.name),
+    createdAt: isoAt(deps.clock),
+  };
   const { owner } = input;
   await deps.store.transaction(async (store) => {
     await store.createWorkspace(workspace, emptyBrand());
     if (owner) {
       const role: Role = 'owner';
-      await store.addMember({ workspaceId: workspace.id, userId: owner.id, role, createdAt: workspace.createdAt });
+      await store.addMember({
+        workspaceId: workspace.id,
+        userId: owner.id,
+        role,
+        createdAt: workspace.createdAt,
+      });
     }
   });
   return workspace;

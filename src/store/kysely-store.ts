@@ -22,11 +22,6 @@ export interface Backend {
   close(): Promise<void>;
 }
 
-/** Columns written as JSON text are read back through here; the store only reads what it wrote. */
-function fromJson<T>(text: string): T {
-  return JSON.parse(text) as T;
-}
-
 function toBrandKey(row: Selectable<Database['brand_keys']>): BrandKeyRecord {
   return {
     id: row.id,
@@ -81,7 +76,11 @@ export class KyselyStore implements Store {
     return this.backend.hub;
   }
 
-  async transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {
+  transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {
+    return this.inTransaction(work);
+  }
+
+  private async inTransaction<T>(work: (store: KyselyStore) => Promise<T>): Promise<T> {
     if (this.changed) return work(this);
     const changed = new Set<string>();
     const result = await this.db
@@ -93,11 +92,10 @@ export class KyselyStore implements Store {
 
   /** One write in its own transaction (or the caller's), announced as a change to `workspaceId`. */
   private write<T>(workspaceId: string, work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
-    return this.transaction(async (store) => {
-      const { db, changed } = store as KyselyStore;
-      const result = await work(db);
-      changed?.add(workspaceId);
-      await this.backend.announce(db, workspaceId);
+    return this.inTransaction(async (store) => {
+      const result = await work(store.db);
+      store.changed?.add(workspaceId);
+      await this.backend.announce(store.db, workspaceId);
       return result;
     });
   }
@@ -105,7 +103,12 @@ export class KyselyStore implements Store {
   async createUser(user: UserRecord): Promise<void> {
     await this.db
       .insertInto('users')
-      .values({ id: user.id, email: user.email, password_hash: user.passwordHash, created_at: user.createdAt })
+      .values({
+        id: user.id,
+        email: user.email,
+        password_hash: user.passwordHash,
+        created_at: user.createdAt,
+      })
       .execute();
   }
 
@@ -122,7 +125,12 @@ export class KyselyStore implements Store {
         .execute();
       await db
         .insertInto('brand_profiles')
-        .values({ workspace_id: workspace.id, ...profileColumns(brand), version: 1, updated_at: workspace.createdAt })
+        .values({
+          workspace_id: workspace.id,
+          ...profileColumns(brand),
+          version: 1,
+          updated_at: workspace.createdAt,
+        })
         .execute();
       await insertEntries(db, workspace.id, brand);
     });
@@ -134,7 +142,12 @@ export class KyselyStore implements Store {
   }
 
   async listWorkspaces(): Promise<WorkspaceRecord[]> {
-    const rows = await this.db.selectFrom('workspaces').selectAll().orderBy('created_at').orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('workspaces')
+      .selectAll()
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
     return rows.map(toWorkspace);
   }
 
@@ -176,47 +189,61 @@ export class KyselyStore implements Store {
       .executeTakeFirst();
     if (!profile) return undefined;
     const [knowledge, assets, skills] = await Promise.all([
-      this.db.selectFrom('knowledge_entries').selectAll().where('workspace_id', '=', workspaceId).orderBy('position').execute(),
-      this.db.selectFrom('assets').selectAll().where('workspace_id', '=', workspaceId).orderBy('position').execute(),
-      this.db.selectFrom('skills').selectAll().where('workspace_id', '=', workspaceId).orderBy('position').execute(),
+      this.db
+        .selectFrom('knowledge_entries')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .orderBy('position')
+        .execute(),
+      this.db
+        .selectFrom('assets')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .orderBy('position')
+        .execute(),
+      this.db
+        .selectFrom('skills')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .orderBy('position')
+        .execute(),
     ]);
     return {
       workspace_id: workspaceId,
       name: profile.name,
       description: profile.description,
       voice: profile.voice,
-      colors: fromJson(profile.colors),
-      fonts: fromJson(profile.fonts),
-      social: fromJson(profile.social),
-      knowledge: knowledge.map(
-        (row): KnowledgeEntry => ({
-          id: row.id,
-          kind: row.kind as KnowledgeEntry['kind'],
-          title: row.title,
-          content: row.content,
-          tags: fromJson(row.tags),
-          updated_at: row.updated_at,
-        }),
-      ),
-      assets: assets.map(
-        (row): Asset => ({
-          id: row.id,
-          kind: row.kind as Asset['kind'],
-          name: row.name,
-          url: row.url,
-          mime_type: row.mime_type,
-          width: row.width,
-          height: row.height,
-          bytes: row.bytes,
-          variant: row.variant,
-          background: row.background,
-          alt: row.alt,
-        }),
-      ),
-      skills: skills.map(
-        (row): Skill => ({ id: row.id, name: row.name, description: row.description, instructions: row.instructions }),
-      ),
-      preferences: fromJson(profile.preferences),
+      colors: JSON.parse(profile.colors) as BrandContext['colors'],
+      fonts: JSON.parse(profile.fonts) as BrandContext['fonts'],
+      social: JSON.parse(profile.social) as BrandContext['social'],
+      knowledge: knowledge.map((row): KnowledgeEntry => ({
+        id: row.id,
+        kind: row.kind as KnowledgeEntry['kind'],
+        title: row.title,
+        content: row.content,
+        tags: JSON.parse(row.tags) as string[],
+        updated_at: row.updated_at,
+      })),
+      assets: assets.map((row): Asset => ({
+        id: row.id,
+        kind: row.kind as Asset['kind'],
+        name: row.name,
+        url: row.url,
+        mime_type: row.mime_type,
+        width: row.width,
+        height: row.height,
+        bytes: row.bytes,
+        variant: row.variant,
+        background: row.background,
+        alt: row.alt,
+      })),
+      skills: skills.map((row): Skill => ({
+        id: row.id,
+        name: row.name,
+        description: row.description,
+        instructions: row.instructions,
+      })),
+      preferences: JSON.parse(profile.preferences) as BrandContext['preferences'],
       updated_at: profile.updated_at,
       version: profile.version,
     };
@@ -262,7 +289,11 @@ export class KyselyStore implements Store {
   }
 
   async findBrandKeyByHash(keyHash: string): Promise<BrandKeyRecord | undefined> {
-    const row = await this.db.selectFrom('brand_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('brand_keys')
+      .selectAll()
+      .where('key_hash', '=', keyHash)
+      .executeTakeFirst();
     return row && toBrandKey(row);
   }
 

@@ -1,5 +1,6 @@
 import { type Kysely, Migrator } from 'kysely';
 import { migrationProvider } from './migrations/index.js';
+import { describeError } from './errors.js';
 import type { Database } from './schema.js';
 
 /**
@@ -8,5 +9,5 @@ import type { Database } from './schema.js';
  */
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
   const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
-  if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
+  if (error !== undefined) throw error instanceof Error ? error : new Error(describeError(error));
 }

@@ -11,22 +11,23 @@ export const CHANGE_CHANNEL = 'brand_context_changes';
 const RECONNECT_DELAY_MS = 500;
 
 const { builtins } = pg.types;
-const parseTimestamptz = pg.types.getTypeParser(builtins.TIMESTAMPTZ);
+const parseTimestamptz = pg.types.getTypeParser(builtins.TIMESTAMPTZ) as (value: string) => Date;
+const keepText = (value: string) => value;
 /** Rows come back in the shapes SQLite gives: ISO timestamps, JSON as text, bigints as numbers. */
+const parserOverrides = new Map<number, (value: string) => unknown>([
+  [builtins.TIMESTAMPTZ, (value) => parseTimestamptz(value).toISOString()],
+  [builtins.JSON, keepText],
+  [builtins.JSONB, keepText],
+  [builtins.INT8, Number],
+]);
 const typeParsers: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: string) => {
-    switch (oid) {
-      case builtins.TIMESTAMPTZ:
-        return (value: string) => (parseTimestamptz(value) as Date).toISOString();
-      case builtins.JSON:
-      case builtins.JSONB:
-        return (value: string) => value;
-      case builtins.INT8:
-        return Number;
-      default:
-        return pg.types.getTypeParser(oid, format as 'text');
-    }
-  }) as pg.CustomTypesConfig['getTypeParser'],
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    parserOverrides.get(oid) ??
+    // pg hands parsers plain numeric OIDs, which its typings model as an enum
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment
+    (pg.types.getTypeParser(oid, format) as (
+      value: string,
+    ) => unknown)) as pg.CustomTypesConfig['getTypeParser'],
 };
 
 /** `postgres://user:secret@host/db` without the password, for messages. */
@@ -95,7 +96,12 @@ function listenForChanges(url: string) {
 }
 
 export async function openPostgresStore(url: string): Promise<Store> {
-  const pool = new pg.Pool({ connectionString: url, types: typeParsers, max: 10, connectionTimeoutMillis: 5000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    types: typeParsers,
+    max: 10,
+    connectionTimeoutMillis: 5000,
+  });
   // An idle connection dropped by the server must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
@@ -104,7 +110,9 @@ export async function openPostgresStore(url: string): Promise<Store> {
     await migrateToLatest(db);
   } catch (error) {
     await db.destroy();
-    throw new DatabaseUnavailableError(`cannot use PostgreSQL at ${describePostgresUrl(url)}: ${describeError(error)}`);
+    throw new DatabaseUnavailableError(
+      `cannot use PostgreSQL at ${describePostgresUrl(url)}: ${describeError(error)}`,
+    );
   }
   return new KyselyStore(db, {
     kind: 'postgres',

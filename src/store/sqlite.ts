@@ -1,7 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { type DialectAdapter, Kysely, type MigrationLockOptions, SqliteAdapter, SqliteDialect, sql } from 'kysely';
+import {
+  type DialectAdapter,
+  Kysely,
+  type MigrationLockOptions,
+  SqliteAdapter,
+  SqliteDialect,
+  sql,
+} from 'kysely';
 import { ChangeHub } from './change-feed.js';
 import { DatabaseUnavailableError, describeError } from './errors.js';
 import { KyselyStore } from './kysely-store.js';
@@ -25,7 +32,11 @@ class MigrationLockingSqliteAdapter extends SqliteAdapter {
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the signature Kysely declares
   override async acquireMigrationLock(db: Kysely<any>, options: MigrationLockOptions): Promise<void> {
-    await db.updateTable(options.lockTable).set({ is_locked: 1 }).where('id', '=', options.lockRowId).execute();
+    await db
+      .updateTable(options.lockTable)
+      .set({ is_locked: 1 })
+      .where('id', '=', options.lockRowId)
+      .execute();
   }
 }
 

@@ -13,14 +13,17 @@ describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
   const fixture = useFixture(backend);
 
   describe('step 1: method', () => {
-    it.each(['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const)('refuses %s with 405 and Allow: POST', async (method) => {
-      const { app, workspaceId, key } = fixture();
-      const response = await readContext(app, workspaceId, { key, method });
-      expect(response.statusCode).toBe(405);
-      expect(response.headers.allow).toBe('POST');
-      expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
-      expect(problemOf(response).code).toBe('method_not_allowed');
-    });
+    it.each(['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const)(
+      'refuses %s with 405 and Allow: POST',
+      async (method) => {
+        const { app, workspaceId, key } = fixture();
+        const response = await readContext(app, workspaceId, { key, method });
+        expect(response.statusCode).toBe(405);
+        expect(response.headers.allow).toBe('POST');
+        expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+        expect(problemOf(response).code).toBe('method_not_allowed');
+      },
+    );
 
     it('refuses HEAD with 405 and Allow: POST', async () => {
       const { app } = fixture();
@@ -37,7 +40,11 @@ describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
       expect(response.statusCode).toBe(401);
       expect(response.headers['www-authenticate']).toBe(REALM);
       const problem = problemOf(response);
-      expect(problem).toMatchObject({ status: 401, code: 'missing_key', type: 'urn:brand-context:problem:missing_key' });
+      expect(problem).toMatchObject({
+        status: 401,
+        code: 'missing_key',
+        type: 'urn:brand-context:problem:missing_key',
+      });
       expect(problem.request_id).toBe(response.headers['x-request-id']);
       expect(problem.resolution).toContain('Settings → Agent Access');
     });
@@ -108,7 +115,11 @@ describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
 
     it('checks the key before the body: a bad key with a bad body is a 401', async () => {
       const { app, workspaceId } = fixture();
-      const response = await readContext(app, workspaceId, { key: generateBrandKey(), rawBody: '{nope', headers: { 'content-type': 'text/plain' } });
+      const response = await readContext(app, workspaceId, {
+        key: generateBrandKey(),
+        rawBody: '{nope',
+        headers: { 'content-type': 'text/plain' },
+      });
       expect(problemOf(response).code).toBe('invalid_key');
     });
   });
@@ -136,7 +147,10 @@ describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
     it.each([
       ['broken JSON', '{"action": "context",'],
       ['an empty body', ''],
-      ['a prototype-poisoning body', '{"__proto__": {"admin": true}, "action": "context", "workspace_id": "ws_x"}'],
+      [
+        'a prototype-poisoning body',
+        '{"__proto__": {"admin": true}, "action": "context", "workspace_id": "ws_x"}',
+      ],
     ])('refuses %s with invalid_json', async (_label, rawBody) => {
       const { app, workspaceId, key } = fixture();
       const response = await readContext(app, workspaceId, { key, rawBody });
@@ -153,7 +167,11 @@ describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
       ['a missing workspace_id', { action: 'context' }, 'workspace_id'],
       ['a numeric workspace_id', { action: 'context', workspace_id: 42 }, 'workspace_id'],
       ['an empty workspace_id', { action: 'context', workspace_id: '' }, 'workspace_id'],
-      ['a workspace_id over 128 characters', { action: 'context', workspace_id: `ws_${'a'.repeat(126)}` }, 'workspace_id'],
+      [
+        'a workspace_id over 128 characters',
+        { action: 'context', workspace_id: `ws_${'a'.repeat(126)}` },
+        'workspace_id',
+      ],
       ['a missing action', { workspace_id: 'ws_x' }, 'action'],
       ['a non-string action', { action: 1, workspace_id: 'ws_x' }, 'action'],
       ['an unknown field', { action: 'context', workspace_id: 'ws_x', scope: 'all' }, 'scope'],
@@ -168,7 +186,10 @@ describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
 
     it('refuses an action other than context with unsupported_action', async () => {
       const { app, workspaceId, key } = fixture();
-      const response = await readContext(app, workspaceId, { key, body: { action: 'write', workspace_id: workspaceId } });
+      const response = await readContext(app, workspaceId, {
+        key,
+        body: { action: 'write', workspace_id: workspaceId },
+      });
       expect(response.statusCode).toBe(400);
       expect(problemOf(response)).toMatchObject({ code: 'unsupported_action' });
       expect(problemOf(response).resolution).toContain('"context"');
@@ -176,7 +197,10 @@ describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
 
     it('reports invalid fields before an unsupported action', async () => {
       const { app, workspaceId, key } = fixture();
-      const response = await readContext(app, workspaceId, { key, body: { action: 'write', workspace_id: workspaceId, extra: 1 } });
+      const response = await readContext(app, workspaceId, {
+        key,
+        body: { action: 'write', workspace_id: workspaceId, extra: 1 },
+      });
       expect(problemOf(response).code).toBe('invalid_request');
     });
   });

@@ -62,7 +62,11 @@ export interface ReadOptions {
 }
 
 /** The read operation as an integrator calls it; every part can be overridden to break it. */
-export function readContext(app: FastifyInstance, workspaceId: string, options: ReadOptions = {}): Promise<LightMyRequestResponse> {
+export function readContext(
+  app: FastifyInstance,
+  workspaceId: string,
+  options: ReadOptions = {},
+): Promise<LightMyRequestResponse> {
   const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
   const authorization = options.authorization ?? (options.key ? `Bearer ${options.key}` : undefined);
   if (authorization !== undefined) headers.authorization = authorization;
@@ -70,7 +74,9 @@ export function readContext(app: FastifyInstance, workspaceId: string, options: 
     method: options.method ?? 'POST',
     url: PATH,
     headers,
-    payload: options.rawBody ?? JSON.stringify('body' in options ? options.body : { action: 'context', workspace_id: workspaceId }),
+    payload:
+      options.rawBody ??
+      JSON.stringify('body' in options ? options.body : { action: 'context', workspace_id: workspaceId }),
   });
 }
 

@@ -38,7 +38,11 @@ describeEachBackend('POST /functions/v1/brand-agent: happy path', (backend) => {
     expect(context.fonts.heading?.family).toBe('Fraunces');
     expect(context.social.instagram).toMatch(/^https:\/\//);
     expect(context.knowledge).toHaveLength(20);
-    expect(context.knowledge[0]).toMatchObject({ id: expect.stringMatching(/^kb_/) as string, kind: 'fact', title: 'Founded' });
+    expect(context.knowledge[0]).toMatchObject({
+      id: expect.stringMatching(/^kb_/) as string,
+      kind: 'fact',
+      title: 'Founded',
+    });
     expect(context.assets[0]).toMatchObject({ kind: 'logo', mime_type: 'image/svg+xml', width: 512 });
     expect(context.skills.map((skill) => skill.name)).toContain('Subject lines');
     expect(context.preferences).toMatchObject({ language: 'en', sign_off: '— The Acme crew' });
@@ -86,7 +90,10 @@ describeEachBackend('POST /functions/v1/brand-agent: happy path', (backend) => {
     expect(again.body).toBe('');
     expect(again.headers.etag).toBe(etag);
 
-    const stale = await readContext(app, workspaceId, { key, headers: { 'if-none-match': '"something-else"' } });
+    const stale = await readContext(app, workspaceId, {
+      key,
+      headers: { 'if-none-match': '"something-else"' },
+    });
     expect(stale.statusCode).toBe(200);
   });
 

@@ -40,7 +40,11 @@ describeEachBackend('POST /functions/v1/brand-agent: security', (backend) => {
     await readContext(app, workspaceId, { key: unknown });
     await readContext(app, workspaceId, { authorization: `Bearer ${malformed}` });
     await readContext(app, workspaceId, { authorization: `Basic ${key}` });
-    await app.inject({ method: 'POST', url: `${PATH}?key=${key}`, headers: { authorization: `Bearer ${key}` } });
+    await app.inject({
+      method: 'POST',
+      url: `${PATH}?key=${key}`,
+      headers: { authorization: `Bearer ${key}` },
+    });
     await app.inject({ method: 'GET', url: `/nowhere/${key}` });
     const text = logs.join('');
     expect(text).toContain('"status":200');
@@ -67,7 +71,10 @@ describeEachBackend('POST /functions/v1/brand-agent: security', (backend) => {
     const { app, workspaceId, otherWorkspaceId, key, otherKey } = fixture();
     expect((await readContext(app, workspaceId, { key })).statusCode).toBe(200);
     expect((await readContext(app, otherWorkspaceId, { key: otherKey })).statusCode).toBe(200);
-    const crossed = [await readContext(app, otherWorkspaceId, { key }), await readContext(app, workspaceId, { key: otherKey })];
+    const crossed = [
+      await readContext(app, otherWorkspaceId, { key }),
+      await readContext(app, workspaceId, { key: otherKey }),
+    ];
     for (const response of crossed) {
       expect(response.statusCode).toBe(403);
       expect(problemOf(response).code).toBe('workspace_forbidden');
@@ -85,7 +92,11 @@ describeEachBackend('POST /functions/v1/brand-agent: security', (backend) => {
 
   it('answers no other route for a brand key: it is good only for the read operation', async () => {
     const { app, workspaceId, key } = fixture();
-    for (const url of ['/api/v1/workspaces', `/api/v1/workspaces/${workspaceId}/brand`, '/functions/v1/other']) {
+    for (const url of [
+      '/api/v1/workspaces',
+      `/api/v1/workspaces/${workspaceId}/brand`,
+      '/functions/v1/other',
+    ]) {
       const response = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
       expect(response.statusCode).toBeGreaterThanOrEqual(400);
       expect(response.body).not.toContain('Acme');

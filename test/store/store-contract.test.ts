@@ -36,11 +36,28 @@ const fullBrand: BrandContent = {
   name: 'Renamed Co',
   description: 'A description with ünïcode and "quotes"',
   voice: 'Plain.',
-  colors: { primary: '#112233', secondary: null, accent: '#AABBCC', background: null, text: null, palette: [{ name: 'Ink', hex: '#112233', role: 'primary' }] },
-  fonts: { heading: { family: 'Fraunces', weights: [700], fallback: ['serif'], source: 'google', url: null }, body: null },
+  colors: {
+    primary: '#112233',
+    secondary: null,
+    accent: '#AABBCC',
+    background: null,
+    text: null,
+    palette: [{ name: 'Ink', hex: '#112233', role: 'primary' }],
+  },
+  fonts: {
+    heading: { family: 'Fraunces', weights: [700], fallback: ['serif'], source: 'google', url: null },
+    body: null,
+  },
   social: { website: 'https://example.com' },
   knowledge: [
-    { id: 'kb_b', kind: 'guideline', title: 'Second id, first place', content: 'x', tags: ['a', 'b'], updated_at: at(3) },
+    {
+      id: 'kb_b',
+      kind: 'guideline',
+      title: 'Second id, first place',
+      content: 'x',
+      tags: ['a', 'b'],
+      updated_at: at(3),
+    },
     { id: 'kb_a', kind: 'fact', title: 'First id, second place', content: '', tags: [], updated_at: at(4) },
   ],
   assets: [
@@ -81,7 +98,13 @@ describeEachBackend('Store contract', (backend) => {
       await store.createWorkspace(ws, emptyBrand());
       expect(await store.getWorkspace(ws.id)).toEqual(ws);
       const brand = await store.getBrand(ws.id);
-      expect(brand).toMatchObject({ workspace_id: ws.id, name: 'Fresh', version: 1, updated_at: ws.createdAt, knowledge: [] });
+      expect(brand).toMatchObject({
+        workspace_id: ws.id,
+        name: 'Fresh',
+        version: 1,
+        updated_at: ws.createdAt,
+        knowledge: [],
+      });
       expect((await store.listWorkspaces()).map((w) => w.id)).toContain(ws.id);
     });
 
@@ -93,12 +116,19 @@ describeEachBackend('Store contract', (backend) => {
     it('stores users by unique email and memberships with their roles', async () => {
       const ws = workspace();
       await store.createWorkspace(ws, emptyBrand());
-      const user = { id: unique('usr'), email: `${unique('u')}@example.com`, passwordHash: 'scrypt$x', createdAt: at(0) };
+      const user = {
+        id: unique('usr'),
+        email: `${unique('u')}@example.com`,
+        passwordHash: 'scrypt$x',
+        createdAt: at(0),
+      };
       await store.createUser(user);
       expect(await store.findUserByEmail(user.email)).toEqual(user);
       await expect(store.createUser({ ...user, id: unique('usr') })).rejects.toThrow();
       await store.addMember({ workspaceId: ws.id, userId: user.id, role: 'admin', createdAt: at(1) });
-      expect(await store.listMembers(ws.id)).toEqual([{ workspaceId: ws.id, userId: user.id, role: 'admin', createdAt: at(1) }]);
+      expect(await store.listMembers(ws.id)).toEqual([
+        { workspaceId: ws.id, userId: user.id, role: 'admin', createdAt: at(1) },
+      ]);
     });
   });
 
@@ -111,7 +141,11 @@ describeEachBackend('Store contract', (backend) => {
       expect(await store.getBrand(ws.id)).toEqual(saved);
       expect((await store.getWorkspace(ws.id))?.name).toBe('Renamed Co');
 
-      const smaller = await store.replaceBrand(ws.id, { ...fullBrand, knowledge: [], assets: [], skills: [] }, at(6));
+      const smaller = await store.replaceBrand(
+        ws.id,
+        { ...fullBrand, knowledge: [], assets: [], skills: [] },
+        at(6),
+      );
       expect(smaller).toMatchObject({ version: 3, knowledge: [], assets: [], skills: [] });
     });
 
@@ -225,10 +259,13 @@ describeEachBackend('Store contract', (backend) => {
         const start = Date.now();
         await otherProcess.replaceBrand(ws.id, fullBrand, at(5));
         await expect
-          .poll(() => received.some((change) => change.workspaceId === ws.id || change.workspaceId === null), {
-            timeout: 1000,
-            interval: 20,
-          })
+          .poll(
+            () => received.some((change) => change.workspaceId === ws.id || change.workspaceId === null),
+            {
+              timeout: 1000,
+              interval: 20,
+            },
+          )
           .toBe(true);
         expect(Date.now() - start).toBeLessThan(1000);
       } finally {
@@ -247,17 +284,20 @@ describeEachBackend('Store contract', (backend) => {
 
     // SQLite's equivalent (the server and CLI processes starting at once) is in test/cli/concurrent-start.test.ts:
     // one process cannot hold two SQLite connections that wait on each other without blocking itself.
-    it.runIf(backend.name === 'postgres')('migrates once when several nodes start on an empty database at the same time', async () => {
-      const fresh = await backend.create();
-      try {
-        const nodes = await Promise.all([1, 2, 3].map(() => openStore(fresh.config)));
-        const ws = workspace();
-        await nodes[0]?.createWorkspace(ws, emptyBrand());
-        expect(await nodes[2]?.getWorkspace(ws.id)).toEqual(ws);
-        await Promise.all(nodes.map((node) => node.close()));
-      } finally {
-        await fresh.drop();
-      }
-    });
+    it.runIf(backend.name === 'postgres')(
+      'migrates once when several nodes start on an empty database at the same time',
+      async () => {
+        const fresh = await backend.create();
+        try {
+          const nodes = await Promise.all([1, 2, 3].map(() => openStore(fresh.config)));
+          const ws = workspace();
+          await nodes[0]?.createWorkspace(ws, emptyBrand());
+          expect(await nodes[2]?.getWorkspace(ws.id)).toEqual(ws);
+          await Promise.all(nodes.map((node) => node.close()));
+        } finally {
+          await fresh.drop();
+        }
+      },
+    );
   });
 });

@@ -56,7 +56,10 @@ export const postgresBackend: TestBackend = {
     return {
       url: url.toString(),
       config: parseDatabaseUrl(url.toString()),
-      drop: () => withAdmin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+      drop: () =>
+        withAdmin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(
+          () => undefined,
+        ),
     };
   },
 };
@@ -69,7 +72,9 @@ export const backends = [sqliteBackend, postgresBackend];
  */
 export function describeEachBackend(title: string, suite: (backend: TestBackend) => void): void {
   for (const backend of backends) {
-    const name = backend.skipReason ? `${title} [${backend.name}] — skipped: ${backend.skipReason}` : `${title} [${backend.name}]`;
+    const name = backend.skipReason
+      ? `${title} [${backend.name}] — skipped: ${backend.skipReason}`
+      : `${title} [${backend.name}]`;
     describe.skipIf(backend.skipReason !== undefined)(name, () => {
       suite(backend);
     });
@@ -84,10 +89,14 @@ export async function snapshotTables(config: DatabaseConfig): Promise<TableSnaps
     const db = new BetterSqlite3(config.path, { readonly: true });
     try {
       const tables = db
-        .prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name")
+        .prepare(
+          "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name",
+        )
         .pluck()
         .all() as string[];
-      return Object.fromEntries(tables.map((table) => [table, db.prepare(`select * from "${table}" order by 1`).all()]));
+      return Object.fromEntries(
+        tables.map((table) => [table, db.prepare(`select * from "${table}" order by 1`).all()]),
+      );
     } finally {
       db.close();
     }

@@ -1,9 +1,15 @@
 import type { Command } from 'commander';
-import { type BrandKeyView, createBrandKey, listBrandKeys, revokeBrandKey } from '../../services/brand-keys.js';
+import {
+  type BrandKeyView,
+  createBrandKey,
+  listBrandKeys,
+  revokeBrandKey,
+} from '../../services/brand-keys.js';
 import { withDeps } from '../deps.js';
 import { createOutput, table } from '../output.js';
 
-const SHOWN_ONCE = 'This key is shown only once: store it in a server-side secret now. It expires in 90 days.';
+const SHOWN_ONCE =
+  'This key is shown only once: store it in a server-side secret now. It expires in 90 days.';
 
 function keyLine(key: BrandKeyView): string {
   return `${key.id} (${key.name}, ${key.prefix}…${key.last4}) is ${key.status}`;
@@ -19,9 +25,17 @@ export function keysCommand(program: Command): void {
     .requiredOption('--name <name>', 'a descriptive name, e.g. "newsletter pipeline"')
     .option('--json', 'machine-readable output')
     .action(async (options: { workspace: string; name: string; json?: boolean }) => {
-      const created = await withDeps((deps) => createBrandKey(deps, { workspaceId: options.workspace, name: options.name }));
+      const created = await withDeps((deps) =>
+        createBrandKey(deps, { workspaceId: options.workspace, name: options.name }),
+      );
       createOutput(options.json === true).result(created, () =>
-        [`Created brand read key ${created.id} (${created.name}), expires ${created.expires_at}:`, '', `  ${created.key}`, '', SHOWN_ONCE].join('\n'),
+        [
+          `Created brand read key ${created.id} (${created.name}), expires ${created.expires_at}:`,
+          '',
+          `  ${created.key}`,
+          '',
+          SHOWN_ONCE,
+        ].join('\n'),
       );
       if (options.json) process.stderr.write(`warning: ${SHOWN_ONCE}\n`);
     });
@@ -38,7 +52,15 @@ export function keysCommand(program: Command): void {
           ? `Workspace ${options.workspace} has no brand read keys.`
           : table(
               ['ID', 'NAME', 'KEY', 'STATUS', 'CREATED', 'EXPIRES', 'LAST USED'],
-              list.map((k) => [k.id, k.name, `${k.prefix}…${k.last4}`, k.status, k.created_at, k.expires_at, k.last_used_at ?? 'never']),
+              list.map((k) => [
+                k.id,
+                k.name,
+                `${k.prefix}…${k.last4}`,
+                k.status,
+                k.created_at,
+                k.expires_at,
+                k.last_used_at ?? 'never',
+              ]),
             ),
       );
     });
@@ -75,16 +97,18 @@ export function keysCommand(program: Command): void {
         'Verify the new key with a test request (POST /functions/v1/brand-agent returns 200).',
         `Revoke the old key: brand-context keys revoke --workspace ${options.workspace} ${keyId}`,
       ];
-      createOutput(options.json === true).result({ replaced_key_id: keyId, replaced_key_found: old !== undefined, ...created, next_steps: steps }, () =>
-        [
-          `Step 1 done: created ${created.id} (${created.name}) to replace ${old ? keyLine(old) : `${keyId} (not found in this workspace)`}:`,
-          '',
-          `  ${created.key}`,
-          '',
-          SHOWN_ONCE,
-          '',
-          ...steps.map((step, i) => `Step ${i + 2}: ${step}`),
-        ].join('\n'),
+      createOutput(options.json === true).result(
+        { replaced_key_id: keyId, replaced_key_found: old !== undefined, ...created, next_steps: steps },
+        () =>
+          [
+            `Step 1 done: created ${created.id} (${created.name}) to replace ${old ? keyLine(old) : `${keyId} (not found in this workspace)`}:`,
+            '',
+            `  ${created.key}`,
+            '',
+            SHOWN_ONCE,
+            '',
+            ...steps.map((step, i) => `Step ${i + 2}: ${step}`),
+          ].join('\n'),
       );
     });
 }

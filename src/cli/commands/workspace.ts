@@ -14,11 +14,20 @@ export function workspaceCommand(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (options: { name: string; ownerEmail?: string; json?: boolean }) => {
       const created = await withDeps(async (deps) => {
-        const owner = options.ownerEmail === undefined ? undefined : await findOrCreateUser(deps, options.ownerEmail);
+        const owner =
+          options.ownerEmail === undefined ? undefined : await findOrCreateUser(deps, options.ownerEmail);
         const record = await createWorkspace(deps, { name: options.name, owner });
-        return { id: record.id, name: record.name, created_at: record.createdAt, owner_email: owner?.email ?? null };
+        return {
+          id: record.id,
+          name: record.name,
+          created_at: record.createdAt,
+          owner_email: owner?.email ?? null,
+        };
       });
-      createOutput(options.json === true).result(created, () => `Created workspace ${created.id} (${created.name}).`);
+      createOutput(options.json === true).result(
+        created,
+        () => `Created workspace ${created.id} (${created.name}).`,
+      );
     });
 
   workspace
@@ -26,11 +35,18 @@ export function workspaceCommand(program: Command): void {
     .description('list every workspace in the database')
     .option('--json', 'machine-readable output')
     .action(async (options: { json?: boolean }) => {
-      const workspaces = (await withDeps(listWorkspaces)).map((w) => ({ id: w.id, name: w.name, created_at: w.createdAt }));
+      const workspaces = (await withDeps(listWorkspaces)).map((w) => ({
+        id: w.id,
+        name: w.name,
+        created_at: w.createdAt,
+      }));
       createOutput(options.json === true).result(workspaces, () =>
         workspaces.length === 0
           ? 'No workspaces yet. Create one with: brand-context workspace create --name "Acme"'
-          : table(['ID', 'NAME', 'CREATED'], workspaces.map((w) => [w.id, w.name, w.created_at])),
+          : table(
+              ['ID', 'NAME', 'CREATED'],
+              workspaces.map((w) => [w.id, w.name, w.created_at]),
+            ),
       );
     });
 }

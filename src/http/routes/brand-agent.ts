@@ -18,7 +18,10 @@ declare module 'fastify' {
 
 const requestSchema = z.strictObject({
   action: z.string({ error: 'must be a string' }),
-  workspace_id: z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(128, 'must be at most 128 characters'),
+  workspace_id: z
+    .string({ error: 'must be a string' })
+    .min(1, 'must not be empty')
+    .max(128, 'must be at most 128 characters'),
 });
 
 /** `Bearer <token>`: the scheme is case-insensitive (RFC 9110 §11.1), the token one word. */
@@ -54,23 +57,32 @@ export function brandAgentRoutes(app: FastifyInstance, reader: BrandReader): voi
       throw new AppError('missing_key', 'The Authorization header is missing.');
     }
     const token = bearerToken(header);
-    if (token === undefined) throw new AppError('malformed_key', 'The Authorization header must be "Bearer <key>".');
+    if (token === undefined)
+      throw new AppError('malformed_key', 'The Authorization header must be "Bearer <key>".');
     request.brandKey = await reader.verifyKey(token);
   };
 
   app.post(BRAND_AGENT_PATH, { bodyLimit: BODY_LIMIT, onRequest: authenticate }, async (request, reply) => {
     if (!isJson(request.headers['content-type'])) {
-      throw new AppError('unsupported_media_type', 'The body must be JSON sent with "Content-Type: application/json".');
+      throw new AppError(
+        'unsupported_media_type',
+        'The body must be JSON sent with "Content-Type: application/json".',
+      );
     }
     const parsed = requestSchema.safeParse(request.body);
     if (!parsed.success) {
       const fields = toFieldIssues(parsed.error);
-      const summary = fields.map((issue) => (issue.field ? `${issue.field} ${issue.message}` : 'the body must be a JSON object'));
+      const summary = fields.map((issue) =>
+        issue.field ? `${issue.field} ${issue.message}` : 'the body must be a JSON object',
+      );
       throw new AppError('invalid_request', `Invalid request: ${summary.join('; ')}.`, fields);
     }
     const { action, workspace_id: workspaceId } = parsed.data;
     if (action !== 'context') {
-      throw new AppError('unsupported_action', `Action "${action.slice(0, 64)}" is not supported; use "context".`);
+      throw new AppError(
+        'unsupported_action',
+        `Action "${action.slice(0, 64)}" is not supported; use "context".`,
+      );
     }
     const key = request.brandKey;
     if (key === null) throw new Error('brand-agent handler reached without a verified key');

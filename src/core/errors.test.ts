@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { AppError, PROBLEMS, type ProblemCode } from './errors.js';
+
+const SPEC_401 = 'Revoke the key and create a replacement in Settings → Agent Access.';
+const codes = Object.keys(PROBLEMS) as ProblemCode[];
+const withStatus = (status: number) => codes.filter((code) => PROBLEMS[code].status === status);
+
+describe('PROBLEMS', () => {
+  it('has the five 401 codes', () => {
+    expect(withStatus(401).sort()).toEqual([
+      'invalid_key',
+      'key_expired',
+      'key_revoked',
+      'malformed_key',
+      'missing_key',
+    ]);
+  });
+
+  it.each(withStatus(401))('gives %s the specification resolution for a 401', (code) => {
+    expect(PROBLEMS[code].resolution).toContain(SPEC_401);
+  });
+
+  it('tells a client with no key how to send one', () => {
+    expect(PROBLEMS.missing_key.resolution).toContain('Authorization: Bearer <BRAND_READ_KEY>');
+  });
+
+  it('gives workspace_forbidden (403) the specification resolution', () => {
+    expect(PROBLEMS.workspace_forbidden).toMatchObject({
+      status: 403,
+      resolution: 'Confirm that the key was created within that workspace.',
+    });
+  });
+
+  it('gives workspace_not_found (404) the specification resolution', () => {
+    expect(PROBLEMS.workspace_not_found).toMatchObject({
+      status: 404,
+      resolution: 'Check the workspace id in Settings → Agent Access.',
+    });
+  });
+
+  it.each(codes)('gives %s an HTTP error status, a title and a resolution', (code) => {
+    const { status, title, resolution } = PROBLEMS[code];
+    expect(status).toBeGreaterThanOrEqual(400);
+    expect(status).toBeLessThan(600);
+    expect(title).not.toBe('');
+    expect(resolution).toMatch(/\.$/);
+  });
+});
+
+describe('AppError', () => {
+  it('takes its status and resolution from the catalogue', () => {
+    const error = new AppError('key_expired', 'The key expired on 2025-01-01.');
+    expect(error.status).toBe(401);
+    expect(error.resolution).toBe(SPEC_401);
+    expect(error.code).toBe('key_expired');
+    expect(error.detail).toBe('The key expired on 2025-01-01.');
+    expect(error.message).toBe('The key expired on 2025-01-01.');
+    expect(error.name).toBe('AppError');
+    expect(error).toBeInstanceOf(Error);
+  });
+
+  it('keeps the field issues it was given', () => {
+    const fields = [
+      { field: 'workspace_id', message: 'is required' },
+      { field: 'knowledge[2].kind', message: 'must be fact, guideline or reference' },
+    ];
+    const error = new AppError('invalid_request', 'The request has 2 problems.', fields);
+    expect(error.status).toBe(400);
+    expect(error.fields).toEqual(fields);
+  });
+
+  it('has no field issues unless given some', () => {
+    expect(new AppError('workspace_not_found', 'No workspace ws_1.').fields).toEqual([]);
+  });
+});

@@ -1,0 +1,93 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { generateBrandKey, redactBrandKeys } from './core/brand-key.js';
+import { createLogger } from './logger.js';
+
+function capture(): { stream: Writable; lines: () => Record<string, unknown>[]; text: () => string } {
+  const chunks: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, callback) {
+      chunks.push(chunk.toString());
+      callback();
+    },
+  });
+  const text = () => chunks.join('');
+  const lines = () =>
+    text()
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  return { stream, lines, text };
+}
+
+describe('redactBrandKeys, for request lines', () => {
+  it('removes a brand key embedded in a URL', () => {
+    const key = generateBrandKey();
+    const redacted = redactBrandKeys(`/functions/v1/brand-agent?key=${key}&workspace_id=ws_1`);
+    expect(redacted).toBe('/functions/v1/brand-agent?key=brk_[REDACTED]&workspace_id=ws_1');
+    expect(redacted).not.toContain(key.slice(4));
+  });
+
+  it('removes every brand key in the text', () => {
+    const [first, second] = [generateBrandKey(), generateBrandKey()];
+    const redacted = redactBrandKeys(`/a/${first}/b?k=${second}`);
+    expect(redacted).toBe('/a/brk_[REDACTED]/b?k=brk_[REDACTED]');
+  });
+
+  it('leaves text without a brand key unchanged', () => {
+    const url = '/functions/v1/brand-agent?workspace_id=ws_1&note=brk_short';
+    expect(redactBrandKeys(url)).toBe(url);
+  });
+});
+
+describe('createLogger', () => {
+  it('writes JSON lines with the service name and message', () => {
+    const out = capture();
+    createLogger('info', out.stream).info({ request_id: 'req_1' }, 'request');
+    expect(out.lines()).toEqual([
+      expect.objectContaining({ service: 'brand-context', msg: 'request', request_id: 'req_1', level: 30 }),
+    ]);
+  });
+
+  it('writes nothing below its level', () => {
+    const out = capture();
+    const logger = createLogger('info', out.stream);
+    logger.debug('hidden');
+    logger.warn('shown');
+    expect(out.lines().map((line) => line.msg)).toEqual(['shown']);
+  });
+
+  it('redacts the Authorization and Cookie headers of a request', () => {
+    const out = capture();
+    const key = generateBrandKey();
+    createLogger('info', out.stream).info(
+      { req: { method: 'POST', headers: { authorization: `Bearer ${key}`, cookie: 'session=s3cr3t' } } },
+      'request',
+    );
+    expect(out.lines()[0]?.req).toEqual({
+      method: 'POST',
+      headers: { authorization: '[REDACTED]', cookie: '[REDACTED]' },
+    });
+    expect(out.text()).not.toContain(key);
+    expect(out.text()).not.toContain('s3cr3t');
+  });
+
+  it('redacts password and key fields, at the top level and one level down', () => {
+    const out = capture();
+    const key = generateBrandKey();
+    const logger = createLogger('info', out.stream);
+    logger.info({ password: 'hunter2-top', key }, 'top level');
+    logger.info(
+      { user: { name: 'ann', password: 'hunter2-nested' }, created: { id: 'key_1', key } },
+      'nested',
+    );
+    const [top, nested] = out.lines();
+    expect(top).toMatchObject({ password: '[REDACTED]', key: '[REDACTED]' });
+    expect(nested).toMatchObject({
+      user: { name: 'ann', password: '[REDACTED]' },
+      created: { id: 'key_1', key: '[REDACTED]' },
+    });
+    expect(out.text()).not.toContain('hunter2');
+    expect(out.text()).not.toContain(key);
+  });
+});
