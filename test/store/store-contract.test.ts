@@ -282,10 +282,12 @@ describeEachBackend('Store contract', (backend) => {
       await again.close();
     });
 
-    // SQLite's equivalent (the server and CLI processes starting at once) is in test/cli/concurrent-start.test.ts:
-    // one process cannot hold two SQLite connections that wait on each other without blocking itself.
+    // One process cannot hold two SQLite connections that wait on each other without blocking itself, so
+    // SQLite's case (server and CLI starting at once) runs as separate processes in test/cli/concurrent-start.
     it.runIf(backend.name === 'postgres')(
-      'migrates once when several nodes start on an empty database at the same time',
+      backend.name === 'postgres'
+        ? 'migrates once when several nodes start on an empty database at the same time'
+        : 'migrates once when several nodes start at once — skipped here: SQLite runs it across processes in test/cli/concurrent-start.test.ts',
       async () => {
         const fresh = await backend.create();
         try {
