@@ -17,10 +17,17 @@ describeEachBackend('Several processes starting on a new database', (backend) =>
   it('all succeed, and the schema is migrated exactly once', async () => {
     const env = { ...process.env, DATABASE_URL: database.url };
     const starts = await Promise.allSettled(
-      [1, 2, 3, 4].map((i) => run('node', ['dist/cli/main.js', 'workspace', 'create', '--name', `Node ${i}`, '--json'], { env })),
+      [1, 2, 3, 4].map((i) =>
+        run('node', ['dist/cli/main.js', 'workspace', 'create', '--name', `Node ${i}`, '--json'], { env }),
+      ),
     );
     expect(starts.map((start) => start.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
     const { stdout } = await run('node', ['dist/cli/main.js', 'workspace', 'list', '--json'], { env });
-    expect((JSON.parse(stdout) as { name: string }[]).map((w) => w.name).sort()).toEqual(['Node 1', 'Node 2', 'Node 3', 'Node 4']);
+    expect((JSON.parse(stdout) as { name: string }[]).map((w) => w.name).sort()).toEqual([
+      'Node 1',
+      'Node 2',
+      'Node 3',
+      'Node 4',
+    ]);
   });
 });
