@@ -2,11 +2,15 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import {
+  CompiledQuery,
+  type DatabaseConnection,
   type DialectAdapter,
+  type Driver,
   Kysely,
-  type MigrationLockOptions,
   SqliteAdapter,
   SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
   sql,
 } from 'kysely';
 import { ChangeHub } from './change-feed.js';
@@ -20,41 +24,87 @@ import type { Store } from './store.js';
 const DATA_VERSION_POLL_MS = 200;
 
 /**
- * Kysely's SQLite adapter migrates outside a transaction and takes no lock, so two processes opening a new
- * file at once (the server and a CLI command) could both apply the first migration. SQLite does have
- * transactional DDL: migrating in one transaction whose first statement writes the lock row makes SQLite
- * serialize the processes; the second waits (busy_timeout), then finds the migrations applied.
+ * Kysely's SQLite adapter migrates outside a transaction, so two processes opening a new file at once (the
+ * server and a CLI command) could both apply the first migration. SQLite has transactional DDL: migrating
+ * in one transaction that begins IMMEDIATE (below) makes the second process wait, then find it applied.
  */
-class MigrationLockingSqliteAdapter extends SqliteAdapter {
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
   override get supportsTransactionalDdl(): boolean {
     return true;
   }
+}
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the signature Kysely declares
-  override async acquireMigrationLock(db: Kysely<any>, options: MigrationLockOptions): Promise<void> {
-    await db
-      .updateTable(options.lockTable)
-      .set({ is_locked: 1 })
-      .where('id', '=', options.lockRowId)
-      .execute();
+/**
+ * Transactions start with BEGIN IMMEDIATE, taking the write lock at once (waiting for it under busy_timeout).
+ * Kysely's plain BEGIN is deferred: a transaction that reads first (the migrator's state, replaceBrand's
+ * current brand) and writes next fails at once with SQLITE_BUSY(_SNAPSHOT) if another process wrote in
+ * between, since SQLite cannot wait its way out of that.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
 }
 
-class MigrationLockingSqliteDialect extends SqliteDialect {
+class SerializingSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.settings);
+  }
+
   override createAdapter(): DialectAdapter {
-    return new MigrationLockingSqliteAdapter();
+    return new TransactionalDdlSqliteAdapter();
+  }
+}
+
+/**
+ * `mkdir -p` without Node's `recursive: true`, which never returns when a directory that exists answers
+ * ENOENT for a child it cannot hold (`/proc/x/y` on Linux): it retries the parent, then the child, forever.
+ */
+function makeDirectory(dir: string): void {
+  try {
+    mkdirSync(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return;
+    if (code !== 'ENOENT' || dirname(dir) === dir) throw error;
+    makeDirectory(dirname(dir));
+    mkdirSync(dir);
+  }
+}
+
+const BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Turning a new file to WAL takes the write lock while holding a read lock, so when two processes open a new
+ * file at once one of them gets SQLITE_BUSY at once: SQLite does not wait there, as waiting could deadlock.
+ * The other has switched the file by then, so a retry after a few milliseconds succeeds.
+ */
+function enableWal(database: BetterSqlite3.Database): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      database.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    }
   }
 }
 
 function openFile(path: string): BetterSqlite3.Database {
   try {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:') makeDirectory(dirname(path));
     const database = new BetterSqlite3(path);
-    database.pragma('journal_mode = WAL');
+    enableWal(database);
     database.pragma('synchronous = NORMAL');
     database.pragma('foreign_keys = ON');
     // The CLI and the server share the file: wait for the other's write instead of failing.
-    database.pragma('busy_timeout = 5000');
+    database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     return database;
   } catch (error) {
     throw new DatabaseUnavailableError(`cannot open SQLite database at ${path}: ${describeError(error)}`);
@@ -83,7 +133,7 @@ function watchDataVersion(database: BetterSqlite3.Database) {
 
 export async function openSqliteStore(path: string): Promise<Store> {
   const database = openFile(path);
-  const db = new Kysely<Database>({ dialect: new MigrationLockingSqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SerializingSqliteDialect({ database }) });
   try {
     await migrateToLatest(db);
   } catch (error) {

@@ -45,25 +45,6 @@ export function serveCommand(program: Command): void {
       const workspaces = options.demo ? await listWorkspaces(deps) : [];
       const seed = options.demo && workspaces.length === 0 ? await seedDemo(deps) : undefined;
       const app = buildApp({ store, logger });
-      await app.listen({ port: config.port, host: config.host });
-      const address = app.server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : config.port;
-      const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-
-      if (seed) {
-        out.result({ ...seed, url: baseUrl }, () => demoBanner(baseUrl, store.kind, seed));
-      } else if (options.demo) {
-        const workspaceId = workspaces[0]?.id ?? '<workspace_id>';
-        out.result({ url: baseUrl, workspace_id: workspaceId }, () =>
-          [
-            '',
-            `Brand Context is running at ${baseUrl} (${store.kind}). The database already has workspaces, so no demo was created.`,
-            'A key is shown only when it is created. Make one with:',
-            `  npx brand-context keys create --workspace ${workspaceId} --name "my script"`,
-            '',
-          ].join('\n'),
-        );
-      }
 
       let stopping = false;
       const shutdown = (signal: NodeJS.Signals) => {
@@ -85,7 +66,28 @@ export function serveCommand(program: Command): void {
             logger.info('stopped');
           });
       };
+      // Before listening: a signal that arrives while starting up must still shut down cleanly.
       process.on('SIGTERM', shutdown);
       process.on('SIGINT', shutdown);
+
+      await app.listen({ port: config.port, host: config.host });
+      const address = app.server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : config.port;
+      const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+
+      if (seed) {
+        out.result({ ...seed, url: baseUrl }, () => demoBanner(baseUrl, store.kind, seed));
+      } else if (options.demo) {
+        const workspaceId = workspaces[0]?.id ?? '<workspace_id>';
+        out.result({ url: baseUrl, workspace_id: workspaceId }, () =>
+          [
+            '',
+            `Brand Context is running at ${baseUrl} (${store.kind}). The database already has workspaces, so no demo was created.`,
+            'A key is shown only when it is created. Make one with:',
+            `  npx brand-context keys create --workspace ${workspaceId} --name "my script"`,
+            '',
+          ].join('\n'),
+        );
+      }
     });
 }

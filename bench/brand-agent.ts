@@ -1,0 +1,907 @@
+/**
+ * `npm run bench`: throughput of `POST /functions/v1/brand-agent` (valid key, the demo brand with its 20
+ * knowledge entries) against a bare `node:http` server returning the same bytes, measured in the same run
+ * with the same autocannon settings. Both servers are separate child processes; autocannon runs here.
+ * After a discarded warm-up of each, the targets are measured in ABBA order (baseline, service, service,
+ * baseline; half the duration per round), so background load drifting during the run hits both alike.
+ *
+ * Environment:
+ *   BENCH_DURATION       measured seconds per target (default 10), run as two halves
+ *   BENCH_WARMUP         warm-up seconds per target (default 2)
+ *   BENCH_CONNECTIONS    concurrent connections (default 10)
+ *   BENCH_MIN_RATIO      required service/baseline req/s on SQLite (default 0.5); below it, exit 1
+ *   BENCH_DATABASE_URL   postgres://… admin URL: also measure on PostgreSQL, in a scratch database created
+ *                        (and dropped WITH (FORCE)) for this run; informational, the target is for SQLite
+ *
+ * The service runs as built (`npm run build`, done by `prebench`) with logging at its default level,
+ * written to a file in the run's temp dir. Latency percentiles come from every response's own timing
+ * (autocannon's histogram rounds to whole milliseconds). The CPU columns (Linux) say how much of a core
+ * the server and everything else used while measured: on a busy machine the figures are flagged.
+ */
+import { execFile, spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createReadStream, existsSync, openSync, closeSync } from 'node:fs';
+import { mkdtemp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { createServer } from 'node:net';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { setTimeout as delay } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import ts from 'typescript';
+import { z } from 'zod';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+const BASELINE_SOURCE = join(ROOT, 'bench', 'baseline-server.ts');
+const OPERATION_PATH = '/functions/v1/brand-agent';
+const READY_TIMEOUT_MS = 20_000;
+const STOP_TIMEOUT_MS = 12_000;
+/** Above this much CPU (% of one core) used by other processes during a measurement, the run is flagged. */
+const BUSY_MACHINE_PCT = 25;
+/** Headers of the operation's response that the baseline repeats verbatim. */
+const REPLAYED_HEADERS = ['content-type', 'etag', 'cache-control', 'x-request-id'] as const;
+
+const execFileAsync = promisify(execFile);
+
+class BenchError extends Error {
+  override readonly name = 'BenchError';
+}
+
+// ---------------------------------------------------------------------------------------------- settings
+
+interface Settings {
+  durationS: number;
+  warmupS: number;
+  connections: number;
+  minRatio: number;
+  postgresAdminUrl: string | undefined;
+}
+
+function numberFromEnv(
+  name: string,
+  fallback: number,
+  valid: (value: number) => boolean,
+  expected: string,
+): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || !valid(value))
+    throw new BenchError(`${name} must be ${expected}, got "${raw}"`);
+  return value;
+}
+
+function loadSettings(): Settings {
+  const postgresAdminUrl = process.env.BENCH_DATABASE_URL?.trim() || undefined;
+  if (postgresAdminUrl !== undefined && !/^postgres(ql)?:\/\//.test(postgresAdminUrl)) {
+    throw new BenchError('BENCH_DATABASE_URL must be a postgres:// URL');
+  }
+  return {
+    durationS: numberFromEnv(
+      'BENCH_DURATION',
+      10,
+      (v) => Number.isInteger(v) && v >= 1,
+      'a whole number of seconds >= 1',
+    ),
+    warmupS: numberFromEnv(
+      'BENCH_WARMUP',
+      2,
+      (v) => Number.isInteger(v) && v >= 0,
+      'a whole number of seconds >= 0',
+    ),
+    connections: numberFromEnv(
+      'BENCH_CONNECTIONS',
+      10,
+      (v) => Number.isInteger(v) && v >= 1,
+      'an integer >= 1',
+    ),
+    minRatio: numberFromEnv('BENCH_MIN_RATIO', 0.5, (v) => v >= 0, 'a number >= 0'),
+    postgresAdminUrl,
+  };
+}
+
+// ----------------------------------------------------------------------------------------------- cleanup
+
+/** Undo steps, run last-in first-out on the way out, whether the run succeeded, failed or was interrupted. */
+const cleanups: (() => Promise<void>)[] = [];
+
+async function runCleanups(): Promise<void> {
+  for (let step = cleanups.pop(); step !== undefined; step = cleanups.pop()) {
+    try {
+      await step();
+    } catch (error) {
+      progress(`cleanup step failed: ${describe(error)}`);
+    }
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** `promise`, or `fallback` after `ms`; the timer is cleared either way, so it never holds the process open. */
+async function withTimeout<T, F>(promise: Promise<T>, ms: number, fallback: F): Promise<T | F> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<F>((resolveTimeout) => {
+    timer = setTimeout(() => {
+      resolveTimeout(fallback);
+    }, ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function progress(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------- children
+
+interface Child {
+  name: string;
+  process: ChildProcess;
+  pid: number;
+  /** Resolves once the process has exited (or failed to start). */
+  exited: Promise<void>;
+  running(): boolean;
+  stop(): Promise<void>;
+}
+
+/** The children's environment: `node` with no inherited loader options (tsx's), so both run bare. */
+function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  delete env.NODE_OPTIONS;
+  return env;
+}
+
+function spawnNode(name: string, args: string[], env: NodeJS.ProcessEnv, stdio: StdioOptions): Child {
+  const child = spawn(process.execPath, args, { env, stdio });
+  const exited = new Promise<void>((resolveExit) => {
+    child.once('exit', () => {
+      resolveExit();
+    });
+    child.once('error', () => {
+      resolveExit();
+    });
+  });
+  if (child.pid === undefined) throw new BenchError(`could not start ${name}`);
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const stop = async () => {
+    if (!running()) return;
+    child.kill('SIGTERM');
+    const stopped = await withTimeout(
+      exited.then(() => true),
+      STOP_TIMEOUT_MS,
+      false,
+    );
+    if (!stopped) {
+      progress(`${name} did not exit ${STOP_TIMEOUT_MS / 1000} s after SIGTERM; killing it`);
+      child.kill('SIGKILL');
+      await exited;
+    }
+  };
+  const handle: Child = { name, process: child, pid: child.pid, exited, running, stop };
+  cleanups.push(stop);
+  return handle;
+}
+
+/** A port that was free a moment ago (listen on 0, read it, close). */
+async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => {
+        if (port === 0) reject(new BenchError('could not find a free port'));
+        else resolvePort(port);
+      });
+    });
+  });
+}
+
+interface HttpResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** One request on its own connection (no keep-alive pool left behind), returning the exact body bytes. */
+async function send(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<HttpResponse> {
+  return new Promise((resolveResponse, reject) => {
+    const req = httpRequest(url, {
+      method: options.method ?? 'GET',
+      headers: options.headers,
+      agent: false,
+      timeout: 2000,
+    });
+    req.once('timeout', () => {
+      req.destroy(new BenchError(`${url} did not answer in 2 s`));
+    });
+    req.once('error', reject);
+    req.once('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.once('error', reject);
+      res.once('end', () => {
+        resolveResponse({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
+      });
+    });
+    req.end(options.body);
+  });
+}
+
+async function tail(path: string, lines = 15): Promise<string> {
+  try {
+    const text = await readFile(path, 'utf8');
+    return text.trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no output)';
+  }
+}
+
+async function waitReady(
+  baseUrl: string,
+  service: Child,
+  logs: { stdout: string; stderr: string },
+): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (!service.running()) {
+      throw new BenchError(
+        `the service exited before it was ready (code ${service.process.exitCode ?? service.process.signalCode ?? '?'}):\n` +
+          `${await tail(logs.stderr)}\n${await tail(logs.stdout)}`,
+      );
+    }
+    try {
+      const res = await send(`${baseUrl}/readyz`);
+      if (res.status === 200) return;
+    } catch {
+      // Not listening yet.
+    }
+    await delay(100);
+  }
+  throw new BenchError(`the service was not ready within ${READY_TIMEOUT_MS / 1000} s; see ${logs.stdout}`);
+}
+
+async function startService(
+  dir: string,
+  databaseUrl: string,
+): Promise<{ child: Child; baseUrl: string; logPath: string }> {
+  const port = await freePort();
+  const logs = { stdout: join(dir, 'service.log'), stderr: join(dir, 'service.stderr.log') };
+  const out = openSync(logs.stdout, 'w');
+  const err = openSync(logs.stderr, 'w');
+  let child: Child;
+  try {
+    // LOG_LEVEL is pinned to the default, so a stray setting in the caller's shell cannot silence the logs.
+    const env = childEnv({
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+    });
+    child = spawnNode('service', [CLI, 'serve'], env, ['ignore', out, err]);
+  } finally {
+    closeSync(out);
+    closeSync(err);
+  }
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitReady(baseUrl, child, logs);
+  return { child, baseUrl, logPath: logs.stdout };
+}
+
+async function startBaseline(
+  dir: string,
+  script: string,
+  body: Buffer,
+  headers: Record<string, string>,
+): Promise<{ child: Child; baseUrl: string }> {
+  const bodyPath = join(dir, 'baseline-body.json');
+  await writeFile(bodyPath, body);
+  const stderrPath = join(dir, 'baseline.stderr.log');
+  const err = openSync(stderrPath, 'w');
+  let child: Child;
+  try {
+    child = spawnNode('baseline', [script, bodyPath, JSON.stringify(headers)], childEnv({}), [
+      'ignore',
+      'pipe',
+      err,
+    ]);
+  } finally {
+    closeSync(err);
+  }
+  const stdout = child.process.stdout;
+  if (stdout === null) throw new BenchError('baseline has no stdout');
+  const lines = createInterface({ input: stdout });
+  const firstLine = new Promise<string | undefined>((resolveLine) => {
+    lines.once('line', resolveLine);
+    lines.once('close', () => {
+      resolveLine(undefined);
+    });
+  });
+  const line = await withTimeout(firstLine, READY_TIMEOUT_MS, undefined);
+  const port =
+    line === undefined
+      ? undefined
+      : z.object({ port: z.number().int().positive() }).safeParse(JSON.parse(line));
+  if (!port?.success) throw new BenchError(`the baseline server did not start:\n${await tail(stderrPath)}`);
+  return { child, baseUrl: `http://127.0.0.1:${port.data.port}` };
+}
+
+/** `bench/baseline-server.ts` as plain JavaScript, so the baseline runs on bare `node` (no TS loader). */
+async function compileBaseline(dir: string): Promise<string> {
+  const source = await readFile(BASELINE_SOURCE, 'utf8');
+  const output = ts.transpileModule(source, {
+    fileName: BASELINE_SOURCE,
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, sourceMap: false },
+  });
+  const script = join(dir, 'baseline-server.mjs');
+  await writeFile(script, output.outputText);
+  return script;
+}
+
+// --------------------------------------------------------------------------------------------- measuring
+
+const seedSchema = z.object({ workspace_id: z.string().min(1), brand_read_key: z.string().min(1) });
+type Seed = z.infer<typeof seedSchema>;
+
+async function seed(databaseUrl: string): Promise<Seed> {
+  try {
+    const { stdout } = await execFileAsync(process.execPath, [CLI, 'seed', '--json'], {
+      env: childEnv({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' }),
+      maxBuffer: 1024 * 1024,
+    });
+    const last = stdout.trim().split('\n').at(-1) ?? '';
+    return seedSchema.parse(JSON.parse(last));
+  } catch (error) {
+    const stderr =
+      typeof error === 'object' && error !== null && 'stderr' in error ? String(error.stderr) : '';
+    throw new BenchError(`seed --json failed: ${describe(error)}${stderr ? `\n${stderr}` : ''}`);
+  }
+}
+
+interface Operation {
+  headers: Record<string, string>;
+  body: string;
+}
+
+interface Measurement {
+  rps: number;
+  requests: number;
+  p50Ms: number;
+  p99Ms: number;
+  bytesPerResponse: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  cpu: CpuUse | undefined;
+}
+
+/** Every response time in ms, as the client measured it (autocannon's own histogram rounds to whole ms). */
+class Latencies {
+  private values = new Float64Array(1 << 16);
+  private count = 0;
+
+  add(ms: number): void {
+    if (this.count === this.values.length) {
+      const grown = new Float64Array(this.values.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.count++] = ms;
+  }
+
+  percentiles(...ps: number[]): number[] {
+    const sorted = this.values.slice(0, this.count).sort();
+    return ps.map((p) =>
+      this.count === 0
+        ? Number.NaN
+        : (sorted[Math.max(0, Math.ceil((p / 100) * this.count) - 1)] ?? Number.NaN),
+    );
+  }
+}
+
+/** Where the CPU went while a target was measured, in % of one core: the server, this process, the rest. */
+interface CpuUse {
+  serverPct: number;
+  benchPct: number;
+  /** Everything else on the machine: other processes and kernel work not charged to ours. */
+  otherPct: number;
+}
+
+interface CpuSnapshot {
+  busy: number;
+  total: number;
+  server: number;
+  bench: number;
+}
+
+/** utime + stime of a process, in clock ticks (field 14 and 15 of /proc/<pid>/stat). */
+async function processTicks(pid: number | 'self'): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** Machine-wide and per-process CPU ticks; undefined where there is no /proc (not Linux). */
+async function cpuSnapshot(serverPid: number): Promise<CpuSnapshot | undefined> {
+  try {
+    const [line = ''] = (await readFile('/proc/stat', 'utf8')).split('\n');
+    // user nice system idle iowait irq softirq steal (guest time is already counted in user)
+    const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = line
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
+    const total = user + nice + system + idle + iowait + irq + softirq + steal;
+    return {
+      busy: total - idle - iowait,
+      total,
+      server: await processTicks(serverPid),
+      bench: await processTicks('self'),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One target's measured rounds, added up: responses over the rounds' total duration, percentiles over every
+ * response of every round, CPU ticks over all rounds.
+ */
+class TargetRuns {
+  private readonly latencies = new Latencies();
+  private responses = 0;
+  private bytes = 0;
+  private seconds = 0;
+  private non2xx = 0;
+  private errors = 0;
+  private timeouts = 0;
+  private cpu: { coreTicks: number; server: number; bench: number; other: number } | undefined = {
+    coreTicks: 0,
+    server: 0,
+    bench: 0,
+    other: 0,
+  };
+
+  constructor(
+    readonly url: string,
+    readonly serverPid: number,
+  ) {}
+
+  recordLatency(ms: number): void {
+    this.latencies.add(ms);
+  }
+
+  recordRun(
+    result: autocannon.Result,
+    before: CpuSnapshot | undefined,
+    after: CpuSnapshot | undefined,
+  ): void {
+    const responses = result['1xx'] + result['2xx'] + result['3xx'] + result['4xx'] + result['5xx'];
+    this.responses += responses;
+    this.bytes += result.throughput.total;
+    this.seconds += result.duration;
+    this.non2xx += result.non2xx;
+    this.errors += result.errors;
+    this.timeouts += result.timeouts;
+    if (before === undefined || after === undefined || this.cpu === undefined) {
+      this.cpu = undefined;
+      return;
+    }
+    const server = after.server - before.server;
+    const bench = after.bench - before.bench;
+    this.cpu.coreTicks += (after.total - before.total) / cpus().length;
+    this.cpu.server += server;
+    this.cpu.bench += bench;
+    this.cpu.other += Math.max(0, after.busy - before.busy - server - bench);
+  }
+
+  measurement(): Measurement {
+    const [p50 = Number.NaN, p99 = Number.NaN] = this.latencies.percentiles(50, 99);
+    const cpu = this.cpu;
+    const pct = (ticks: number) =>
+      cpu === undefined || cpu.coreTicks <= 0 ? Number.NaN : (100 * ticks) / cpu.coreTicks;
+    return {
+      rps: this.seconds > 0 ? this.responses / this.seconds : Number.NaN,
+      requests: this.responses,
+      p50Ms: p50,
+      p99Ms: p99,
+      bytesPerResponse: this.responses === 0 ? 0 : this.bytes / this.responses,
+      non2xx: this.non2xx,
+      errors: this.errors,
+      timeouts: this.timeouts,
+      cpu: cpu && { serverPct: pct(cpu.server), benchPct: pct(cpu.bench), otherPct: pct(cpu.other) },
+    };
+  }
+}
+
+/** One autocannon run against `target`; recorded into it, or discarded (warm-up) when `record` is false. */
+async function cannon(
+  target: TargetRuns,
+  operation: Operation,
+  connections: number,
+  durationS: number,
+  record: boolean,
+): Promise<void> {
+  const before = record ? await cpuSnapshot(target.serverPid) : undefined;
+  const result = await new Promise<autocannon.Result>((resolveRun, reject) => {
+    const instance = autocannon(
+      {
+        url: `${target.url}${OPERATION_PATH}`,
+        method: 'POST',
+        headers: operation.headers,
+        body: operation.body,
+        connections,
+        duration: durationS,
+      },
+      (error: unknown, done: autocannon.Result) => {
+        if (error !== null && error !== undefined)
+          reject(error instanceof Error ? error : new BenchError(describe(error)));
+        else resolveRun(done);
+      },
+    );
+    if (record) {
+      instance.on('response', (_client, _status, _bytes, responseTime) => {
+        target.recordLatency(responseTime);
+      });
+    }
+  });
+  if (record) target.recordRun(result, before, await cpuSnapshot(target.serverPid));
+}
+
+interface Memory {
+  rssMb: number;
+  peakMb: number;
+}
+
+/** VmRSS and VmHWM (peak RSS) from /proc; undefined where there is no /proc (not Linux). */
+async function memoryOf(pid: number): Promise<Memory | undefined> {
+  let status: string;
+  try {
+    status = await readFile(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const field = (name: string) => {
+    const match = new RegExp(`^${name}:\\s+(\\d+) kB$`, 'm').exec(status);
+    return match?.[1] === undefined ? Number.NaN : Number(match[1]) / 1024;
+  };
+  return { rssMb: field('VmRSS'), peakMb: field('VmHWM') };
+}
+
+async function countLines(path: string): Promise<number> {
+  let lines = 0;
+  for await (const chunk of createReadStream(path)) {
+    const buffer = chunk as Buffer;
+    for (let at = buffer.indexOf(10); at !== -1; at = buffer.indexOf(10, at + 1)) lines++;
+  }
+  return lines;
+}
+
+interface TargetResult {
+  measurement: Measurement;
+  memory: Memory | undefined;
+}
+
+interface BackendResult {
+  backend: 'sqlite' | 'postgres';
+  responseBytes: number;
+  contentType: string;
+  baseline: TargetResult;
+  service: TargetResult;
+  logLines: number;
+  logBytes: number;
+}
+
+async function benchBackend(
+  backend: BackendResult['backend'],
+  databaseUrl: string,
+  dir: string,
+  baselineScript: string,
+  settings: Settings,
+): Promise<BackendResult> {
+  await mkdir(dir, { recursive: true });
+  progress(`${backend}: seeding the demo workspace`);
+  const demo = await seed(databaseUrl);
+  const service = await startService(dir, databaseUrl);
+  progress(
+    `${backend}: service ready at ${service.baseUrl} (pid ${service.child.pid}, logs in ${service.logPath})`,
+  );
+
+  const operation: Operation = {
+    headers: { authorization: `Bearer ${demo.brand_read_key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ action: 'context', workspace_id: demo.workspace_id }),
+  };
+  const first = await send(`${service.baseUrl}${OPERATION_PATH}`, { method: 'POST', ...operation });
+  if (first.status !== 200) {
+    throw new BenchError(
+      `the operation answered ${first.status}, expected 200: ${first.body.toString('utf8').slice(0, 500)}`,
+    );
+  }
+  const replayed: Record<string, string> = {};
+  for (const name of REPLAYED_HEADERS) {
+    const value = first.headers[name];
+    if (typeof value !== 'string') throw new BenchError(`the operation's response has no ${name} header`);
+    replayed[name] = value;
+  }
+  const knowledge = z
+    .object({ knowledge: z.array(z.unknown()) })
+    .safeParse(JSON.parse(first.body.toString('utf8')));
+  if (!knowledge.success || knowledge.data.knowledge.length !== 20) {
+    progress(`${backend}: warning: expected the demo brand's 20 knowledge entries in the response`);
+  }
+
+  const baseline = await startBaseline(dir, baselineScript, first.body, replayed);
+  const check = await send(`${baseline.baseUrl}${OPERATION_PATH}`, { method: 'POST', ...operation });
+  if (check.status !== 200 || !check.body.equals(first.body))
+    throw new BenchError('the baseline does not return the same bytes');
+  progress(
+    `${backend}: baseline ready at ${baseline.baseUrl} (pid ${baseline.child.pid}), ${first.body.length} body bytes each`,
+  );
+
+  const { connections, durationS, warmupS } = settings;
+  const baselineTarget = new TargetRuns(baseline.baseUrl, baseline.child.pid);
+  const serviceTarget = new TargetRuns(service.baseUrl, service.child.pid);
+  if (warmupS > 0) {
+    progress(`${backend}: warm-up ${warmupS} s each (discarded): baseline, service`);
+    await cannon(baselineTarget, operation, connections, warmupS, false);
+    await cannon(serviceTarget, operation, connections, warmupS, false);
+  }
+  // ABBA: each target measured in two halves, baseline-service-service-baseline, so that a drift in the
+  // machine's background load weighs on both alike.
+  const half = durationS / 2;
+  progress(`${backend}: measuring ${durationS} s each, in halves: baseline, service, service, baseline`);
+  await cannon(baselineTarget, operation, connections, half, true);
+  await cannon(serviceTarget, operation, connections, half, true);
+  await cannon(serviceTarget, operation, connections, half, true);
+  const serviceMemory = await memoryOf(service.child.pid);
+  await cannon(baselineTarget, operation, connections, half, true);
+  const baselineMemory = await memoryOf(baseline.child.pid);
+  const baselineRun = baselineTarget.measurement();
+  const serviceRun = serviceTarget.measurement();
+
+  await baseline.child.stop();
+  await service.child.stop();
+  const { exitCode, signalCode } = service.child.process;
+  if (exitCode !== 0) {
+    progress(
+      `${backend}: warning: the service did not exit cleanly on SIGTERM (${exitCode ?? signalCode ?? '?'})`,
+    );
+  }
+  const logBytes = (await stat(service.logPath)).size;
+  const logLines = await countLines(service.logPath);
+
+  return {
+    backend,
+    responseBytes: first.body.length,
+    contentType: replayed['content-type'] ?? '',
+    baseline: { measurement: baselineRun, memory: baselineMemory },
+    service: { measurement: serviceRun, memory: serviceMemory },
+    logLines,
+    logBytes,
+  };
+}
+
+/** A scratch database on the admin URL's server, dropped (WITH (FORCE)) when the run ends. */
+async function createScratchDatabase(adminUrl: string): Promise<string> {
+  const name = `brand_context_bench_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
+  try {
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+  } catch (error) {
+    throw new BenchError(`BENCH_DATABASE_URL: cannot create a scratch database: ${describe(error)}`);
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+  cleanups.push(async () => {
+    const dropper = new pg.Client({ connectionString: adminUrl });
+    await dropper.connect();
+    try {
+      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    } finally {
+      await dropper.end();
+    }
+  });
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+// ---------------------------------------------------------------------------------------------- printing
+
+const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+const round = (value: number, digits: number) =>
+  Number.isFinite(value) ? Number(value.toFixed(digits)) : null;
+const ratioOf = (result: BackendResult) => result.service.measurement.rps / result.baseline.measurement.rps;
+
+function formatTable(results: BackendResult[]): string {
+  const headers = [
+    'target',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'RSS MB',
+    'peak RSS MB',
+    'bytes/resp',
+    'requests',
+    'server CPU%',
+    'other CPU%',
+  ];
+  const rows: string[][] = [];
+  for (const result of results) {
+    for (const [target, { measurement: m, memory }] of [
+      [`baseline node:http (${result.backend} bytes)`, result.baseline],
+      [`service (${result.backend})`, result.service],
+    ] as const) {
+      rows.push([
+        target,
+        fixed(m.rps, 0),
+        fixed(m.p50Ms, 2),
+        fixed(m.p99Ms, 2),
+        memory ? fixed(memory.rssMb, 1) : 'n/a',
+        memory ? fixed(memory.peakMb, 1) : 'n/a',
+        fixed(m.bytesPerResponse, 0),
+        String(m.requests),
+        m.cpu ? fixed(m.cpu.serverPct, 0) : 'n/a',
+        m.cpu ? fixed(m.cpu.otherPct, 0) : 'n/a',
+      ]);
+    }
+  }
+  const widths = headers.map((header, i) =>
+    Math.max(header.length, ...rows.map((row) => (row[i] ?? '').length)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+      .join('  ');
+  return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+/** The most CPU that anything but the two servers and this process used during a measured run. */
+function otherCpu(result: BackendResult): number {
+  const uses = [result.baseline, result.service].map(
+    (target) => target.measurement.cpu?.otherPct ?? Number.NaN,
+  );
+  return Math.max(...uses);
+}
+
+function jsonLine(result: BackendResult): string {
+  const service = result.service;
+  return JSON.stringify({
+    bench: 'brand-agent',
+    backend: result.backend,
+    service_rps: round(service.measurement.rps, 1),
+    baseline_rps: round(result.baseline.measurement.rps, 1),
+    ratio: round(ratioOf(result), 3),
+    service_p50_ms: round(service.measurement.p50Ms, 3),
+    service_p99_ms: round(service.measurement.p99Ms, 3),
+    service_rss_mb: service.memory ? round(service.memory.rssMb, 1) : null,
+    service_peak_rss_mb: service.memory ? round(service.memory.peakMb, 1) : null,
+    baseline_p50_ms: round(result.baseline.measurement.p50Ms, 3),
+    baseline_p99_ms: round(result.baseline.measurement.p99Ms, 3),
+    baseline_rss_mb: result.baseline.memory ? round(result.baseline.memory.rssMb, 1) : null,
+    other_cpu_pct: round(otherCpu(result), 0),
+  });
+}
+
+/** Problems that make a run's figures meaningless: any error, timeout or non-2xx response. */
+function failures(result: BackendResult): string[] {
+  const found: string[] = [];
+  for (const [target, { measurement: m }] of [
+    ['baseline', result.baseline],
+    ['service', result.service],
+  ] as const) {
+    if (m.non2xx > 0 || m.errors > 0 || m.timeouts > 0) {
+      found.push(
+        `${target} (${result.backend}): ${m.non2xx} non-2xx responses, ${m.errors} errors, ${m.timeouts} timeouts`,
+      );
+    }
+    if (m.requests === 0) found.push(`${target} (${result.backend}): no responses at all`);
+  }
+  return found;
+}
+
+// ------------------------------------------------------------------------------------------------- main
+
+async function main(): Promise<number> {
+  const settings = loadSettings();
+  if (!existsSync(CLI))
+    throw new BenchError(`${CLI} is missing: run "npm run build" first (npm run bench does)`);
+
+  const dir = await mkdtemp(join(tmpdir(), 'brand-context-bench-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  const baselineScript = await compileBaseline(dir);
+
+  // The scratch PostgreSQL database first, so a wrong BENCH_DATABASE_URL fails before the SQLite run.
+  const postgresUrl =
+    settings.postgresAdminUrl === undefined
+      ? undefined
+      : await createScratchDatabase(settings.postgresAdminUrl);
+  const results: BackendResult[] = [];
+  results.push(
+    await benchBackend(
+      'sqlite',
+      `sqlite:${join(dir, 'sqlite', 'bench.db')}`,
+      join(dir, 'sqlite'),
+      baselineScript,
+      settings,
+    ),
+  );
+  if (postgresUrl !== undefined) {
+    results.push(
+      await benchBackend('postgres', postgresUrl, join(dir, 'postgres'), baselineScript, settings),
+    );
+  }
+
+  const [sqlite] = results;
+  if (sqlite === undefined) throw new BenchError('no SQLite result');
+  const out: string[] = [
+    '',
+    `brand-agent benchmark: POST ${OPERATION_PATH}, ${settings.connections} connections, ${settings.durationS} s measured per target ` +
+      `after ${settings.warmupS} s warm-up; node ${process.version}, ${cpus().length} CPUs`,
+    `response: ${sqlite.responseBytes} body bytes, ${sqlite.contentType}; latency from per-response timings`,
+    '',
+    formatTable(results),
+    '',
+  ];
+  for (const result of results) {
+    out.push(
+      `${result.backend}: service logged ${result.logLines} lines (${fixed(result.logBytes / 1024 / 1024, 1)} MB) at LOG_LEVEL=info; ` +
+        `ratio service/baseline req/s = ${fixed(ratioOf(result), 3)}`,
+    );
+  }
+  for (const result of results) {
+    const other = otherCpu(result);
+    if (other > BUSY_MACHINE_PCT) {
+      out.push(
+        `warning: other processes used up to ${fixed(other, 0)}% of a core during the ${result.backend} runs ` +
+          `(${cpus().length} CPUs in all): the figures understate both servers; rerun on a quiet machine`,
+      );
+    }
+  }
+  const ratio = ratioOf(sqlite);
+  const met = ratio >= settings.minRatio;
+  out.push(`target ratio >= ${settings.minRatio} (sqlite): ${met ? 'met' : 'NOT met'}`, '');
+  for (const result of results.slice(1)) out.push(jsonLine(result));
+  out.push(jsonLine(sqlite));
+  process.stdout.write(`${out.join('\n')}\n`);
+
+  const problems = results.flatMap(failures);
+  for (const problem of problems) progress(`FAIL: ${problem}`);
+  if (!met)
+    progress(`FAIL: ratio ${fixed(ratio, 3)} is under the target ${settings.minRatio} (BENCH_MIN_RATIO)`);
+  return problems.length === 0 && met ? 0 : 1;
+}
+
+const run = { interrupted: false };
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    run.interrupted = true;
+    progress(`${signal}: stopping the servers and cleaning up`);
+    void runCleanups().finally(() => process.exit(130));
+  });
+}
+
+try {
+  process.exitCode = await main();
+} catch (error) {
+  if (!run.interrupted) progress(`error: ${describe(error)}`);
+  process.exitCode = 1;
+} finally {
+  await runCleanups();
+}

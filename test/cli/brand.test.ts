@@ -1,0 +1,153 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { BrandContext } from '../../src/core/brand-context.js';
+import type { DemoSeed } from '../../src/services/demo.js';
+import { describeEachBackend, snapshotTables, type TestDatabase } from '../support/databases.js';
+import { killAllChildren, runCli, runCliJson } from './cli-process.js';
+
+/** A brand context without the fields the server sets on every write. */
+function content({ workspace_id: _id, updated_at: _at, version: _version, ...rest }: BrandContext) {
+  return rest;
+}
+
+describeEachBackend('brand-context brand export and import', (backend) => {
+  let database: TestDatabase;
+  let directory: string;
+  let source: string;
+  let exported: BrandContext;
+  const cli = (args: string[], input?: string) => runCli(args, { databaseUrl: database.url, input });
+  const cliJson = <T>(args: string[]) => runCliJson<T>(args, { databaseUrl: database.url });
+  const exportBrand = (workspaceId: string) =>
+    cliJson<BrandContext>(['brand', 'export', '--workspace', workspaceId]);
+  const newWorkspace = async (name: string) =>
+    (await cliJson<{ id: string }>(['workspace', 'create', '--name', name, '--json'])).id;
+
+  beforeAll(async () => {
+    database = await backend.create();
+    directory = await mkdtemp(join(tmpdir(), 'brand-context-brand-files-'));
+    ({ workspace_id: source } = await cliJson<DemoSeed>(['seed', '--json']));
+    exported = await exportBrand(source);
+  });
+
+  afterAll(async () => {
+    await killAllChildren();
+    await database.drop();
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  const file = async (name: string, text: string) => {
+    const path = join(directory, name);
+    await writeFile(path, text);
+    return path;
+  };
+
+  it('exports the whole brand as the read operation returns it', () => {
+    expect(exported.workspace_id).toBe(source);
+    expect(exported.name).toBe('Acme Coffee');
+    expect(exported.knowledge).toHaveLength(20);
+    expect(exported.assets.length).toBeGreaterThan(0);
+    expect(exported.skills.length).toBeGreaterThan(0);
+    expect(Object.keys(exported.preferences).length).toBeGreaterThan(0);
+    expect(exported.fonts.heading?.family).toBe('Fraunces');
+    expect(exported.colors.palette.length).toBeGreaterThan(0);
+  });
+
+  it('imports an export into a new workspace losslessly: only workspace_id, updated_at and version differ', async () => {
+    const [path, target] = await Promise.all([
+      file('export.json', JSON.stringify(exported)),
+      newWorkspace('Copy'),
+    ]);
+
+    const result = await cli(['brand', 'import', '--workspace', target, path]);
+    expect(result.code).toBe(0);
+    // A new workspace starts at version 1 with an empty brand; the import is version 2.
+    expect(result.stdout).toBe(`Imported the brand of ${target}: now version 2.\n`);
+
+    const copy = await exportBrand(target);
+    expect(copy.workspace_id).toBe(target);
+    expect(copy.version).toBe(2);
+    // Ids, knowledge timestamps, colors, fonts, assets, skills and preferences: all kept as they were.
+    expect(content(copy)).toEqual(content(exported));
+    expect(copy.knowledge.map((entry) => [entry.id, entry.updated_at])).toEqual(
+      exported.knowledge.map((entry) => [entry.id, entry.updated_at]),
+    );
+  });
+
+  it('refuses an invalid document with exit 1, naming every bad field, and leaves the stored brand unchanged', async () => {
+    const invalid = {
+      ...exported,
+      colors: { ...exported.colors, primary: 'red' },
+      mascot: 'owl',
+    };
+    const [path, tables] = await Promise.all([
+      file('invalid.json', JSON.stringify(invalid)),
+      snapshotTables(database.config),
+    ]);
+
+    const result = await cli(['brand', 'import', '--workspace', source, path]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^error: The brand document is invalid: /);
+    expect(result.stderr).toContain('\n  colors.primary: must be a #RRGGBB color');
+    expect(result.stderr).toContain('\n  mascot: is not a known field');
+    expect(result.stderr).toMatch(/\n {2}hint: .+\n$/);
+
+    // The export taken before (in beforeAll) and after are identical, and so is every row of every table.
+    expect(await exportBrand(source)).toEqual(exported);
+    expect(await snapshotTables(database.config)).toEqual(tables);
+  });
+
+  it('reports an invalid document as JSON on stderr with --json', async () => {
+    const path = await file('bad-font.json', JSON.stringify({ name: 'X', fonts: { body: { family: '' } } }));
+    const result = await cli(['brand', 'import', '--workspace', source, path, '--json']);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stderr)).toEqual({
+      error: {
+        code: 'invalid_request',
+        detail: expect.stringContaining('fonts.body.family') as string,
+        resolution: expect.any(String) as string,
+        errors: [{ field: 'fonts.body.family', message: expect.any(String) as string }],
+      },
+    });
+  });
+
+  it('treats a file that is not JSON as a usage error: exit 2, nothing changed', async () => {
+    const path = await file('not-json.txt', 'name: Acme\n');
+    const tables = await snapshotTables(database.config);
+    const result = await cli(['brand', 'import', '--workspace', source, path]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: .*not-json\.txt is not valid JSON/);
+    expect(await snapshotTables(database.config)).toEqual(tables);
+  });
+
+  it('treats a file that does not exist as a usage error: exit 2', async () => {
+    const result = await cli(['brand', 'import', '--workspace', source, join(directory, 'missing.json')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: cannot read .*missing\.json/);
+  });
+
+  it('imports from standard input with -', async () => {
+    const before = await exportBrand(source);
+    const edited = { ...before, description: 'Now roasting in Seattle too.' };
+    const result = await cli(
+      ['brand', 'import', '--workspace', source, '-', '--json'],
+      JSON.stringify(edited),
+    );
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ workspace_id: source, version: before.version + 1 });
+
+    const after = await exportBrand(source);
+    expect(after.description).toBe('Now roasting in Seattle too.');
+    expect(after.version).toBe(before.version + 1);
+    expect(content(after)).toEqual({ ...content(before), description: 'Now roasting in Seattle too.' });
+  });
+
+  it('exits 1 saying the workspace does not exist when exporting an unknown workspace', async () => {
+    const result = await cli(['brand', 'export', '--workspace', 'ws_nope']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^error: Workspace ws_nope does not exist\.\n/);
+  });
+});
