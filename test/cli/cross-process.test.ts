@@ -27,7 +27,7 @@ describeEachBackend('Writes by the CLI in another process reach the running serv
   beforeAll(async () => {
     database = await backend.create();
     [server, seed] = await Promise.all([
-      ServerProcess.start([], { databaseUrl: database.url }),
+      ServerProcess.start([], { databaseUrl: database.url, env: { LOG_LEVEL: 'debug' } }),
       runCliJson<DemoSeed>(['seed', '--json'], { databaseUrl: database.url }),
     ]);
     printedKeys.push(seed.brand_read_key);
