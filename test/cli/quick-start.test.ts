@@ -57,7 +57,7 @@ describe('Quick start', () => {
     expect(brand.knowledge).toHaveLength(20);
   });
 
-  it('keeps the demo key out of its log lines, showing it only in the banner', async () => {
+  it('keeps the demo key out of its log lines, showing it only in the banner', () => {
     // Successful reads are logged at debug, so at the default level the log holds only start-up lines here;
     // test/http/brand-agent.security.test.ts checks the access lines themselves at debug.
     expect(keysIn(first.logLines().join('\n'))).toEqual([]);
