@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, parseDatabaseUrl } from './config.js';
+import { ConfigError, loadConfig, parseAuthSettings, parseDatabaseUrl } from './config.js';
 
 const CWD = resolve('/srv/brand');
 
@@ -87,6 +87,7 @@ describe('loadConfig', () => {
       port: 8787,
       host: '127.0.0.1',
       logLevel: 'info',
+      auth: { jwtSecret: undefined, sessionTtlSeconds: 3600, identityProvider: undefined },
     });
   });
 
@@ -111,6 +112,7 @@ describe('loadConfig', () => {
       port: 3000,
       host: '0.0.0.0',
       logLevel: 'debug',
+      auth: { jwtSecret: undefined, sessionTtlSeconds: 3600, identityProvider: undefined },
     });
   });
 
@@ -131,5 +133,28 @@ describe('loadConfig', () => {
 
   it('rejects an unsupported DATABASE_URL', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://localhost/brand' })).toThrow(ConfigError);
+  });
+});
+
+describe('parseAuthSettings', () => {
+  it('reads an identity provider from BRAND_CONTEXT_JWKS_URL, its issuer, audience and email claim', () => {
+    expect(
+      parseAuthSettings({
+        BRAND_CONTEXT_JWKS_URL: 'https://idp.example/.well-known/jwks.json',
+        BRAND_CONTEXT_JWT_ISSUER: 'https://idp.example/',
+        BRAND_CONTEXT_JWT_AUDIENCE: 'brand-context',
+      }).identityProvider,
+    ).toEqual({
+      jwksUrl: 'https://idp.example/.well-known/jwks.json',
+      issuer: 'https://idp.example/',
+      audience: 'brand-context',
+      emailClaim: 'email',
+    });
+  });
+
+  it('refuses a short JWT secret, a bad session lifetime and a JWKS URL that is not http(s)', () => {
+    expect(() => parseAuthSettings({ BRAND_CONTEXT_JWT_SECRET: 'short' })).toThrow(ConfigError);
+    expect(() => parseAuthSettings({ BRAND_CONTEXT_SESSION_TTL: '5' })).toThrow(/60-86400/);
+    expect(() => parseAuthSettings({ BRAND_CONTEXT_JWKS_URL: 'ftp://x' })).toThrow(/http/);
   });
 });

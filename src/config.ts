@@ -2,11 +2,18 @@ import { resolve } from 'node:path';
 
 export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
+export interface AuthSettings {
+  jwtSecret?: string;
+  sessionTtlSeconds: number;
+  identityProvider?: { jwksUrl: string; issuer?: string; audience?: string; emailClaim: string };
+}
+
 export interface Config {
   database: DatabaseConfig;
   port: number;
   host: string;
   logLevel: string;
+  auth: AuthSettings;
 }
 
 /** Bad configuration, reported to the operator as one line. */
@@ -44,6 +51,37 @@ function parsePort(value: string | undefined): number {
   return port;
 }
 
+const MIN_JWT_SECRET = 32;
+
+/** User tokens: our own (signed with BRAND_CONTEXT_JWT_SECRET) and, optionally, an identity provider's. */
+export function parseAuthSettings(env: NodeJS.ProcessEnv): AuthSettings {
+  const secret = env.BRAND_CONTEXT_JWT_SECRET || undefined;
+  if (secret !== undefined && secret.length < MIN_JWT_SECRET) {
+    throw new ConfigError(`BRAND_CONTEXT_JWT_SECRET must be at least ${MIN_JWT_SECRET} characters`);
+  }
+  const ttl = env.BRAND_CONTEXT_SESSION_TTL || '3600';
+  if (!/^\d+$/.test(ttl) || Number(ttl) < 60 || Number(ttl) > 86_400) {
+    throw new ConfigError('BRAND_CONTEXT_SESSION_TTL must be 60-86400 seconds');
+  }
+  const jwksUrl = env.BRAND_CONTEXT_JWKS_URL || undefined;
+  if (jwksUrl !== undefined && !/^https?:\/\/\S+$/.test(jwksUrl)) {
+    throw new ConfigError('BRAND_CONTEXT_JWKS_URL must be an http(s) URL');
+  }
+  return {
+    jwtSecret: secret,
+    sessionTtlSeconds: Number(ttl),
+    identityProvider:
+      jwksUrl === undefined
+        ? undefined
+        : {
+            jwksUrl,
+            issuer: env.BRAND_CONTEXT_JWT_ISSUER || undefined,
+            audience: env.BRAND_CONTEXT_JWT_AUDIENCE || undefined,
+            emailClaim: env.BRAND_CONTEXT_JWT_EMAIL_CLAIM || 'email',
+          },
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel))
@@ -53,5 +91,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: parsePort(env.PORT),
     host: env.HOST || '127.0.0.1',
     logLevel,
+    auth: parseAuthSettings(env),
   };
 }

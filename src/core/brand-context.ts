@@ -136,6 +136,28 @@ export const brandDocumentSchema = z
   })
   .transform(({ workspace_id: _w, updated_at: _u, version: _v, ...document }) => document);
 
+/**
+ * The read operation's 200 body, for documentation (OpenAPI) and for the management API's responses:
+ * the document's own pieces, with ids and timestamps settled and the server-set fields added.
+ */
+export const brandContextSchema = z
+  .object({
+    workspace_id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    voice: z.string(),
+    colors: colorsSchema,
+    fonts: fontsSchema,
+    social: socialSchema,
+    knowledge: z.array(knowledgeEntrySchema.required()),
+    assets: z.array(assetSchema.required()),
+    skills: z.array(skillSchema.required()),
+    preferences: preferencesSchema,
+    updated_at: z.string(),
+    version: z.number().int(),
+  })
+  .meta({ id: 'BrandContext' });
+
 export type BrandDocumentInput = z.input<typeof brandDocumentSchema>;
 export type BrandDocument = z.output<typeof brandDocumentSchema>;
 export type Colors = BrandDocument['colors'];

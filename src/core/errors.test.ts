@@ -6,17 +6,20 @@ const codes = Object.keys(PROBLEMS) as ProblemCode[];
 const withStatus = (status: number) => codes.filter((code) => PROBLEMS[code].status === status);
 
 describe('PROBLEMS', () => {
-  it('has the five 401 codes', () => {
-    expect(withStatus(401).sort()).toEqual([
-      'invalid_key',
-      'key_expired',
-      'key_revoked',
-      'malformed_key',
-      'missing_key',
-    ]);
+  const brandKey401s = ['invalid_key', 'key_expired', 'key_revoked', 'malformed_key', 'missing_key'] as const;
+  const userToken401s = [
+    'invalid_credentials',
+    'invalid_token',
+    'missing_token',
+    'token_expired',
+    'token_revoked',
+  ];
+
+  it('has five 401 codes for brand read keys and five for user sign-in and tokens', () => {
+    expect(withStatus(401).sort()).toEqual([...brandKey401s, ...userToken401s].sort());
   });
 
-  it.each(withStatus(401))('gives %s the specification resolution for a 401', (code) => {
+  it.each(brandKey401s)('gives %s the specification resolution for a 401', (code) => {
     expect(PROBLEMS[code].resolution).toContain(SPEC_401);
   });
 

@@ -24,6 +24,48 @@ export const PROBLEMS = {
   invalid_key: { status: 401, title: 'Invalid brand read key', resolution: SPEC_401 },
   key_expired: { status: 401, title: 'Brand read key expired', resolution: SPEC_401 },
   key_revoked: { status: 401, title: 'Brand read key revoked', resolution: SPEC_401 },
+  missing_token: {
+    status: 401,
+    title: 'Missing access token',
+    resolution:
+      'Sign in with POST /auth/v1/token (or create a personal access token) and send it as "Authorization: Bearer <token>".',
+  },
+  invalid_token: {
+    status: 401,
+    title: 'Invalid access token',
+    resolution: 'Sign in again with POST /auth/v1/token, or create a new personal access token.',
+  },
+  token_expired: {
+    status: 401,
+    title: 'Access token expired',
+    resolution: 'Sign in again with POST /auth/v1/token, or create a new personal access token.',
+  },
+  token_revoked: {
+    status: 401,
+    title: 'Access token revoked',
+    resolution: 'Create a new personal access token with POST /api/v1/tokens.',
+  },
+  invalid_credentials: {
+    status: 401,
+    title: 'Wrong email or password',
+    resolution: 'Check the email and password. Repeated failures are throttled.',
+  },
+  rate_limited: {
+    status: 429,
+    title: 'Too many attempts',
+    resolution: 'Wait for the number of seconds in the Retry-After header, then try again.',
+  },
+  brand_key_not_allowed: {
+    status: 403,
+    title: 'Brand read keys cannot call this route',
+    resolution:
+      'A brand read key only reads brand context (POST /functions/v1/brand-agent). Use a user access token here.',
+  },
+  insufficient_role: {
+    status: 403,
+    title: 'Your role does not allow this',
+    resolution: 'Ask a workspace owner or admin to do it, or to change your role.',
+  },
   workspace_forbidden: {
     status: 403,
     title: 'Key has no access to this workspace',
@@ -38,6 +80,26 @@ export const PROBLEMS = {
     status: 404,
     title: 'Brand read key not found',
     resolution: 'List the workspace keys to find the key id (brand-context keys list --workspace <id>).',
+  },
+  member_not_found: {
+    status: 404,
+    title: 'Member not found',
+    resolution: 'List the workspace members to find the user id (GET /api/v1/workspaces/{id}/members).',
+  },
+  token_not_found: {
+    status: 404,
+    title: 'Access token not found',
+    resolution: 'List your personal access tokens to find the token id (GET /api/v1/tokens).',
+  },
+  member_exists: {
+    status: 409,
+    title: 'Already a member',
+    resolution: 'Remove the member first to add them again with another role.',
+  },
+  last_owner: {
+    status: 409,
+    title: 'A workspace needs an owner',
+    resolution: 'Add another owner before removing this one.',
   },
   not_found: {
     status: 404,
@@ -99,10 +161,14 @@ export interface FieldIssue {
 export class AppError extends Error {
   override readonly name = 'AppError';
 
+  /**
+   * @param headers response headers the error implies (`Allow`, `Retry-After`); the HTTP layer sends them.
+   */
   constructor(
     readonly code: ProblemCode,
     readonly detail: string,
     readonly fields: readonly FieldIssue[] = [],
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(detail);
   }

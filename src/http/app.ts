@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import fastifySwagger from '@fastify/swagger';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -6,13 +8,39 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify';
-import type { IncomingMessage } from 'node:http';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { redactBrandKeys } from '../core/brand-key.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
-import { redactBrandKeys } from '../core/brand-key.js';
 import { BrandReader } from '../services/brand-reader.js';
+import { DEFAULT_SIGN_IN_LIMITS, SignInService, type SignInLimits } from '../services/sign-in.js';
+import { type AuthConfig, TokenService } from '../services/tokens.js';
+import { UsageRecorder } from '../services/usage.js';
 import type { Store } from '../store/store.js';
+import { authenticateUser, authorizeWorkspace } from './auth.js';
+import type { AppContext, ZodApp } from './context.js';
 import { handleError } from './problem.js';
+import { auditLogRoute } from './routes/api/audit-log.js';
+import { getBrandRoute } from './routes/api/brand/get.js';
+import { putBrandRoute } from './routes/api/brand/put.js';
+import { createBrandKeyRoute } from './routes/api/brand-keys/create.js';
+import { listBrandKeysRoute } from './routes/api/brand-keys/list.js';
+import { revokeBrandKeyRoute } from './routes/api/brand-keys/revoke.js';
+import { addMemberRoute } from './routes/api/members/add.js';
+import { listMembersRoute } from './routes/api/members/list.js';
+import { removeMemberRoute } from './routes/api/members/remove.js';
+import { createTokenRoute } from './routes/api/tokens/create.js';
+import { listTokensRoute } from './routes/api/tokens/list.js';
+import { revokeTokenRoute } from './routes/api/tokens/revoke.js';
+import { createWorkspaceRoute } from './routes/api/workspaces/create.js';
+import { listWorkspacesRoute } from './routes/api/workspaces/list.js';
+import { signInRoute } from './routes/auth/token.js';
 import { brandAgentRoutes } from './routes/brand-agent.js';
 import { healthRoutes } from './routes/health.js';
 
@@ -20,6 +48,10 @@ export interface AppOptions {
   store: Store;
   logger: FastifyBaseLogger;
   clock?: Clock;
+  auth?: Partial<AuthConfig>;
+  signInLimits?: SignInLimits;
+  /** How often `last_used_at` stamps are written (default 30 s). */
+  usageFlushMs?: number;
 }
 
 /**
@@ -58,13 +90,35 @@ function requestId(request: IncomingMessage): string {
   return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
-export function buildApp({ store, logger, clock = systemClock }: AppOptions): FastifyInstance {
+const WORKSPACE_ROUTES = [
+  getBrandRoute,
+  putBrandRoute,
+  createBrandKeyRoute,
+  listBrandKeysRoute,
+  revokeBrandKeyRoute,
+  listMembersRoute,
+  addMemberRoute,
+  removeMemberRoute,
+  auditLogRoute,
+];
+const ACCOUNT_ROUTES = [
+  listWorkspacesRoute,
+  createWorkspaceRoute,
+  createTokenRoute,
+  listTokensRoute,
+  revokeTokenRoute,
+];
+
+export function buildApp(options: AppOptions): FastifyInstance {
+  const { store, logger, clock = systemClock } = options;
   const app = Fastify({
     loggerInstance: logger,
     logController: new AccessLog({ requestIdLogLabel: 'request_id' }),
     genReqId: requestId,
     forceCloseConnections: 'idle',
-  });
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   // Only JSON bodies are understood; text/plain would otherwise be parsed into a string.
   app.removeContentTypeParser('text/plain');
   app.setErrorHandler(handleError);
@@ -78,19 +132,63 @@ export function buildApp({ store, logger, clock = systemClock }: AppOptions): Fa
       reply,
     ),
   );
-
+  app.decorateRequest('principal', null);
+  app.decorateRequest('membership', null);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();
   });
 
-  const reader = new BrandReader(store, clock);
-  app.addHook('onClose', (_instance, done) => {
-    reader.close();
-    done();
+  const deps = { store, clock };
+  const usage = new UsageRecorder(
+    store,
+    (error: unknown) => {
+      logger.error({ err: error }, 'could not record last use of keys and tokens');
+    },
+    options.usageFlushMs,
+  );
+  const tokens = new TokenService(deps, { sessionTtlSeconds: 3600, ...options.auth }, usage);
+  const ctx: AppContext = {
+    deps,
+    usage,
+    tokens,
+    reader: new BrandReader(store, clock, usage),
+    signIn: new SignInService(deps, tokens, options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS),
+  };
+  app.addHook('onClose', async () => {
+    ctx.reader.close();
+    await usage.close();
   });
 
-  healthRoutes(app, store);
-  brandAgentRoutes(app, reader);
+  void app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: 'Brand Context',
+        version: '1',
+        description: 'Brand data for tools, AI clients and scripts.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  void app.register((scope: ZodApp, _options, done) => {
+    scope.get('/openapi.json', { schema: { hide: true } }, () => scope.swagger());
+    healthRoutes(scope, store);
+    brandAgentRoutes(scope, ctx);
+    signInRoute(scope, ctx);
+    void scope.register((api: ZodApp, _apiOptions, apiDone) => {
+      api.addHook('onRequest', authenticateUser(ctx));
+      for (const route of ACCOUNT_ROUTES) route(api, ctx);
+      void api.register((workspace: ZodApp, _workspaceOptions, workspaceDone) => {
+        workspace.addHook('preHandler', authorizeWorkspace(ctx));
+        for (const route of WORKSPACE_ROUTES) route(workspace, ctx);
+        workspaceDone();
+      });
+      apiDone();
+    });
+    done();
+  });
   return app;
 }

@@ -1,9 +1,12 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { redactBrandKeys } from '../core/brand-key.js';
+import { formatFieldPath } from '../core/brand-context.js';
 import { AppError, type FieldIssue, PROBLEMS, type ProblemCode } from '../core/errors.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 const REALM = 'Bearer realm="brand-context"';
+/** 401s where no token was presented: RFC 6750 names no `error` then. */
+const NO_TOKEN_CODES = new Set<ProblemCode>(['missing_key', 'missing_token', 'invalid_credentials']);
 
 /** RFC 9457 body; `errors` lists field-level issues when there are any. */
 export interface ProblemBody {
@@ -36,8 +39,36 @@ export function toProblemBody(error: AppError, requestId: string): ProblemBody {
   return body;
 }
 
-/** Fastify's own errors (body parsing, limits) as the problems clients are promised. */
+/** `/knowledge/3/kind` (a JSON pointer from schema validation) as `knowledge[3].kind`. */
+function fieldOf(instancePath: string, extraKey?: string): string {
+  const segments: PropertyKey[] = instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment));
+  return formatFieldPath(extraKey === undefined ? segments : [...segments, extraKey]);
+}
+
+/** Schema validation failures, one issue per offending field (an unknown key is named as the field). */
+function fromValidation(validation: NonNullable<FastifyError['validation']>): AppError {
+  const fields = validation.flatMap((issue) => {
+    const keys =
+      issue.keyword === 'unrecognized_keys' ? (issue.params.keys as string[] | undefined) : undefined;
+    if (keys)
+      return keys.map((key) => ({
+        field: fieldOf(issue.instancePath, key),
+        message: 'is not a known field',
+      }));
+    return [{ field: fieldOf(issue.instancePath), message: issue.message ?? 'is invalid' }];
+  });
+  const summary = fields.map((issue) =>
+    issue.field ? `${issue.field} ${issue.message}` : `the body ${issue.message}`,
+  );
+  return new AppError('invalid_request', `Invalid request: ${summary.join('; ')}.`, fields);
+}
+
+/** Fastify's own errors (body parsing, limits, schema validation) as the problems clients are promised. */
 function fromFastifyError(error: FastifyError): AppError | undefined {
+  if (error.validation && error.validation.length > 0) return fromValidation(error.validation);
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError(
@@ -71,10 +102,11 @@ export function handleError(
       ? error
       : (fromFastifyError(error) ?? new AppError('internal_error', 'An unexpected error occurred.'));
   if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
+  reply.headers(problem.headers);
   if (problem.status === 401) {
     reply.header(
       'www-authenticate',
-      problem.code === 'missing_key' ? REALM : `${REALM}, error="invalid_token"`,
+      NO_TOKEN_CODES.has(problem.code) ? REALM : `${REALM}, error="invalid_token"`,
     );
   }
   return reply.code(problem.status).type(PROBLEM_CONTENT_TYPE).send(toProblemBody(problem, request.id));

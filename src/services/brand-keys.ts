@@ -2,12 +2,13 @@ import { newId } from '../core/base62.js';
 import { brandKeyHint, generateBrandKey, hashBrandKey } from '../core/brand-key.js';
 import { isoAt } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
+import { nameSchema, parseInput } from '../core/inputs.js';
 import { brandKeyExpiry, brandKeyStatus, type BrandKeyStatus } from '../core/key-lifecycle.js';
 import type { BrandKeyRecord } from '../store/store.js';
+import { type Actor, recordAudit } from './audit.js';
 import type { Deps } from './deps.js';
+import type { UsageRecorder } from './usage.js';
 import { requireWorkspace } from './workspaces.js';
-
-const KEY_NAME_MAX = 100;
 
 /** A key as listings show it: never the secret, nor its hash. */
 export interface BrandKeyView {
@@ -57,21 +58,12 @@ export function toBrandKeyView(record: BrandKeyRecord, now: number): BrandKeyVie
   };
 }
 
-function validKeyName(name: string): string {
-  const trimmed = name.trim();
-  if (trimmed === '' || trimmed.length > KEY_NAME_MAX) {
-    throw new AppError('invalid_request', `Key name must be 1-${KEY_NAME_MAX} characters.`, [
-      { field: 'name', message: `must be 1-${KEY_NAME_MAX} characters` },
-    ]);
-  }
-  return trimmed;
-}
-
 export async function createBrandKey(
   deps: Deps,
-  input: { workspaceId: string; name: string; createdBy?: string | null },
+  actor: Actor,
+  input: { workspaceId: string; name: string },
 ): Promise<CreatedBrandKey> {
-  const name = validKeyName(input.name);
+  const name = parseInput(nameSchema, input.name, 'name');
   await requireWorkspace(deps, input.workspaceId);
   const key = generateBrandKey();
   const now = deps.clock.now();
@@ -81,13 +73,22 @@ export async function createBrandKey(
     name,
     keyHash: hashBrandKey(key),
     ...brandKeyHint(key),
-    createdBy: input.createdBy ?? null,
+    createdBy: actor.kind === 'user' ? actor.userId : null,
     createdAt: new Date(now).toISOString(),
     expiresAt: new Date(brandKeyExpiry(now)).toISOString(),
     revokedAt: null,
     lastUsedAt: null,
   };
-  await deps.store.createBrandKey(record);
+  await deps.store.transaction(async (store) => {
+    await store.createBrandKey(record);
+    await recordAudit(store, actor, record.createdAt, {
+      workspaceId: record.workspaceId,
+      action: 'brand_key.created',
+      targetType: 'brand_key',
+      targetId: record.id,
+      details: { name: record.name, prefix: record.prefix, expires_at: record.expiresAt },
+    });
+  });
   return {
     id: record.id,
     name: record.name,
@@ -98,16 +99,42 @@ export async function createBrandKey(
   };
 }
 
-export async function listBrandKeys(deps: Deps, workspaceId: string): Promise<BrandKeyView[]> {
+/** @param usage this process's uses not yet written, so a listing shows them at once. */
+export async function listBrandKeys(
+  deps: Deps,
+  workspaceId: string,
+  usage?: UsageRecorder,
+): Promise<BrandKeyView[]> {
   await requireWorkspace(deps, workspaceId);
   const now = deps.clock.now();
-  return (await deps.store.listBrandKeys(workspaceId)).map((record) => toBrandKeyView(record, now));
+  return (await deps.store.listBrandKeys(workspaceId)).map((record) => {
+    const view = toBrandKeyView(record, now);
+    return { ...view, last_used_at: usage?.pendingBrandKeyUse(record.id) ?? view.last_used_at };
+  });
 }
 
 /** Revokes the key at once, everywhere; revoking a revoked key is not an error and changes nothing. */
-export async function revokeBrandKey(deps: Deps, workspaceId: string, keyId: string): Promise<BrandKeyView> {
+export async function revokeBrandKey(
+  deps: Deps,
+  actor: Actor,
+  workspaceId: string,
+  keyId: string,
+): Promise<BrandKeyView> {
   await requireWorkspace(deps, workspaceId);
-  const record = await deps.store.revokeBrandKey(workspaceId, keyId, isoAt(deps.clock));
+  const now = isoAt(deps.clock);
+  const record = await deps.store.transaction(async (store) => {
+    const revoked = await store.revokeBrandKey(workspaceId, keyId, now);
+    if (revoked?.revokedAt === now) {
+      await recordAudit(store, actor, now, {
+        workspaceId,
+        action: 'brand_key.revoked',
+        targetType: 'brand_key',
+        targetId: keyId,
+        details: { name: revoked.name, prefix: revoked.prefix },
+      });
+    }
+    return revoked;
+  });
   if (!record)
     throw new AppError('key_not_found', `Workspace ${workspaceId} has no brand read key ${keyId}.`);
   return toBrandKeyView(record, deps.clock.now());

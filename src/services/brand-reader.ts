@@ -7,6 +7,7 @@ import { AppError } from '../core/errors.js';
 import { brandKeyStatus, type BrandKeyTimes } from '../core/key-lifecycle.js';
 import type { StoreChange } from '../store/change-feed.js';
 import type { BrandKeyRecord, Store } from '../store/store.js';
+import type { UsageRecorder } from './usage.js';
 
 /** A verified brand read key as the hot path keeps it: no secret, only what the checks need. */
 export interface VerifiedKey extends BrandKeyTimes {
@@ -55,6 +56,7 @@ export class BrandReader {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
+    private readonly usage?: UsageRecorder,
     limits: BrandReaderLimits = DEFAULT_LIMITS,
   ) {
     this.keys = new LRUCache({ max: limits.maxKeys });
@@ -105,7 +107,8 @@ export class BrandReader {
       return record && toVerifiedKey(record);
     });
     if (!key) throw new AppError('invalid_key', 'The brand read key is not known to this service.');
-    switch (brandKeyStatus(key, this.clock.now())) {
+    const now = this.clock.now();
+    switch (brandKeyStatus(key, now)) {
       case 'expired':
         throw new AppError(
           'key_expired',
@@ -114,6 +117,7 @@ export class BrandReader {
       case 'revoked':
         throw new AppError('key_revoked', 'The brand read key has been revoked.');
       case 'active':
+        this.usage?.brandKeyUsed(key.id, now);
         return key;
     }
   }
@@ -127,6 +131,11 @@ export class BrandReader {
         ? new AppError('workspace_forbidden', `This key was not created in workspace ${workspaceId}.`)
         : new AppError('workspace_not_found', `Workspace ${workspaceId} does not exist.`);
     }
+    return this.readWorkspace(workspaceId);
+  }
+
+  /** The served brand of a workspace whose access the caller has already established. */
+  async readWorkspace(workspaceId: string): Promise<ServedBrand> {
     const brand = await this.cached(this.brands, workspaceId, async () => {
       const context = await this.store.getBrand(workspaceId);
       if (!context) return undefined;

@@ -3,6 +3,7 @@ import { type BrandContext, parseBrandDocument, settleBrandDocument } from '../c
 import { isoAt } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import type { BrandContent } from '../store/store.js';
+import { type Actor, recordAudit } from './audit.js';
 import type { Deps } from './deps.js';
 
 export async function getBrand(deps: Deps, workspaceId: string): Promise<BrandContext> {
@@ -25,7 +26,12 @@ function contentOf({
  * transaction. An invalid document is refused with every offending field named, and nothing changes;
  * an identical document changes nothing either (the version only moves when the brand does).
  */
-export async function replaceBrand(deps: Deps, workspaceId: string, input: unknown): Promise<BrandContext> {
+export async function replaceBrand(
+  deps: Deps,
+  actor: Actor,
+  workspaceId: string,
+  input: unknown,
+): Promise<BrandContext> {
   const parsed = parseBrandDocument(input);
   if (!parsed.ok) {
     const summary = parsed.issues.map((issue) => `${issue.field || 'document'} ${issue.message}`).join('; ');
@@ -37,6 +43,19 @@ export async function replaceBrand(deps: Deps, workspaceId: string, input: unkno
     const now = isoAt(deps.clock);
     const content = settleBrandDocument(parsed.document, previous, now, (prefix) => newId(prefix, 16));
     if (JSON.stringify(content) === JSON.stringify(contentOf(previous))) return previous;
-    return store.replaceBrand(workspaceId, content, now);
+    const saved = await store.replaceBrand(workspaceId, content, now);
+    await recordAudit(store, actor, now, {
+      workspaceId,
+      action: 'brand.updated',
+      targetType: 'brand',
+      targetId: workspaceId,
+      details: {
+        version: saved.version,
+        knowledge: saved.knowledge.length,
+        assets: saved.assets.length,
+        skills: saved.skills.length,
+      },
+    });
+    return saved;
   });
 }

@@ -4,6 +4,7 @@ import { replaceBrand } from './brand.js';
 import type { Deps } from './deps.js';
 import { DEMO_BRAND } from './demo-brand.js';
 import { createWorkspace, findOrCreateUser } from './workspaces.js';
+import { OPERATOR } from './audit.js';
 
 export const DEMO_OWNER_EMAIL = 'owner@acme-coffee.example';
 
@@ -26,12 +27,11 @@ export async function seedDemo(deps: Deps): Promise<DemoSeed> {
     ? DEMO_OWNER_EMAIL.replace('@', `+${randomBase62(6).toLowerCase()}@`)
     : DEMO_OWNER_EMAIL;
   const owner = await findOrCreateUser(deps, email, password);
-  const workspace = await createWorkspace(deps, { name: DEMO_BRAND.name, owner });
-  await replaceBrand(deps, workspace.id, DEMO_BRAND);
-  const key = await createBrandKey(deps, {
+  const workspace = await createWorkspace(deps, OPERATOR, { name: DEMO_BRAND.name, owner });
+  await replaceBrand(deps, OPERATOR, workspace.id, DEMO_BRAND);
+  const key = await createBrandKey(deps, OPERATOR, {
     workspaceId: workspace.id,
     name: 'Demo key',
-    createdBy: owner.id,
   });
   return {
     workspace_id: workspace.id,

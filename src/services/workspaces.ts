@@ -2,45 +2,39 @@ import { newId } from '../core/base62.js';
 import { emptyBrand } from '../core/brand-context.js';
 import { isoAt } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
-import type { Role, UserRecord, WorkspaceRecord } from '../store/store.js';
+import { emailSchema, nameSchema, parseInput, passwordSchema } from '../core/inputs.js';
+import type { UserRecord, WorkspaceMembership, WorkspaceRecord } from '../store/store.js';
+import { type Actor, recordAudit } from './audit.js';
 import type { Deps } from './deps.js';
 import { hashPassword } from './passwords.js';
 
-const WORKSPACE_NAME_MAX = 200;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-function validName(name: string): string {
-  const trimmed = name.trim();
-  if (trimmed === '' || trimmed.length > WORKSPACE_NAME_MAX) {
-    throw new AppError('invalid_request', `Workspace name must be 1-${WORKSPACE_NAME_MAX} characters.`, [
-      { field: 'name', message: `must be 1-${WORKSPACE_NAME_MAX} characters` },
-    ]);
-  }
-  return trimmed;
-}
-
-export function normalizeEmail(email: string): string {
-  const normalized = email.trim().toLowerCase();
-  if (!EMAIL.test(normalized) || normalized.length > 320) {
-    throw new AppError('invalid_request', `"${email}" is not an email address.`, [
-      { field: 'email', message: 'must be an email address' },
-    ]);
-  }
-  return normalized;
-}
-
 /** The user with this email, created (without a password, unless one is given) if there is none yet. */
 export async function findOrCreateUser(deps: Deps, email: string, password?: string): Promise<UserRecord> {
-  const normalized = normalizeEmail(email);
+  const normalized = parseInput(emailSchema, email, 'email');
   const existing = await deps.store.findUserByEmail(normalized);
   if (existing) return existing;
   const user: UserRecord = {
     id: newId('usr'),
     email: normalized,
-    passwordHash: password === undefined ? null : await hashPassword(password),
+    passwordHash:
+      password === undefined ? null : await hashPassword(parseInput(passwordSchema, password, 'password')),
     createdAt: isoAt(deps.clock),
   };
   await deps.store.createUser(user);
+  return user;
+}
+
+/** Sets (or replaces) a user's password; for operators at the CLI and for first sign-in of invited users. */
+export async function setPassword(deps: Deps, email: string, password: string): Promise<UserRecord> {
+  const user = await deps.store.findUserByEmail(parseInput(emailSchema, email, 'email'));
+  if (!user)
+    throw new AppError('invalid_request', `There is no account for ${email}.`, [
+      { field: 'email', message: 'has no account' },
+    ]);
+  await deps.store.setPasswordHash(
+    user.id,
+    await hashPassword(parseInput(passwordSchema, password, 'password')),
+  );
   return user;
 }
 
@@ -50,30 +44,43 @@ export interface NewWorkspace {
 }
 
 /** A workspace with an empty brand named after it; `owner`, when given, becomes its owner. */
-export async function createWorkspace(deps: Deps, input: NewWorkspace): Promise<WorkspaceRecord> {
+export async function createWorkspace(
+  deps: Deps,
+  actor: Actor,
+  input: NewWorkspace,
+): Promise<WorkspaceRecord> {
   const workspace: WorkspaceRecord = {
     id: newId('ws', 24),
-    name: validName(input.name),
+    name: parseInput(nameSchema, input.name, 'name'),
     createdAt: isoAt(deps.clock),
   };
   const { owner } = input;
   await deps.store.transaction(async (store) => {
     await store.createWorkspace(workspace, emptyBrand());
-    if (owner) {
-      const role: Role = 'owner';
+    if (owner)
       await store.addMember({
         workspaceId: workspace.id,
         userId: owner.id,
-        role,
+        role: 'owner',
         createdAt: workspace.createdAt,
       });
-    }
+    await recordAudit(store, actor, workspace.createdAt, {
+      workspaceId: workspace.id,
+      action: 'workspace.created',
+      targetType: 'workspace',
+      targetId: workspace.id,
+      details: { name: workspace.name, owner: owner?.email ?? null },
+    });
   });
   return workspace;
 }
 
 export function listWorkspaces(deps: Deps): Promise<WorkspaceRecord[]> {
   return deps.store.listWorkspaces();
+}
+
+export function listWorkspacesOf(deps: Deps, userId: string): Promise<WorkspaceMembership[]> {
+  return deps.store.listWorkspacesOf(userId);
 }
 
 export async function requireWorkspace(deps: Deps, workspaceId: string): Promise<WorkspaceRecord> {

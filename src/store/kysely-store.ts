@@ -3,12 +3,17 @@ import type { Asset, BrandContext, KnowledgeEntry, Skill } from '../core/brand-c
 import type { ChangeHub } from './change-feed.js';
 import type { Database } from './schema.js';
 import type {
+  AccessTokenRecord,
+  AuditEventRecord,
   BrandContent,
   BrandKeyRecord,
   MembershipRecord,
   Role,
+  StoredAuditEvent,
   Store,
+  UsageStamp,
   UserRecord,
+  WorkspaceMembership,
   WorkspaceRecord,
 } from './store.js';
 
@@ -44,6 +49,27 @@ function toUser(row: Selectable<Database['users']>): UserRecord {
 
 function toWorkspace(row: Selectable<Database['workspaces']>): WorkspaceRecord {
   return { id: row.id, name: row.name, createdAt: row.created_at };
+}
+
+function toAccessToken(row: Selectable<Database['access_tokens']>): AccessTokenRecord {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    name: row.name,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+    lastUsedAt: row.last_used_at,
+  };
+}
+
+function toMembership(row: Selectable<Database['memberships']>): MembershipRecord {
+  return {
+    workspaceId: row.workspace_id,
+    userId: row.user_id,
+    role: row.role as Role,
+    createdAt: row.created_at,
+  };
 }
 
 function profileColumns(brand: Omit<BrandContent, 'name'>) {
@@ -112,6 +138,19 @@ export class KyselyStore implements Store {
       .execute();
   }
 
+  async getUser(id: string): Promise<UserRecord | undefined> {
+    const row = await this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toUser(row);
+  }
+
+  async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
+    await this.db
+      .updateTable('users')
+      .set({ password_hash: passwordHash })
+      .where('id', '=', userId)
+      .execute();
+  }
+
   async findUserByEmail(email: string): Promise<UserRecord | undefined> {
     const row = await this.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
     return row && toUser(row);
@@ -163,20 +202,49 @@ export class KyselyStore implements Store {
       .execute();
   }
 
-  async listMembers(workspaceId: string): Promise<MembershipRecord[]> {
+  async listWorkspacesOf(userId: string): Promise<WorkspaceMembership[]> {
     const rows = await this.db
+      .selectFrom('memberships')
+      .innerJoin('workspaces', 'workspaces.id', 'memberships.workspace_id')
+      .selectAll('workspaces')
+      .select('memberships.role')
+      .where('memberships.user_id', '=', userId)
+      .orderBy('workspaces.created_at')
+      .orderBy('workspaces.id')
+      .execute();
+    return rows.map((row) => ({ ...toWorkspace(row), role: row.role as Role }));
+  }
+
+  async getMembership(workspaceId: string, userId: string): Promise<MembershipRecord | undefined> {
+    const row = await this.db
       .selectFrom('memberships')
       .selectAll()
       .where('workspace_id', '=', workspaceId)
-      .orderBy('created_at')
-      .orderBy('user_id')
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return row && toMembership(row);
+  }
+
+  async listMembers(workspaceId: string): Promise<(MembershipRecord & { email: string })[]> {
+    const rows = await this.db
+      .selectFrom('memberships')
+      .innerJoin('users', 'users.id', 'memberships.user_id')
+      .selectAll('memberships')
+      .select('users.email')
+      .where('memberships.workspace_id', '=', workspaceId)
+      .orderBy('memberships.created_at')
+      .orderBy('memberships.user_id')
       .execute();
-    return rows.map((row) => ({
-      workspaceId: row.workspace_id,
-      userId: row.user_id,
-      role: row.role as Role,
-      createdAt: row.created_at,
-    }));
+    return rows.map((row) => ({ ...toMembership(row), email: row.email }));
+  }
+
+  async removeMember(workspaceId: string, userId: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('memberships')
+      .where('workspace_id', '=', workspaceId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return result.numDeletedRows > 0n;
   }
 
   async getBrand(workspaceId: string): Promise<BrandContext | undefined> {
@@ -335,6 +403,132 @@ export class KyselyStore implements Store {
         .executeTakeFirst();
       return row && toBrandKey(row);
     });
+  }
+
+  async touchBrandKeys(stamps: readonly UsageStamp[]): Promise<void> {
+    for (const { id, usedAt } of stamps) {
+      await this.db
+        .updateTable('brand_keys')
+        .set({ last_used_at: usedAt })
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', usedAt)]))
+        .execute();
+    }
+  }
+
+  async createAccessToken(token: AccessTokenRecord): Promise<void> {
+    await this.db
+      .insertInto('access_tokens')
+      .values({
+        id: token.id,
+        user_id: token.userId,
+        name: token.name,
+        created_at: token.createdAt,
+        expires_at: token.expiresAt,
+        revoked_at: token.revokedAt,
+        last_used_at: token.lastUsedAt,
+      })
+      .execute();
+  }
+
+  async getAccessToken(id: string): Promise<AccessTokenRecord | undefined> {
+    const row = await this.db.selectFrom('access_tokens').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toAccessToken(row);
+  }
+
+  async listAccessTokens(userId: string): Promise<AccessTokenRecord[]> {
+    const rows = await this.db
+      .selectFrom('access_tokens')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .execute();
+    return rows.map(toAccessToken);
+  }
+
+  async revokeAccessToken(
+    userId: string,
+    id: string,
+    revokedAt: string,
+  ): Promise<AccessTokenRecord | undefined> {
+    await this.db
+      .updateTable('access_tokens')
+      .set({ revoked_at: revokedAt })
+      .where('user_id', '=', userId)
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .execute();
+    const row = await this.db
+      .selectFrom('access_tokens')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && toAccessToken(row);
+  }
+
+  async touchAccessTokens(stamps: readonly UsageStamp[]): Promise<void> {
+    for (const { id, usedAt } of stamps) {
+      await this.db
+        .updateTable('access_tokens')
+        .set({ last_used_at: usedAt })
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', usedAt)]))
+        .execute();
+    }
+  }
+
+  async appendAuditEvent(event: AuditEventRecord): Promise<void> {
+    await this.db
+      .insertInto('audit_events')
+      .values({
+        id: event.id,
+        workspace_id: event.workspaceId,
+        actor_id: event.actorId,
+        actor_email: event.actorEmail,
+        action: event.action,
+        target_type: event.targetType,
+        target_id: event.targetId,
+        details: JSON.stringify(event.details),
+        created_at: event.createdAt,
+      })
+      .execute();
+  }
+
+  async listAuditEvents(
+    workspaceId: string,
+    options: { beforeSeq?: number; limit: number },
+  ): Promise<StoredAuditEvent[]> {
+    let query = this.db.selectFrom('audit_events').selectAll().where('workspace_id', '=', workspaceId);
+    if (options.beforeSeq !== undefined) query = query.where('seq', '<', options.beforeSeq);
+    const rows = await query.orderBy('seq', 'desc').limit(options.limit).execute();
+    return rows.map((row) => ({
+      seq: row.seq,
+      id: row.id,
+      workspaceId: row.workspace_id,
+      actorId: row.actor_id,
+      actorEmail: row.actor_email,
+      action: row.action,
+      targetType: row.target_type,
+      targetId: row.target_id,
+      details: JSON.parse(row.details) as AuditEventRecord['details'],
+      createdAt: row.created_at,
+    }));
+  }
+
+  async getOrCreateSetting(name: string, value: string): Promise<string> {
+    await this.db
+      .insertInto('settings')
+      .values({ name, value })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+    const row = await this.db
+      .selectFrom('settings')
+      .select('value')
+      .where('name', '=', name)
+      .executeTakeFirstOrThrow();
+    return row.value;
   }
 
   ping(): Promise<void> {

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * Row types of the tables, as Kysely sees them. Timestamps are ISO-8601 UTC strings on both backends
  * (`text` in SQLite, `timestamptz` in PostgreSQL, parsed back to ISO strings); JSON columns are strings
@@ -50,6 +52,28 @@ export interface Database {
     name: string;
     description: string;
     instructions: string;
+  };
+  settings: { name: string; value: string };
+  access_tokens: {
+    id: string;
+    user_id: string;
+    name: string;
+    created_at: string;
+    expires_at: string;
+    revoked_at: string | null;
+    last_used_at: string | null;
+  };
+  audit_events: {
+    seq: Generated<number>;
+    id: string;
+    workspace_id: string | null;
+    actor_id: string | null;
+    actor_email: string | null;
+    action: string;
+    target_type: string;
+    target_id: string | null;
+    details: string;
+    created_at: string;
   };
   brand_keys: {
     id: string;

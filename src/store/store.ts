@@ -1,7 +1,9 @@
 import type { BrandContext } from '../core/brand-context.js';
 import type { ChangeFeed } from './change-feed.js';
 
-export type Role = 'owner' | 'admin' | 'member';
+import type { Role } from '../core/roles.js';
+
+export type { Role };
 
 export interface WorkspaceRecord {
   id: string;
@@ -37,6 +39,45 @@ export interface BrandKeyRecord {
   lastUsedAt: string | null;
 }
 
+/** A personal access token's record; the token itself (a signed JWT) is never stored. */
+export interface AccessTokenRecord {
+  id: string;
+  userId: string;
+  name: string;
+  createdAt: string;
+  expiresAt: string;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+}
+
+export interface AuditEventRecord {
+  id: string;
+  workspaceId: string | null;
+  /** Null for operator actions taken through the CLI. */
+  actorId: string | null;
+  actorEmail: string | null;
+  action: string;
+  targetType: string;
+  targetId: string | null;
+  details: Record<string, string | number | boolean | null>;
+  createdAt: string;
+}
+
+/** An audit event as listed, with its position in the log. */
+export interface StoredAuditEvent extends AuditEventRecord {
+  seq: number;
+}
+
+export interface WorkspaceMembership extends WorkspaceRecord {
+  role: Role;
+}
+
+/** When each credential was last used, gathered in memory and written in batches. */
+export interface UsageStamp {
+  id: string;
+  usedAt: string;
+}
+
 /** A brand context as it is written: everything but the server-maintained `workspace_id`, `updated_at`, `version`. */
 export type BrandContent = Omit<BrandContext, 'workspace_id' | 'updated_at' | 'version'>;
 
@@ -53,14 +94,21 @@ export interface Store {
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
 
   createUser(user: UserRecord): Promise<void>;
+  getUser(id: string): Promise<UserRecord | undefined>;
   findUserByEmail(email: string): Promise<UserRecord | undefined>;
+  setPasswordHash(userId: string, passwordHash: string): Promise<void>;
 
   /** Creates the workspace with its first brand (version 1); the brand's name is the workspace's. */
   createWorkspace(workspace: WorkspaceRecord, brand: Omit<BrandContent, 'name'>): Promise<void>;
   getWorkspace(id: string): Promise<WorkspaceRecord | undefined>;
   listWorkspaces(): Promise<WorkspaceRecord[]>;
+  /** The workspaces `userId` belongs to, with the role in each. */
+  listWorkspacesOf(userId: string): Promise<WorkspaceMembership[]>;
   addMember(membership: MembershipRecord): Promise<void>;
-  listMembers(workspaceId: string): Promise<MembershipRecord[]>;
+  getMembership(workspaceId: string, userId: string): Promise<MembershipRecord | undefined>;
+  listMembers(workspaceId: string): Promise<(MembershipRecord & { email: string })[]>;
+  /** Returns whether there was such a member. */
+  removeMember(workspaceId: string, userId: string): Promise<boolean>;
 
   getBrand(workspaceId: string): Promise<BrandContext | undefined>;
   /** Replaces the whole brand (the name renames the workspace) and returns it with its new version. */
@@ -72,6 +120,25 @@ export interface Store {
   listBrandKeys(workspaceId: string): Promise<BrandKeyRecord[]>;
   /** Sets `revoked_at` unless already set; returns the key as it now is, or undefined if it does not exist. */
   revokeBrandKey(workspaceId: string, keyId: string, revokedAt: string): Promise<BrandKeyRecord | undefined>;
+
+  /** Records `usedAt` for each key unless a later use is already recorded (several nodes flush). */
+  touchBrandKeys(stamps: readonly UsageStamp[]): Promise<void>;
+
+  createAccessToken(token: AccessTokenRecord): Promise<void>;
+  getAccessToken(id: string): Promise<AccessTokenRecord | undefined>;
+  listAccessTokens(userId: string): Promise<AccessTokenRecord[]>;
+  revokeAccessToken(userId: string, id: string, revokedAt: string): Promise<AccessTokenRecord | undefined>;
+  touchAccessTokens(stamps: readonly UsageStamp[]): Promise<void>;
+
+  appendAuditEvent(event: AuditEventRecord): Promise<void>;
+  /** Newest first; `beforeSeq` continues a listing after its last event. */
+  listAuditEvents(
+    workspaceId: string,
+    options: { beforeSeq?: number; limit: number },
+  ): Promise<StoredAuditEvent[]>;
+
+  /** The stored value, or `value` stored now if there was none: the first writer wins, every node agrees. */
+  getOrCreateSetting(name: string, value: string): Promise<string>;
 
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;

@@ -4,6 +4,7 @@ import { BRAND_KEY_LIFETIME_MS } from '../../src/core/key-lifecycle.js';
 import { createBrandKey, revokeBrandKey } from '../../src/services/brand-keys.js';
 import { describeEachBackend } from '../support/databases.js';
 import { PATH, problemOf, readContext, useFixture } from './brand-agent.fixtures.js';
+import { OPERATOR } from '../../src/services/audit.js';
 
 const SPEC_401 = 'Revoke the key and create a replacement in Settings → Agent Access.';
 const REALM = 'Bearer realm="brand-context"';
@@ -75,7 +76,7 @@ describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
 
     it('rejects a key 90 days after its creation with key_expired', async () => {
       const { app, deps, clock, workspaceId } = fixture();
-      const created = await createBrandKey(deps, { workspaceId, name: 'short-lived' });
+      const created = await createBrandKey(deps, OPERATOR, { workspaceId, name: 'short-lived' });
       expect((await readContext(app, workspaceId, { key: created.key })).statusCode).toBe(200);
       clock.advance(BRAND_KEY_LIFETIME_MS);
       try {
@@ -91,9 +92,9 @@ describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
 
     it('rejects a revoked key with key_revoked on the very next request', async () => {
       const { app, deps, workspaceId } = fixture();
-      const created = await createBrandKey(deps, { workspaceId, name: 'to revoke' });
+      const created = await createBrandKey(deps, OPERATOR, { workspaceId, name: 'to revoke' });
       expect((await readContext(app, workspaceId, { key: created.key })).statusCode).toBe(200);
-      await revokeBrandKey(deps, workspaceId, created.id);
+      await revokeBrandKey(deps, OPERATOR, workspaceId, created.id);
       const response = await readContext(app, workspaceId, { key: created.key });
       expect(response.statusCode).toBe(401);
       expect(response.headers['www-authenticate']).toBe(INVALID_TOKEN);
@@ -102,11 +103,11 @@ describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
 
     it('reports a key revoked after it expired as revoked', async () => {
       const { app, deps, clock, workspaceId } = fixture();
-      const created = await createBrandKey(deps, { workspaceId, name: 'expired then revoked' });
+      const created = await createBrandKey(deps, OPERATOR, { workspaceId, name: 'expired then revoked' });
       clock.advance(BRAND_KEY_LIFETIME_MS + 1000);
       try {
         expect(problemOf(await readContext(app, workspaceId, { key: created.key })).code).toBe('key_expired');
-        await revokeBrandKey(deps, workspaceId, created.id);
+        await revokeBrandKey(deps, OPERATOR, workspaceId, created.id);
         expect(problemOf(await readContext(app, workspaceId, { key: created.key })).code).toBe('key_revoked');
       } finally {
         clock.advance(-(BRAND_KEY_LIFETIME_MS + 1000));

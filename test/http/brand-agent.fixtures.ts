@@ -6,6 +6,7 @@ import { DEMO_BRAND } from '../../src/services/demo-brand.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import type { TestBackend, TestDatabase } from '../support/databases.js';
+import { OPERATOR } from '../../src/services/audit.js';
 
 export const PATH = '/functions/v1/brand-agent';
 
@@ -27,11 +28,11 @@ export function useFixture(backend: TestBackend): () => Fixture {
     const database = await backend.create();
     const testApp = await startTestApp(database);
     const { deps } = testApp;
-    const workspace = await createWorkspace(deps, { name: 'Acme Coffee' });
-    await replaceBrand(deps, workspace.id, DEMO_BRAND);
-    const key = await createBrandKey(deps, { workspaceId: workspace.id, name: 'pipeline' });
-    const other = await createWorkspace(deps, { name: 'Other Brand' });
-    const otherKey = await createBrandKey(deps, { workspaceId: other.id, name: 'other' });
+    const workspace = await createWorkspace(deps, OPERATOR, { name: 'Acme Coffee' });
+    await replaceBrand(deps, OPERATOR, workspace.id, DEMO_BRAND);
+    const key = await createBrandKey(deps, OPERATOR, { workspaceId: workspace.id, name: 'pipeline' });
+    const other = await createWorkspace(deps, OPERATOR, { name: 'Other Brand' });
+    const otherKey = await createBrandKey(deps, OPERATOR, { workspaceId: other.id, name: 'other' });
     fixture = {
       ...testApp,
       database,

@@ -7,6 +7,7 @@ import { DEMO_BRAND } from '../../src/services/demo-brand.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
 import { describeEachBackend, snapshotTables } from '../support/databases.js';
 import { readContext, useFixture } from './brand-agent.fixtures.js';
+import { OPERATOR } from '../../src/services/audit.js';
 
 describeEachBackend('POST /functions/v1/brand-agent: happy path', (backend) => {
   const fixture = useFixture(backend);
@@ -57,8 +58,8 @@ describeEachBackend('POST /functions/v1/brand-agent: happy path', (backend) => {
 
   it('gives an empty brand every field, with empty values rather than missing ones', async () => {
     const { app, deps } = fixture();
-    const workspace = await createWorkspace(deps, { name: 'Blank' });
-    const created = await createBrandKey(deps, { workspaceId: workspace.id, name: 'blank' });
+    const workspace = await createWorkspace(deps, OPERATOR, { name: 'Blank' });
+    const created = await createBrandKey(deps, OPERATOR, { workspaceId: workspace.id, name: 'blank' });
     const response = await readContext(app, workspace.id, { key: created.key });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
@@ -100,12 +101,12 @@ describeEachBackend('POST /functions/v1/brand-agent: happy path', (backend) => {
   it('serves a brand change made in this process on the very next request, with a new ETag', async () => {
     const { app, deps, workspaceId, key } = fixture();
     const before = await readContext(app, workspaceId, { key });
-    await replaceBrand(deps, workspaceId, { ...DEMO_BRAND, voice: 'Bold and brief.' });
+    await replaceBrand(deps, OPERATOR, workspaceId, { ...DEMO_BRAND, voice: 'Bold and brief.' });
     const after = await readContext(app, workspaceId, { key });
     expect(after.json<BrandContext>().voice).toBe('Bold and brief.');
     expect(after.json<BrandContext>().version).toBe(before.json<BrandContext>().version + 1);
     expect(after.headers.etag).not.toBe(before.headers.etag);
-    await replaceBrand(deps, workspaceId, DEMO_BRAND);
+    await replaceBrand(deps, OPERATOR, workspaceId, DEMO_BRAND);
   });
 
   it('changes nothing in the database', async () => {
@@ -126,7 +127,7 @@ describeEachBackend('POST /functions/v1/brand-agent: happy path', (backend) => {
 
   it('keeps accepting a key until the last millisecond of its 90 days', async () => {
     const { app, deps, clock, workspaceId } = fixture();
-    const created = await createBrandKey(deps, { workspaceId, name: 'almost expired' });
+    const created = await createBrandKey(deps, OPERATOR, { workspaceId, name: 'almost expired' });
     clock.advance(BRAND_KEY_LIFETIME_MS - 1);
     try {
       expect((await readContext(app, workspaceId, { key: created.key })).statusCode).toBe(200);

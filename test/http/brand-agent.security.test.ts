@@ -3,6 +3,7 @@ import { generateBrandKey } from '../../src/core/brand-key.js';
 import { createBrandKey, listBrandKeys } from '../../src/services/brand-keys.js';
 import { describeEachBackend, snapshotTables } from '../support/databases.js';
 import { PATH, problemOf, readContext, useFixture } from './brand-agent.fixtures.js';
+import { OPERATOR } from '../../src/services/audit.js';
 
 describeEachBackend('POST /functions/v1/brand-agent: security', (backend) => {
   const fixture = useFixture(backend);
@@ -10,8 +11,10 @@ describeEachBackend('POST /functions/v1/brand-agent: security', (backend) => {
   it('stores no key in plaintext: no table holds any created key or its secret part', async () => {
     const { deps, database, workspaceId, otherWorkspaceId } = fixture();
     const keys = [
-      ...(await Promise.all([1, 2, 3].map((i) => createBrandKey(deps, { workspaceId, name: `scan ${i}` })))),
-      await createBrandKey(deps, { workspaceId: otherWorkspaceId, name: 'scan other' }),
+      ...(await Promise.all(
+        [1, 2, 3].map((i) => createBrandKey(deps, OPERATOR, { workspaceId, name: `scan ${i}` })),
+      )),
+      await createBrandKey(deps, OPERATOR, { workspaceId: otherWorkspaceId, name: 'scan other' }),
     ];
     const dump = JSON.stringify(await snapshotTables(database.config));
     expect(dump).toContain(keys[0]?.id);
@@ -24,7 +27,7 @@ describeEachBackend('POST /functions/v1/brand-agent: security', (backend) => {
 
   it('never lists a key secret or its hash', async () => {
     const { deps, workspaceId } = fixture();
-    const created = await createBrandKey(deps, { workspaceId, name: 'listing' });
+    const created = await createBrandKey(deps, OPERATOR, { workspaceId, name: 'listing' });
     const listing = JSON.stringify(await listBrandKeys(deps, workspaceId));
     expect(listing).toContain(created.id);
     expect(listing).not.toContain(created.key);

@@ -127,7 +127,7 @@ describeEachBackend('Store contract', (backend) => {
       await expect(store.createUser({ ...user, id: unique('usr') })).rejects.toThrow();
       await store.addMember({ workspaceId: ws.id, userId: user.id, role: 'admin', createdAt: at(1) });
       expect(await store.listMembers(ws.id)).toEqual([
-        { workspaceId: ws.id, userId: user.id, role: 'admin', createdAt: at(1) },
+        { workspaceId: ws.id, userId: user.id, role: 'admin', createdAt: at(1), email: user.email },
       ]);
     });
   });

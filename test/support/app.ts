@@ -1,8 +1,9 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/http/app.js';
+import { buildApp, type AppOptions } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
 import type { Deps } from '../../src/services/deps.js';
+import { TokenService } from '../../src/services/tokens.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { ManualClock } from './clock.js';
@@ -13,13 +14,17 @@ export interface TestApp {
   store: Store;
   clock: ManualClock;
   deps: Deps;
+  /** Issues user tokens the app accepts (same store, so the same signing secret). */
+  tokens: TokenService;
   /** Every log line the app wrote, as text. */
   logs: string[];
   close(): Promise<void>;
 }
 
+export type TestAppOptions = Partial<Omit<AppOptions, 'store' | 'logger' | 'clock'>>;
+
 /** The real app on a real store, with a manual clock and its logs captured in memory. */
-export async function startTestApp(database: TestDatabase): Promise<TestApp> {
+export async function startTestApp(database: TestDatabase, options: TestAppOptions = {}): Promise<TestApp> {
   const store = await openStore(database.config);
   const clock = new ManualClock();
   const logs: string[] = [];
@@ -29,13 +34,15 @@ export async function startTestApp(database: TestDatabase): Promise<TestApp> {
       done();
     },
   });
-  const app = buildApp({ store, clock, logger: createLogger('debug', sink) });
+  const app = buildApp({ store, clock, logger: createLogger('debug', sink), ...options });
   await app.ready();
+  const deps = { store, clock };
   return {
     app,
     store,
     clock,
-    deps: { store, clock },
+    deps,
+    tokens: new TokenService(deps, { sessionTtlSeconds: 3600, ...options.auth }),
     logs,
     close: async () => {
       await app.close();

@@ -5,6 +5,7 @@ import { describeError } from '../../store/errors.js';
 import { getBrand, replaceBrand } from '../../services/brand.js';
 import { withDeps } from '../deps.js';
 import { createOutput, UsageError } from '../output.js';
+import { OPERATOR } from '../../services/audit.js';
 
 async function readJson(file: string): Promise<unknown> {
   let text: string;
@@ -37,7 +38,7 @@ export function brandCommand(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (file: string, options: { workspace: string; json?: boolean }) => {
       const document = await readJson(file);
-      const saved = await withDeps((deps) => replaceBrand(deps, options.workspace, document));
+      const saved = await withDeps((deps) => replaceBrand(deps, OPERATOR, options.workspace, document));
       createOutput(options.json === true).result(
         { workspace_id: saved.workspace_id, version: saved.version, updated_at: saved.updated_at },
         () => `Imported the brand of ${saved.workspace_id}: now version ${saved.version}.`,

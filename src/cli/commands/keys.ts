@@ -7,6 +7,7 @@ import {
 } from '../../services/brand-keys.js';
 import { withDeps } from '../deps.js';
 import { createOutput, table } from '../output.js';
+import { OPERATOR } from '../../services/audit.js';
 
 const SHOWN_ONCE =
   'This key is shown only once: store it in a server-side secret now. It expires in 90 days.';
@@ -26,7 +27,7 @@ export function keysCommand(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (options: { workspace: string; name: string; json?: boolean }) => {
       const created = await withDeps((deps) =>
-        createBrandKey(deps, { workspaceId: options.workspace, name: options.name }),
+        createBrandKey(deps, OPERATOR, { workspaceId: options.workspace, name: options.name }),
       );
       createOutput(options.json === true).result(created, () =>
         [
@@ -72,7 +73,7 @@ export function keysCommand(program: Command): void {
     .argument('<key_id>', 'the key id (bk_…), from keys list')
     .option('--json', 'machine-readable output')
     .action(async (keyId: string, options: { workspace: string; json?: boolean }) => {
-      const revoked = await withDeps((deps) => revokeBrandKey(deps, options.workspace, keyId));
+      const revoked = await withDeps((deps) => revokeBrandKey(deps, OPERATOR, options.workspace, keyId));
       createOutput(options.json === true).result(revoked, () => `Revoked: ${keyLine(revoked)}.`);
     });
 
@@ -86,7 +87,7 @@ export function keysCommand(program: Command): void {
     .action(async (keyId: string, options: { workspace: string; name?: string; json?: boolean }) => {
       const { old, created } = await withDeps(async (deps) => {
         const current = (await listBrandKeys(deps, options.workspace)).find((key) => key.id === keyId);
-        const replacement = await createBrandKey(deps, {
+        const replacement = await createBrandKey(deps, OPERATOR, {
           workspaceId: options.workspace,
           name: options.name ?? `${current?.name ?? keyId} (rotated)`,
         });

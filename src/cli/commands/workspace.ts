@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { createWorkspace, findOrCreateUser, listWorkspaces } from '../../services/workspaces.js';
 import { withDeps } from '../deps.js';
 import { createOutput, table } from '../output.js';
+import { OPERATOR } from '../../services/audit.js';
 
 export function workspaceCommand(program: Command): void {
   const workspace = program.command('workspace').description('create and list workspaces');
@@ -16,7 +17,7 @@ export function workspaceCommand(program: Command): void {
       const created = await withDeps(async (deps) => {
         const owner =
           options.ownerEmail === undefined ? undefined : await findOrCreateUser(deps, options.ownerEmail);
-        const record = await createWorkspace(deps, { name: options.name, owner });
+        const record = await createWorkspace(deps, OPERATOR, { name: options.name, owner });
         return {
           id: record.id,
           name: record.name,

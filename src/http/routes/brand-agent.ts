@@ -1,9 +1,15 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import fresh from 'fresh';
 import { z } from 'zod';
-import { toFieldIssues } from '../../core/brand-context.js';
+import { type BrandContext, brandContextSchema } from '../../core/brand-context.js';
+import { BRAND_KEY_PREFIX } from '../../core/brand-key.js';
 import { AppError } from '../../core/errors.js';
-import type { BrandReader, VerifiedKey } from '../../services/brand-reader.js';
+import { authorize } from '../../services/access.js';
+import type { VerifiedKey } from '../../services/brand-reader.js';
+import { looksLikeJwt } from '../../services/tokens.js';
+import { bearerToken, principalOf } from '../auth.js';
+import type { AppContext, ZodApp } from '../context.js';
+import { withProblems } from '../schemas.js';
 
 export const BRAND_AGENT_PATH = '/functions/v1/brand-agent';
 /** The body is two short strings; anything near this size is not a brand context request. */
@@ -17,37 +23,34 @@ declare module 'fastify' {
 }
 
 const requestSchema = z.strictObject({
-  action: z.string({ error: 'must be a string' }),
+  action: z.string({ error: 'must be a string' }).describe('Must be "context"'),
   workspace_id: z
     .string({ error: 'must be a string' })
     .min(1, 'must not be empty')
     .max(128, 'must be at most 128 characters'),
 });
 
-/** `Bearer <token>`: the scheme is case-insensitive (RFC 9110 §11.1), the token one word. */
-function bearerToken(header: string): string | undefined {
-  const match = /^Bearer +(\S+) *$/i.exec(header);
-  return match?.[1];
-}
-
 function isJson(contentType: string | undefined): boolean {
   return contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType);
 }
 
 /**
- * `POST /functions/v1/brand-agent`: DESIGN 4.4, each check in its order. The key is checked in `onRequest`,
- * before the body is even read, so an unauthenticated caller learns nothing about body rules.
+ * `POST /functions/v1/brand-agent`: DESIGN 4.4, each check in its order. The credential is checked in
+ * `onRequest`, before the body is even read, so an unauthenticated caller learns nothing about body rules.
+ * A brand read key is the usual credential; a member's user token is accepted too (the MCP server's).
  */
-export function brandAgentRoutes(app: FastifyInstance, reader: BrandReader): void {
+export function brandAgentRoutes(app: ZodApp, ctx: AppContext): void {
   app.decorateRequest('brandKey', null);
 
   app.route({
     method: [...OTHER_METHODS],
     url: BRAND_AGENT_PATH,
     exposeHeadRoute: false,
-    handler: (request, reply) => {
-      reply.header('allow', 'POST');
-      throw new AppError('method_not_allowed', `${request.method} is not supported here; use POST.`);
+    schema: { hide: true },
+    handler: (request) => {
+      throw new AppError('method_not_allowed', `${request.method} is not supported here; use POST.`, [], {
+        allow: 'POST',
+      });
     },
   });
 
@@ -59,36 +62,55 @@ export function brandAgentRoutes(app: FastifyInstance, reader: BrandReader): voi
     const token = bearerToken(header);
     if (token === undefined)
       throw new AppError('malformed_key', 'The Authorization header must be "Bearer <key>".');
-    request.brandKey = await reader.verifyKey(token);
+    if (token.startsWith(BRAND_KEY_PREFIX) || !looksLikeJwt(token))
+      request.brandKey = await ctx.reader.verifyKey(token);
+    else request.principal = await ctx.tokens.verify(token);
   };
 
-  app.post(BRAND_AGENT_PATH, { bodyLimit: BODY_LIMIT, onRequest: authenticate }, async (request, reply) => {
+  const requireJson = (request: FastifyRequest) => {
     if (!isJson(request.headers['content-type'])) {
       throw new AppError(
         'unsupported_media_type',
         'The body must be JSON sent with "Content-Type: application/json".',
       );
     }
-    const parsed = requestSchema.safeParse(request.body);
-    if (!parsed.success) {
-      const fields = toFieldIssues(parsed.error);
-      const summary = fields.map((issue) =>
-        issue.field ? `${issue.field} ${issue.message}` : 'the body must be a JSON object',
-      );
-      throw new AppError('invalid_request', `Invalid request: ${summary.join('; ')}.`, fields);
-    }
-    const { action, workspace_id: workspaceId } = parsed.data;
-    if (action !== 'context') {
-      throw new AppError(
-        'unsupported_action',
-        `Action "${action.slice(0, 64)}" is not supported; use "context".`,
-      );
-    }
-    const key = request.brandKey;
-    if (key === null) throw new Error('brand-agent handler reached without a verified key');
-    const brand = await reader.read(key, workspaceId);
-    reply.header('etag', brand.etag).header('cache-control', 'private, no-cache');
-    if (fresh(request.headers, { etag: brand.etag })) return reply.code(304).send();
-    return reply.type('application/json; charset=utf-8').send(brand.body);
-  });
+    return Promise.resolve();
+  };
+
+  app.post(
+    BRAND_AGENT_PATH,
+    {
+      bodyLimit: BODY_LIMIT,
+      onRequest: authenticate,
+      preValidation: requireJson,
+      schema: {
+        tags: ['brand context'],
+        summary: 'Read brand context',
+        description:
+          'Authorized by the Authorization header alone: a brand read key (brk_…) of the workspace, or a user token of a member.',
+        body: requestSchema,
+        response: withProblems({
+          200: brandContextSchema,
+          304: z.null().describe('Not modified (If-None-Match)'),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const { action, workspace_id: workspaceId } = request.body;
+      if (action !== 'context') {
+        throw new AppError(
+          'unsupported_action',
+          `Action "${action.slice(0, 64)}" is not supported; use "context".`,
+        );
+      }
+      const key = request.brandKey;
+      if (key === null) await authorize(ctx.deps, principalOf(request).user, workspaceId, 'brand.read');
+      const brand =
+        key === null ? await ctx.reader.readWorkspace(workspaceId) : await ctx.reader.read(key, workspaceId);
+      reply.header('etag', brand.etag).header('cache-control', 'private, no-cache');
+      if (fresh(request.headers, { etag: brand.etag })) return reply.code(304).send(null);
+      // Pre-serialized bytes: Fastify sends a Buffer as it is, without the response schema's serializer.
+      return reply.type('application/json; charset=utf-8').send(brand.body as unknown as BrandContext);
+    },
+  );
 }

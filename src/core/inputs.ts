@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { toFieldIssues } from './brand-context.js';
+import { AppError } from './errors.js';
+import { ROLES } from './roles.js';
+
+/** Inputs shared by the CLI and the HTTP API, so both refuse the same things with the same words. */
+export const nameSchema = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(200, 'must be at most 200 characters');
+export const emailSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(320, 'must be at most 320 characters')
+  .pipe(z.email('must be an email address'));
+export const passwordSchema = z
+  .string()
+  .min(12, 'must be at least 12 characters')
+  .max(1024, 'must be at most 1024 characters');
+export const roleSchema = z.enum(ROLES);
+/** Personal access tokens live at most 90 days, like brand read keys. */
+export const MAX_TOKEN_DAYS = 90;
+export const tokenDaysSchema = z.number().int().min(1).max(MAX_TOKEN_DAYS);
+
+/** Parses `value` or throws `invalid_request` naming each offending field (`field` prefixes the paths). */
+export function parseInput<T extends z.ZodType>(schema: T, value: unknown, field = ''): z.output<T> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const fields = toFieldIssues(result.error).map((issue) => ({
+    field: [field, issue.field].filter(Boolean).join('.'),
+    message: issue.message,
+  }));
+  const summary = fields.map((issue) => `${issue.field || 'body'} ${issue.message}`).join('; ');
+  throw new AppError('invalid_request', `Invalid input: ${summary}.`, fields);
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { can, canManageMember, PERMISSIONS } from './roles.js';
+
+describe('can', () => {
+  it('lets every role read the brand and only owners and admins write it', () => {
+    expect(['owner', 'admin', 'member'].map((role) => can(role as 'owner', 'brand.read'))).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect(can('owner', 'brand.write')).toBe(true);
+    expect(can('admin', 'brand.write')).toBe(true);
+    expect(can('member', 'brand.write')).toBe(false);
+  });
+
+  it('reserves brand read keys and the audit log to owners and admins (spec section 3)', () => {
+    for (const permission of ['keys.read', 'keys.write', 'audit.read'] as const) {
+      expect(can('member', permission)).toBe(false);
+      expect(can('admin', permission)).toBe(true);
+      expect(can('owner', permission)).toBe(true);
+    }
+  });
+
+  it('gives owners every permission', () => {
+    for (const permission of Object.keys(PERMISSIONS) as (keyof typeof PERMISSIONS)[]) {
+      expect(can('owner', permission)).toBe(true);
+    }
+  });
+});
+
+describe('canManageMember', () => {
+  it('lets owners manage owners, admins manage everyone but owners, and members no one', () => {
+    expect(canManageMember('owner', 'owner')).toBe(true);
+    expect(canManageMember('admin', 'owner')).toBe(false);
+    expect(canManageMember('admin', 'admin')).toBe(true);
+    expect(canManageMember('admin', 'member')).toBe(true);
+    expect(canManageMember('member', 'member')).toBe(false);
+  });
+});

@@ -1,0 +1,31 @@
+/**
+ * Workspace roles and what each may do (DESIGN 4.7), as data: the one table every route consults.
+ * Brand read keys have no role at all: they can only call the read operation.
+ */
+export const ROLES = ['owner', 'admin', 'member'] as const;
+export type Role = (typeof ROLES)[number];
+
+const EVERYONE = ['owner', 'admin', 'member'] as const;
+const MANAGERS = ['owner', 'admin'] as const;
+
+export const PERMISSIONS = {
+  'workspace.read': EVERYONE,
+  'brand.read': EVERYONE,
+  'brand.write': MANAGERS,
+  'keys.read': MANAGERS,
+  'keys.write': MANAGERS,
+  'members.read': EVERYONE,
+  'members.write': MANAGERS,
+  'audit.read': MANAGERS,
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+export function can(role: Role, permission: Permission): boolean {
+  return (PERMISSIONS[permission] as readonly Role[]).includes(role);
+}
+
+/** Owners manage everyone; admins manage everyone but owners (they can neither add nor remove one). */
+export function canManageMember(actor: Role, target: Role): boolean {
+  return actor === 'owner' || (actor === 'admin' && target !== 'owner');
+}

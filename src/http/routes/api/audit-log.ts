@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { listAuditLog } from '../../../services/audit.js';
+import type { AppContext, ZodApp } from '../../context.js';
+import { auditEventSchema, withProblems, workspaceParams } from '../../schemas.js';
+
+/** GET /api/v1/workspaces/{id}/audit-log: newest first, with an opaque cursor for the next page. */
+export function auditLogRoute(app: ZodApp, ctx: AppContext): void {
+  app.get(
+    '/api/v1/workspaces/:id/audit-log',
+    {
+      config: { permission: 'audit.read' },
+      schema: {
+        tags: ['audit'],
+        summary: 'Read the audit log',
+        params: workspaceParams,
+        querystring: z.object({
+          limit: z.coerce.number().int().min(1).max(200).default(50),
+          cursor: z.string().max(64).optional().describe('next_cursor of the previous page'),
+        }),
+        response: withProblems({
+          200: z.object({ events: z.array(auditEventSchema), next_cursor: z.string().nullable() }),
+        }),
+      },
+    },
+    (request) => listAuditLog(ctx.deps, request.params.id, request.query),
+  );
+}

@@ -1,0 +1,26 @@
+import { brandContextSchema, brandDocumentSchema } from '../../../../core/brand-context.js';
+import { replaceBrand } from '../../../../services/brand.js';
+import { actorOf } from '../../../auth.js';
+import type { AppContext, ZodApp } from '../../../context.js';
+import { withProblems, workspaceParams } from '../../../schemas.js';
+
+/**
+ * PUT /api/v1/workspaces/{id}/brand: replaces the whole brand (knowledge, assets, skills and preferences
+ * included). Entries keep their ids when sent with them. An invalid document changes nothing.
+ */
+export function putBrandRoute(app: ZodApp, ctx: AppContext): void {
+  app.put(
+    '/api/v1/workspaces/:id/brand',
+    {
+      config: { permission: 'brand.write' },
+      schema: {
+        tags: ['brand'],
+        summary: 'Replace the brand',
+        params: workspaceParams,
+        body: brandDocumentSchema,
+        response: withProblems({ 200: brandContextSchema }),
+      },
+    },
+    (request) => replaceBrand(ctx.deps, actorOf(request), request.params.id, request.body),
+  );
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { removeMember } from '../../../../services/members.js';
+import { actorOf, membershipOf } from '../../../auth.js';
+import type { AppContext, ZodApp } from '../../../context.js';
+import { withProblems, workspaceParams } from '../../../schemas.js';
+
+/** DELETE /api/v1/workspaces/{id}/members/{user_id}: admins cannot remove owners; the last owner stays. */
+export function removeMemberRoute(app: ZodApp, ctx: AppContext): void {
+  app.delete(
+    '/api/v1/workspaces/:id/members/:user_id',
+    {
+      config: { permission: 'members.write' },
+      schema: {
+        tags: ['members'],
+        summary: 'Remove a member',
+        params: workspaceParams.extend({ user_id: z.string().max(128) }),
+        response: withProblems({ 204: z.null().describe('Removed') }),
+      },
+    },
+    async (request, reply) => {
+      const { role } = membershipOf(request);
+      await removeMember(ctx.deps, actorOf(request), role, request.params.id, request.params.user_id);
+      return reply.code(204).send(null);
+    },
+  );
+}

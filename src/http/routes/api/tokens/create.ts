@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { MAX_TOKEN_DAYS } from '../../../../core/inputs.js';
+import { principalOf } from '../../../auth.js';
+import type { AppContext, ZodApp } from '../../../context.js';
+import { accessTokenSchema, withProblems } from '../../../schemas.js';
+
+/** POST /api/v1/tokens: a personal access token (a user JWT with a `jti`) for the MCP server or scripts. */
+export function createTokenRoute(app: ZodApp, ctx: AppContext): void {
+  app.post(
+    '/api/v1/tokens',
+    {
+      schema: {
+        tags: ['tokens'],
+        summary: 'Create a personal access token',
+        description:
+          'The token is in this response only. Use it as BRAND_CONTEXT_ACCESS_TOKEN for the MCP server.',
+        body: z.strictObject({
+          name: z.string(),
+          expires_in_days: z.number().int().min(1).max(MAX_TOKEN_DAYS).default(30),
+        }),
+        response: withProblems({ 201: accessTokenSchema.extend({ token: z.string() }) }),
+      },
+    },
+    async (request, reply) => {
+      const { name, expires_in_days: expiresInDays } = request.body;
+      const created = await ctx.tokens.createPersonalToken(principalOf(request).user, {
+        name,
+        expiresInDays,
+      });
+      return reply.code(201).header('cache-control', 'no-store').send(created);
+    },
+  );
+}

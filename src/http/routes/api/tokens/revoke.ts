@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { principalOf } from '../../../auth.js';
+import type { AppContext, ZodApp } from '../../../context.js';
+import { accessTokenSchema, withProblems } from '../../../schemas.js';
+
+/** DELETE /api/v1/tokens/{token_id}: revokes one of the caller's tokens at once; idempotent. */
+export function revokeTokenRoute(app: ZodApp, ctx: AppContext): void {
+  app.delete(
+    '/api/v1/tokens/:token_id',
+    {
+      schema: {
+        tags: ['tokens'],
+        summary: 'Revoke a personal access token',
+        params: z.object({ token_id: z.string().max(128) }),
+        response: withProblems({ 200: accessTokenSchema }),
+      },
+    },
+    (request) => ctx.tokens.revokePersonalToken(principalOf(request).user, request.params.token_id),
+  );
+}

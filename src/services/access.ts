@@ -1,0 +1,30 @@
+import { AppError } from '../core/errors.js';
+import { can, type Permission } from '../core/roles.js';
+import type { MembershipRecord, UserRecord } from '../store/store.js';
+import type { Deps } from './deps.js';
+
+/**
+ * The one authorization check of the management API: `user` must be a member of the workspace with a role
+ * that grants `permission`. A workspace that does not exist is 404; one the user is not a member of, 403.
+ */
+export async function authorize(
+  deps: Deps,
+  user: UserRecord,
+  workspaceId: string,
+  permission: Permission,
+): Promise<MembershipRecord> {
+  const membership = await deps.store.getMembership(workspaceId, user.id);
+  if (!membership) {
+    const exists = (await deps.store.getWorkspace(workspaceId)) !== undefined;
+    throw exists
+      ? new AppError('workspace_forbidden', `You are not a member of workspace ${workspaceId}.`)
+      : new AppError('workspace_not_found', `Workspace ${workspaceId} does not exist.`);
+  }
+  if (!can(membership.role, permission)) {
+    throw new AppError(
+      'insufficient_role',
+      `The ${membership.role} role does not allow ${permission} in this workspace.`,
+    );
+  }
+  return membership;
+}

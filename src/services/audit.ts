@@ -1,0 +1,88 @@
+import { newId } from '../core/base62.js';
+import { AppError } from '../core/errors.js';
+import type { AuditEventRecord, Store, StoredAuditEvent } from '../store/store.js';
+import type { Deps } from './deps.js';
+
+/** Who did something: a signed-in user, or the operator at the server's CLI. */
+export type Actor = { kind: 'user'; userId: string; email: string } | { kind: 'operator' };
+
+export const OPERATOR: Actor = { kind: 'operator' };
+
+export interface AuditEntry {
+  workspaceId: string | null;
+  action: string;
+  targetType: string;
+  targetId: string | null;
+  /** Names, roles, prefixes: never a secret. */
+  details?: AuditEventRecord['details'];
+}
+
+/** Appends to the audit log; call it inside the transaction of the change it records. */
+export function recordAudit(store: Store, actor: Actor, at: string, entry: AuditEntry): Promise<void> {
+  return store.appendAuditEvent({
+    id: newId('ae'),
+    workspaceId: entry.workspaceId,
+    actorId: actor.kind === 'user' ? actor.userId : null,
+    actorEmail: actor.kind === 'user' ? actor.email : null,
+    action: entry.action,
+    targetType: entry.targetType,
+    targetId: entry.targetId,
+    details: entry.details ?? {},
+    createdAt: at,
+  });
+}
+
+export interface AuditEventView {
+  id: string;
+  action: string;
+  actor: { type: 'user'; id: string | null; email: string | null } | { type: 'operator' };
+  target: { type: string; id: string | null };
+  details: AuditEventRecord['details'];
+  created_at: string;
+}
+
+export function toAuditEventView(event: StoredAuditEvent): AuditEventView {
+  return {
+    id: event.id,
+    action: event.action,
+    actor:
+      event.actorId === null
+        ? { type: 'operator' }
+        : { type: 'user', id: event.actorId, email: event.actorEmail },
+    target: { type: event.targetType, id: event.targetId },
+    details: event.details,
+    created_at: event.createdAt,
+  };
+}
+
+export interface AuditPage {
+  events: AuditEventView[];
+  /** Pass back as `cursor` for the next (older) page; null on the last page. */
+  next_cursor: string | null;
+}
+
+function decodeCursor(cursor: string): number {
+  const seq = Number(Buffer.from(cursor, 'base64url').toString());
+  if (!Number.isSafeInteger(seq) || seq < 1) {
+    throw new AppError('invalid_request', 'The cursor is not one this API returned.', [
+      { field: 'cursor', message: 'is not a cursor from a previous page' },
+    ]);
+  }
+  return seq;
+}
+
+/** One page of a workspace's audit log, newest first. */
+export async function listAuditLog(
+  deps: Deps,
+  workspaceId: string,
+  page: { limit: number; cursor?: string | undefined },
+): Promise<AuditPage> {
+  const beforeSeq = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
+  const events = await deps.store.listAuditEvents(workspaceId, { beforeSeq, limit: page.limit });
+  const last = events.at(-1);
+  return {
+    events: events.map(toAuditEventView),
+    next_cursor:
+      events.length === page.limit && last ? Buffer.from(String(last.seq)).toString('base64url') : null,
+  };
+}

@@ -1,0 +1,246 @@
+import { randomBytes } from 'node:crypto';
+import {
+  createRemoteJWKSet,
+  decodeJwt,
+  errors as joseErrors,
+  type JWTPayload,
+  jwtVerify,
+  SignJWT,
+} from 'jose';
+import { newId } from '../core/base62.js';
+import { isoAt } from '../core/clock.js';
+import { AppError } from '../core/errors.js';
+import { nameSchema, parseInput, tokenDaysSchema } from '../core/inputs.js';
+import type { AccessTokenRecord, UserRecord } from '../store/store.js';
+import { type Actor, recordAudit } from './audit.js';
+import type { Deps } from './deps.js';
+import type { UsageRecorder } from './usage.js';
+
+export const LOCAL_ISSUER = 'brand-context';
+const LOCAL_AUDIENCE = 'brand-context';
+const DAY_S = 24 * 60 * 60;
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+const MIN_SECRET_LENGTH = 32;
+
+export interface AuthConfig {
+  /** HS256 secret for tokens this service issues; generated once and kept in the store when absent. */
+  jwtSecret?: string;
+  sessionTtlSeconds: number;
+  /** Tokens of an existing identity provider, verified against its JWKS. */
+  identityProvider?: { jwksUrl: string; issuer?: string; audience?: string; emailClaim: string };
+}
+
+/** A caller authenticated by a user token: the user, and the personal access token's id when it is one. */
+export interface UserPrincipal {
+  user: UserRecord;
+  tokenId: string | null;
+}
+
+export interface IssuedSession {
+  access_token: string;
+  token_type: 'bearer';
+  expires_in: number;
+}
+
+export interface AccessTokenView {
+  id: string;
+  name: string;
+  status: 'active' | 'expired' | 'revoked';
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+export function looksLikeJwt(token: string): boolean {
+  return JWT_SHAPE.test(token);
+}
+
+/**
+ * Issues and verifies user tokens: short-lived sessions from sign-in, personal access tokens (JWTs whose
+ * `jti` is recorded so they can be listed and revoked), and, when configured, an identity provider's
+ * tokens. Verification is judged against the injected clock.
+ */
+export class TokenService {
+  private secret: Uint8Array | undefined;
+  private readonly remoteKeys: ReturnType<typeof createRemoteJWKSet> | undefined;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly config: AuthConfig,
+    private readonly usage?: UsageRecorder,
+  ) {
+    if (config.jwtSecret !== undefined && config.jwtSecret.length < MIN_SECRET_LENGTH) {
+      throw new Error(`BRAND_CONTEXT_JWT_SECRET must be at least ${MIN_SECRET_LENGTH} characters`);
+    }
+    const provider = config.identityProvider;
+    this.remoteKeys = provider && createRemoteJWKSet(new URL(provider.jwksUrl));
+  }
+
+  private async signingKey(): Promise<Uint8Array> {
+    if (!this.secret) {
+      const secret =
+        this.config.jwtSecret ??
+        (await this.deps.store.getOrCreateSetting('jwt_secret', randomBytes(32).toString('base64url')));
+      this.secret = new TextEncoder().encode(secret);
+    }
+    return this.secret;
+  }
+
+  private async sign(user: UserRecord, expiresAt: number, jti?: string): Promise<string> {
+    const jwt = new SignJWT({ email: user.email })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer(LOCAL_ISSUER)
+      .setAudience(LOCAL_AUDIENCE)
+      .setSubject(user.id)
+      .setIssuedAt(Math.floor(this.deps.clock.now() / 1000))
+      .setExpirationTime(Math.floor(expiresAt / 1000));
+    if (jti !== undefined) jwt.setJti(jti);
+    return jwt.sign(await this.signingKey());
+  }
+
+  async issueSession(user: UserRecord): Promise<IssuedSession> {
+    const ttl = this.config.sessionTtlSeconds;
+    const token = await this.sign(user, this.deps.clock.now() + ttl * 1000);
+    return { access_token: token, token_type: 'bearer', expires_in: ttl };
+  }
+
+  /** A personal access token for AI clients and scripts: shown once, at most 90 days, revocable. */
+  async createPersonalToken(
+    user: UserRecord,
+    input: { name: string; expiresInDays: number },
+  ): Promise<AccessTokenView & { token: string }> {
+    const name = parseInput(nameSchema, input.name, 'name');
+    const days = parseInput(tokenDaysSchema, input.expiresInDays, 'expires_in_days');
+    const now = this.deps.clock.now();
+    const record: AccessTokenRecord = {
+      id: newId('pat'),
+      userId: user.id,
+      name,
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + days * DAY_S * 1000).toISOString(),
+      revokedAt: null,
+      lastUsedAt: null,
+    };
+    const token = await this.sign(user, now + days * DAY_S * 1000, record.id);
+    const actor: Actor = { kind: 'user', userId: user.id, email: user.email };
+    await this.deps.store.transaction(async (store) => {
+      await store.createAccessToken(record);
+      await recordAudit(store, actor, record.createdAt, {
+        workspaceId: null,
+        action: 'access_token.created',
+        targetType: 'access_token',
+        targetId: record.id,
+        details: { name, expires_at: record.expiresAt },
+      });
+    });
+    return { ...this.toView(record), token };
+  }
+
+  async listPersonalTokens(user: UserRecord): Promise<AccessTokenView[]> {
+    return (await this.deps.store.listAccessTokens(user.id)).map((record) => this.toView(record));
+  }
+
+  async revokePersonalToken(user: UserRecord, id: string): Promise<AccessTokenView> {
+    const now = isoAt(this.deps.clock);
+    const record = await this.deps.store.revokeAccessToken(user.id, id, now);
+    if (!record) throw new AppError('token_not_found', `You have no personal access token ${id}.`);
+    if (record.revokedAt === now) {
+      await recordAudit(this.deps.store, { kind: 'user', userId: user.id, email: user.email }, now, {
+        workspaceId: null,
+        action: 'access_token.revoked',
+        targetType: 'access_token',
+        targetId: id,
+        details: { name: record.name },
+      });
+    }
+    return this.toView(record);
+  }
+
+  private toView(record: AccessTokenRecord): AccessTokenView {
+    const now = this.deps.clock.now();
+    const status =
+      record.revokedAt !== null ? 'revoked' : now >= Date.parse(record.expiresAt) ? 'expired' : 'active';
+    return {
+      id: record.id,
+      name: record.name,
+      status,
+      created_at: record.createdAt,
+      expires_at: record.expiresAt,
+      revoked_at: record.revokedAt,
+      last_used_at: this.usage?.pendingAccessTokenUse(record.id) ?? record.lastUsedAt,
+    };
+  }
+
+  /** Verifies a bearer token that is not a brand read key; throws a 401 problem when it is not valid now. */
+  async verify(token: string): Promise<UserPrincipal> {
+    if (!looksLikeJwt(token))
+      throw new AppError('invalid_token', 'The bearer token is not a valid access token.');
+    let issuer: string | undefined;
+    try {
+      issuer = decodeJwt(token).iss;
+    } catch {
+      throw new AppError('invalid_token', 'The bearer token is not a valid access token.');
+    }
+    return issuer === LOCAL_ISSUER ? this.verifyLocal(token) : this.verifyRemote(token);
+  }
+
+  private async verifyLocal(token: string): Promise<UserPrincipal> {
+    const payload = await this.check(() =>
+      jwtVerify(token, this.signingKey.bind(this), {
+        issuer: LOCAL_ISSUER,
+        audience: LOCAL_AUDIENCE,
+        algorithms: ['HS256'],
+        currentDate: new Date(this.deps.clock.now()),
+      }),
+    );
+    const user = payload.sub === undefined ? undefined : await this.deps.store.getUser(payload.sub);
+    if (!user) throw new AppError('invalid_token', 'The access token belongs to no account.');
+    if (payload.jti === undefined) return { user, tokenId: null };
+    const record = await this.deps.store.getAccessToken(payload.jti);
+    if (!record || record.userId !== user.id)
+      throw new AppError('invalid_token', 'The access token is not known.');
+    if (record.revokedAt !== null)
+      throw new AppError('token_revoked', 'The personal access token has been revoked.');
+    this.usage?.accessTokenUsed(record.id, this.deps.clock.now());
+    return { user, tokenId: record.id };
+  }
+
+  private async verifyRemote(token: string): Promise<UserPrincipal> {
+    const provider = this.config.identityProvider;
+    if (!provider || !this.remoteKeys)
+      throw new AppError('invalid_token', 'The access token was not issued by this service.');
+    const keys = this.remoteKeys;
+    const payload = await this.check(() =>
+      jwtVerify(token, keys, {
+        issuer: provider.issuer,
+        audience: provider.audience,
+        currentDate: new Date(this.deps.clock.now()),
+      }),
+    );
+    const email = payload[provider.emailClaim];
+    const user =
+      typeof email === 'string'
+        ? await this.deps.store.findUserByEmail(email.trim().toLowerCase())
+        : undefined;
+    if (!user) {
+      throw new AppError(
+        'invalid_token',
+        `The identity provider's token names no account here (claim "${provider.emailClaim}").`,
+      );
+    }
+    return { user, tokenId: null };
+  }
+
+  private async check(verify: () => Promise<{ payload: JWTPayload }>): Promise<JWTPayload> {
+    try {
+      return (await verify()).payload;
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired)
+        throw new AppError('token_expired', 'The access token has expired.');
+      if (error instanceof joseErrors.JOSEError)
+        throw new AppError('invalid_token', 'The access token is not valid.');
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,38 @@
+import type { Role } from '../../src/core/roles.js';
+import { findOrCreateUser } from '../../src/services/workspaces.js';
+import type { UserRecord } from '../../src/store/store.js';
+import type { TestApp } from './app.js';
+
+let counter = 0;
+
+export interface TestUser {
+  user: UserRecord;
+  /** A session token (user JWT) for `Authorization: Bearer …`. */
+  token: string;
+}
+
+/**
+ * A new account (no password: tests that sign in set one) with a session token, optionally a member of
+ * `workspaceId` with `role`. Emails are unique per call.
+ */
+export async function addUser(
+  testApp: TestApp,
+  options: { workspaceId?: string; role?: Role; email?: string } = {},
+): Promise<TestUser> {
+  const email = options.email ?? `user${String(++counter)}-${String(Date.now())}@example.com`;
+  const user = await findOrCreateUser(testApp.deps, email);
+  if (options.workspaceId !== undefined) {
+    await testApp.store.addMember({
+      workspaceId: options.workspaceId,
+      userId: user.id,
+      role: options.role ?? 'member',
+      createdAt: new Date(testApp.clock.now()).toISOString(),
+    });
+  }
+  const { access_token: token } = await testApp.tokens.issueSession(user);
+  return { user, token };
+}
+
+export function bearer(token: string): { authorization: string } {
+  return { authorization: `Bearer ${token}` };
+}
