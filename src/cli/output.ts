@@ -23,6 +23,12 @@ export function createOutput(
   };
 }
 
+export async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** One line (two with a hint) on stderr; with --json, the same as a JSON object. */
 export function formatError(error: unknown, json: boolean): string {
   if (error instanceof AppError) {

@@ -3,6 +3,7 @@ import { brandCommand } from './commands/brand.js';
 import { keysCommand } from './commands/keys.js';
 import { seedCommand } from './commands/seed.js';
 import { serveCommand } from './commands/serve.js';
+import { usersCommand } from './commands/users.js';
 import { workspaceCommand } from './commands/workspace.js';
 import { formatError, UsageError } from './output.js';
 
@@ -11,7 +12,14 @@ export function buildProgram(): Command {
     .description('Brand Context: serve and manage workspace brand data and brand read keys')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride(); // subcommands inherit it
-  for (const register of [serveCommand, seedCommand, workspaceCommand, brandCommand, keysCommand])
+  for (const register of [
+    serveCommand,
+    seedCommand,
+    workspaceCommand,
+    usersCommand,
+    brandCommand,
+    keysCommand,
+  ])
     register(program);
   return program;
 }

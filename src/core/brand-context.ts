@@ -7,12 +7,19 @@ import type { FieldIssue } from './errors.js';
  * in the output; empty values are "", [], {} or null, never missing.
  */
 
+/*
+ * Normalizations are overwrites, not transforms: response schemas are serialized with zod's encode
+ * (fastify-type-provider-zod), which throws on a one-way `.transform()`.
+ */
 const hexColor = z
   .string()
   .regex(/^#[0-9A-Fa-f]{6}$/, 'must be a #RRGGBB color')
-  .transform((hex) => hex.toUpperCase());
+  .toUpperCase();
 const httpsUrl = z.url({ protocol: /^https$/, error: 'must be an absolute https URL' }).max(2048);
-const isoTimestamp = z.iso.datetime({ offset: false }).transform((value) => new Date(value).toISOString());
+const isoTimestamp = z.iso.datetime({ offset: false }).overwrite((value) => {
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? value : new Date(time).toISOString();
+});
 const entryId = (prefix: string) =>
   z
     .string()

@@ -212,6 +212,109 @@ describeEachBackend('Store contract', (backend) => {
     });
   });
 
+  describe('accounts', () => {
+    async function member(role: 'owner' | 'admin' | 'member', ws: { id: string }) {
+      const user = {
+        id: unique('usr'),
+        email: `${unique('m')}@example.com`,
+        passwordHash: null,
+        createdAt: at(0),
+      };
+      await store.createUser(user);
+      await store.addMember({ workspaceId: ws.id, userId: user.id, role, createdAt: at(1) });
+      return user;
+    }
+
+    it('lists the workspaces of a user with the role in each, and removes a membership once', async () => {
+      const [first, second] = [workspace('First'), workspace('Second')];
+      await store.createWorkspace(first, emptyBrand());
+      await store.createWorkspace(second, emptyBrand());
+      const user = await member('admin', first);
+      await store.addMember({ workspaceId: second.id, userId: user.id, role: 'member', createdAt: at(2) });
+      expect((await store.listWorkspacesOf(user.id)).map((w) => [w.name, w.role])).toEqual([
+        ['First', 'admin'],
+        ['Second', 'member'],
+      ]);
+      expect(await store.getMembership(first.id, user.id)).toMatchObject({ role: 'admin' });
+      expect(await store.removeMember(first.id, user.id)).toBe(true);
+      expect(await store.removeMember(first.id, user.id)).toBe(false);
+      expect(await store.getMembership(first.id, user.id)).toBeUndefined();
+    });
+
+    it('sets a password hash and finds the user by id', async () => {
+      const ws = workspace();
+      await store.createWorkspace(ws, emptyBrand());
+      const user = await member('member', ws);
+      await store.setPasswordHash(user.id, 'scrypt$new');
+      expect(await store.getUser(user.id)).toMatchObject({ passwordHash: 'scrypt$new' });
+      expect(await store.getUser('usr_missing')).toBeUndefined();
+    });
+
+    it('keeps personal access tokens per user, revokes them once, and stamps their last use forward only', async () => {
+      const ws = workspace();
+      await store.createWorkspace(ws, emptyBrand());
+      const user = await member('member', ws);
+      const other = await member('member', ws);
+      const token = {
+        id: unique('pat'),
+        userId: user.id,
+        name: 'mcp',
+        createdAt: at(1),
+        expiresAt: at(50),
+        revokedAt: null,
+        lastUsedAt: null,
+      };
+      await store.createAccessToken(token);
+      expect(await store.getAccessToken(token.id)).toEqual(token);
+      expect(await store.listAccessTokens(user.id)).toEqual([token]);
+      expect(await store.revokeAccessToken(other.id, token.id, at(2))).toBeUndefined();
+      expect((await store.revokeAccessToken(user.id, token.id, at(3)))?.revokedAt).toBe(at(3));
+      expect((await store.revokeAccessToken(user.id, token.id, at(4)))?.revokedAt).toBe(at(3));
+      await store.touchAccessTokens([{ id: token.id, usedAt: at(10) }]);
+      await store.touchAccessTokens([{ id: token.id, usedAt: at(5) }]);
+      expect((await store.getAccessToken(token.id))?.lastUsedAt).toBe(at(10));
+    });
+
+    it('stamps brand key use forward only, whichever node flushes last', async () => {
+      const ws = workspace();
+      await store.createWorkspace(ws, emptyBrand());
+      const key = brandKey(ws.id);
+      await store.createBrandKey(key);
+      await store.touchBrandKeys([{ id: key.id, usedAt: at(20) }]);
+      await store.touchBrandKeys([{ id: key.id, usedAt: at(15) }]);
+      expect((await store.getBrandKey(ws.id, key.id))?.lastUsedAt).toBe(at(20));
+    });
+
+    it('appends audit events and pages them newest first', async () => {
+      const ws = workspace();
+      await store.createWorkspace(ws, emptyBrand());
+      for (const action of ['one', 'two', 'three']) {
+        await store.appendAuditEvent({
+          id: unique('ae'),
+          workspaceId: ws.id,
+          actorId: null,
+          actorEmail: null,
+          action,
+          targetType: 'test',
+          targetId: null,
+          details: { n: 1, flag: true, none: null, text: 'x' },
+          createdAt: at(1),
+        });
+      }
+      const firstPage = await store.listAuditEvents(ws.id, { limit: 2 });
+      expect(firstPage.map((event) => event.action)).toEqual(['three', 'two']);
+      expect(firstPage[0]?.details).toEqual({ n: 1, flag: true, none: null, text: 'x' });
+      const secondPage = await store.listAuditEvents(ws.id, { limit: 2, beforeSeq: firstPage[1]?.seq });
+      expect(secondPage.map((event) => event.action)).toEqual(['one']);
+    });
+
+    it('keeps the first value of a setting, whoever asks later', async () => {
+      const name = unique('setting');
+      expect(await store.getOrCreateSetting(name, 'first')).toBe('first');
+      expect(await store.getOrCreateSetting(name, 'second')).toBe('first');
+    });
+  });
+
   describe('change feed', () => {
     const received: StoreChange[] = [];
     let unsubscribe: (() => void) | undefined;

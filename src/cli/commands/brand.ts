@@ -4,7 +4,7 @@ import { serializeBrandContext } from '../../core/brand-context.js';
 import { describeError } from '../../store/errors.js';
 import { getBrand, replaceBrand } from '../../services/brand.js';
 import { withDeps } from '../deps.js';
-import { createOutput, UsageError } from '../output.js';
+import { createOutput, readStdin, UsageError } from '../output.js';
 import { OPERATOR } from '../../services/audit.js';
 
 async function readJson(file: string): Promise<unknown> {
@@ -19,12 +19,6 @@ async function readJson(file: string): Promise<unknown> {
   } catch (error) {
     throw new UsageError(`${file} is not valid JSON: ${describeError(error)}`);
   }
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 export function brandCommand(program: Command): void {
