@@ -182,7 +182,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
       api.addHook('onRequest', authenticateUser(ctx));
       for (const route of ACCOUNT_ROUTES) route(api, ctx);
       void api.register((workspace: ZodApp, _workspaceOptions, workspaceDone) => {
-        workspace.addHook('preHandler', authorizeWorkspace(ctx));
+        // Before validation: a caller with no access learns nothing, not even what a valid body looks like.
+        workspace.addHook('preValidation', authorizeWorkspace(ctx));
         for (const route of WORKSPACE_ROUTES) route(workspace, ctx);
         workspaceDone();
       });

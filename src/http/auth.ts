@@ -54,7 +54,7 @@ export function actorOf(request: FastifyRequest): Actor {
 }
 
 /**
- * preHandler of every route under /api/v1/workspaces/:id — the one place roles are enforced: the route's
+ * preValidation hook of every route under /api/v1/workspaces/:id — the one place roles are enforced: the route's
  * `config.permission` must be allowed by the caller's role in that workspace.
  */
 export function authorizeWorkspace(ctx: AppContext) {
