@@ -392,6 +392,8 @@ describe('settleBrandDocument', () => {
   it('keeps a supplied knowledge updated_at', () => {
     const document = parsed({ name: 'X', knowledge: [{ ...fact, id: 'kb_1', updated_at: EARLIER }] });
     const previous = {
+      assets: [],
+      skills: [],
       knowledge: [{ ...fact, id: 'kb_1', tags: [], updated_at: '2023-01-01T00:00:00.000Z' }],
     };
     expect(settleBrandDocument(document, previous, NOW, idsFrom()).knowledge[0]?.updated_at).toBe(EARLIER);
@@ -399,7 +401,11 @@ describe('settleBrandDocument', () => {
   });
 
   it('keeps the previous updated_at of an unchanged knowledge entry', () => {
-    const previous = { knowledge: [{ ...fact, id: 'kb_1', tags: ['history'], updated_at: EARLIER }] };
+    const previous = {
+      assets: [],
+      skills: [],
+      knowledge: [{ ...fact, id: 'kb_1', tags: ['history'], updated_at: EARLIER }],
+    };
     const document = parsed({ name: 'X', knowledge: [{ ...fact, id: 'kb_1', tags: ['history'] }] });
     expect(settleBrandDocument(document, previous, NOW, idsFrom()).knowledge[0]?.updated_at).toBe(EARLIER);
   });
@@ -411,16 +417,39 @@ describe('settleBrandDocument', () => {
     ['tags', { tags: ['history', 'portland'] }],
     ['tag order', { tags: ['b', 'a'] }],
   ])('dates a knowledge entry whose %s was edited now', (_what, edit) => {
-    const previous = { knowledge: [{ ...fact, id: 'kb_1', tags: ['a', 'b'], updated_at: EARLIER }] };
+    const previous = {
+      assets: [],
+      skills: [],
+      knowledge: [{ ...fact, id: 'kb_1', tags: ['a', 'b'], updated_at: EARLIER }],
+    };
     const document = parsed({ name: 'X', knowledge: [{ ...fact, tags: ['a', 'b'], id: 'kb_1', ...edit }] });
     expect(settleBrandDocument(document, previous, NOW, idsFrom()).knowledge[0]?.updated_at).toBe(NOW);
   });
 
-  it('dates an identical entry under another id now', () => {
-    const previous = { knowledge: [{ ...fact, id: 'kb_1', tags: [], updated_at: EARLIER }] };
+  it('dates an identical entry under another id now, and lets an id-less twin take the previous id and date', () => {
+    const previous = {
+      assets: [],
+      skills: [],
+      knowledge: [{ ...fact, id: 'kb_1', tags: [], updated_at: EARLIER }],
+    };
     const document = parsed({ name: 'X', knowledge: [{ ...fact, id: 'kb_2' }, fact] });
     const settled = settleBrandDocument(document, previous, NOW, idsFrom());
-    expect(settled.knowledge.map((entry) => entry.updated_at)).toEqual([NOW, NOW]);
+    expect(settled.knowledge.map((entry) => [entry.id, entry.updated_at])).toEqual([
+      ['kb_2', NOW],
+      ['kb_1', EARLIER],
+    ]);
+  });
+
+  it('gives entries sent again without ids the ids they already have, so a repeated document changes nothing', () => {
+    const document = parsed({
+      name: 'X',
+      knowledge: [fact, { ...fact, title: 'Other' }],
+      assets: [{ kind: 'logo', name: 'Logo', url: 'https://example.com/l.svg' }],
+      skills: [{ name: 'Skill' }],
+    });
+    const first = settleBrandDocument(document, undefined, EARLIER, idsFrom());
+    const again = settleBrandDocument(document, first, NOW, idsFrom());
+    expect(again).toEqual(first);
   });
 });
 

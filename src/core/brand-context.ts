@@ -254,37 +254,57 @@ export function emptyBrand(): Omit<BrandContext, 'workspace_id' | 'name' | 'upda
   return { ...empty, knowledge: [], assets: [], skills: [] };
 }
 
-function sameKnowledge(a: KnowledgeEntry, b: BrandDocument['knowledge'][number]): boolean {
-  return (
-    a.kind === b.kind &&
-    a.title === b.title &&
-    a.content === b.content &&
-    a.tags.length === b.tags.length &&
-    a.tags.every((tag, i) => tag === b.tags[i])
-  );
+/** An entry's content, without its id and timestamp: what "the same entry" means when no id is sent. */
+function contentKey(entry: object): string {
+  const { id: _id, updated_at: _at, ...content } = entry as { id?: unknown; updated_at?: unknown };
+  return JSON.stringify(content);
 }
 
 /**
- * Gives every entry an id and every knowledge entry an `updated_at`: a supplied timestamp is kept (so an
- * import preserves history); otherwise an unchanged entry keeps its previous one and a new or edited entry
- * gets `now`.
+ * Settles the ids of one list of entries. An entry sent without an id takes the id of an unclaimed previous
+ * entry with the same content, so sending the same document twice changes nothing; otherwise a new id.
+ */
+function settleIds<T extends { id?: string | undefined; updated_at?: string | undefined }>(
+  entries: readonly T[],
+  previous: readonly { id: string }[],
+  newId: () => string,
+): (T & { id: string })[] {
+  const claimed = new Set(entries.flatMap((entry) => (entry.id === undefined ? [] : [entry.id])));
+  const unclaimed = previous.filter((entry) => !claimed.has(entry.id));
+  return entries.map((entry) => {
+    if (entry.id !== undefined) return { ...entry, id: entry.id };
+    const key = contentKey(entry);
+    const index = unclaimed.findIndex((candidate) => contentKey(candidate) === key);
+    const id = index === -1 ? newId() : (unclaimed.splice(index, 1)[0]?.id ?? newId());
+    return { ...entry, id };
+  });
+}
+
+/**
+ * Gives every entry an id (see `settleIds`) and every knowledge entry an `updated_at`: a supplied timestamp
+ * is kept (so an import preserves history); otherwise an unchanged entry keeps its previous one and a new
+ * or edited entry gets `now`.
  */
 export function settleBrandDocument(
   document: BrandDocument,
-  previous: Pick<BrandContext, 'knowledge'> | undefined,
+  previous: Pick<BrandContext, 'knowledge' | 'assets' | 'skills'> | undefined,
   now: string,
   newEntryId: (prefix: 'kb' | 'as' | 'sk') => string,
 ): Omit<BrandContext, 'workspace_id' | 'updated_at' | 'version'> {
   const before = new Map(previous?.knowledge.map((entry) => [entry.id, entry]));
+  const knowledge = settleIds(document.knowledge, previous?.knowledge ?? [], () => newEntryId('kb'));
   return {
     ...document,
-    knowledge: document.knowledge.map(({ id, updated_at, ...entry }) => {
-      const settledId = id ?? newEntryId('kb');
-      const old = before.get(settledId);
-      const keep = old !== undefined && sameKnowledge(old, entry) ? old.updated_at : now;
-      return { id: settledId, ...entry, updated_at: updated_at ?? keep };
+    knowledge: knowledge.map(({ id, updated_at, ...entry }) => {
+      const old = before.get(id);
+      const keep = old !== undefined && contentKey(old) === contentKey(entry) ? old.updated_at : now;
+      return { id, ...entry, updated_at: updated_at ?? keep };
     }),
-    assets: document.assets.map(({ id, ...asset }) => ({ id: id ?? newEntryId('as'), ...asset })),
-    skills: document.skills.map(({ id, ...skill }) => ({ id: id ?? newEntryId('sk'), ...skill })),
+    assets: settleIds(document.assets, previous?.assets ?? [], () => newEntryId('as')).map(
+      ({ id, ...asset }) => ({ id, ...asset }),
+    ),
+    skills: settleIds(document.skills, previous?.skills ?? [], () => newEntryId('sk')).map(
+      ({ id, ...skill }) => ({ id, ...skill }),
+    ),
   };
 }

@@ -58,6 +58,12 @@ function fromValidation(validation: NonNullable<FastifyError['validation']>): Ap
         field: fieldOf(issue.instancePath, key),
         message: 'is not a known field',
       }));
+    // A record key that fails its own schema: report that schema's advice, not zod's generic "Invalid key".
+    const inner =
+      issue.keyword === 'invalid_key'
+        ? (issue.params.issues as { message: string }[] | undefined)
+        : undefined;
+    if (inner) return inner.map(({ message }) => ({ field: fieldOf(issue.instancePath), message }));
     return [{ field: fieldOf(issue.instancePath), message: issue.message ?? 'is invalid' }];
   });
   const summary = fields.map((issue) =>

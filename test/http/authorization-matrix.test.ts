@@ -1,0 +1,645 @@
+import { randomBytes, scryptSync } from 'node:crypto';
+import type { HTTPMethods, LightMyRequestResponse } from 'fastify';
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { PROBLEMS, type ProblemCode } from '../../src/core/errors.js';
+import { can, PERMISSIONS, type Permission, ROLES } from '../../src/core/roles.js';
+import { buildApp } from '../../src/http/app.js';
+import { createLogger } from '../../src/logger.js';
+import { OPERATOR } from '../../src/services/audit.js';
+import { createBrandKey } from '../../src/services/brand-keys.js';
+import { replaceBrand } from '../../src/services/brand.js';
+import { DEMO_BRAND } from '../../src/services/demo-brand.js';
+import { createWorkspace, findOrCreateUser } from '../../src/services/workspaces.js';
+import type { UserRecord } from '../../src/store/store.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import {
+  describeEachBackend,
+  snapshotTables,
+  type TestBackend,
+  type TestDatabase,
+} from '../support/databases.js';
+import { addUser } from '../support/users.js';
+
+/*
+ * Who may call what, kept as data: every route the app registers (ROUTES), every kind of caller (CALLERS)
+ * and what each caller gets on each kind of route (EXPECTED). A route added to the app without a row here
+ * fails the last test of this file.
+ */
+
+const CALLERS = [
+  'anonymous',
+  'expiredSession',
+  'revokedToken',
+  'garbageToken',
+  'forgedToken',
+  'brandKey',
+  'otherBrandKey',
+  'owner',
+  'admin',
+  'member',
+  'outsider',
+] as const;
+type CallerKind = (typeof CALLERS)[number];
+
+const CALLER_NAMES: Record<CallerKind, string> = {
+  anonymous: 'no credentials',
+  expiredSession: 'an expired user session (past the 1 h TTL)',
+  revokedToken: 'a revoked personal access token',
+  garbageToken: 'a garbage bearer token',
+  forgedToken: 'a user JWT signed with another secret',
+  brandKey: 'a brand read key of the target workspace',
+  otherBrandKey: 'a brand read key of another workspace',
+  owner: 'an owner of the target workspace',
+  admin: 'an admin of the target workspace',
+  member: 'a member of the target workspace',
+  outsider: 'an owner of another workspace only',
+};
+
+/** What a caller gets: the route's success status, or a problem (its status is PROBLEMS[code].status). */
+type Outcome = 'ok' | ProblemCode;
+type Access = 'public' | 'methodNotAllowed' | 'read' | 'account' | Permission;
+
+function everyCaller(outcome: Outcome): Record<CallerKind, Outcome> {
+  return Object.fromEntries(CALLERS.map((caller) => [caller, outcome])) as Record<CallerKind, Outcome>;
+}
+
+/** Callers without a valid user token get the same answer on every management route. */
+const WITHOUT_USER = {
+  anonymous: 'missing_token',
+  expiredSession: 'token_expired',
+  revokedToken: 'token_revoked',
+  garbageToken: 'invalid_token',
+  forgedToken: 'invalid_token',
+  brandKey: 'brand_key_not_allowed',
+  otherBrandKey: 'brand_key_not_allowed',
+} as const satisfies Partial<Record<CallerKind, Outcome>>;
+
+const EXPECTED: Record<Access, Record<CallerKind, Outcome>> = {
+  public: everyCaller('ok'),
+  methodNotAllowed: everyCaller('method_not_allowed'),
+  // POST /functions/v1/brand-agent (DESIGN 4.4): brand read keys, and members' user tokens.
+  read: {
+    anonymous: 'missing_key',
+    expiredSession: 'token_expired',
+    revokedToken: 'token_revoked',
+    garbageToken: 'malformed_key',
+    forgedToken: 'invalid_token',
+    brandKey: 'ok',
+    otherBrandKey: 'workspace_forbidden',
+    owner: 'ok',
+    admin: 'ok',
+    member: 'ok',
+    outsider: 'workspace_forbidden',
+  },
+  account: { ...WITHOUT_USER, owner: 'ok', admin: 'ok', member: 'ok', outsider: 'ok' },
+  'workspace.read': {
+    ...WITHOUT_USER,
+    owner: 'ok',
+    admin: 'ok',
+    member: 'ok',
+    outsider: 'workspace_forbidden',
+  },
+  'brand.read': { ...WITHOUT_USER, owner: 'ok', admin: 'ok', member: 'ok', outsider: 'workspace_forbidden' },
+  'brand.write': {
+    ...WITHOUT_USER,
+    owner: 'ok',
+    admin: 'ok',
+    member: 'insufficient_role',
+    outsider: 'workspace_forbidden',
+  },
+  'keys.read': {
+    ...WITHOUT_USER,
+    owner: 'ok',
+    admin: 'ok',
+    member: 'insufficient_role',
+    outsider: 'workspace_forbidden',
+  },
+  'keys.write': {
+    ...WITHOUT_USER,
+    owner: 'ok',
+    admin: 'ok',
+    member: 'insufficient_role',
+    outsider: 'workspace_forbidden',
+  },
+  'members.read': {
+    ...WITHOUT_USER,
+    owner: 'ok',
+    admin: 'ok',
+    member: 'ok',
+    outsider: 'workspace_forbidden',
+  },
+  'members.write': {
+    ...WITHOUT_USER,
+    owner: 'ok',
+    admin: 'ok',
+    member: 'insufficient_role',
+    outsider: 'workspace_forbidden',
+  },
+  'audit.read': {
+    ...WITHOUT_USER,
+    owner: 'ok',
+    admin: 'ok',
+    member: 'insufficient_role',
+    outsider: 'workspace_forbidden',
+  },
+};
+
+interface Fixture extends TestApp {
+  database: TestDatabase;
+  workspaceId: string;
+  otherWorkspaceId: string;
+  owner: UserRecord;
+  admin: UserRecord;
+  member: UserRecord;
+  outsider: UserRecord;
+  brandKey: string;
+  brandKeyId: string;
+  otherBrandKey: string;
+  signIn: { email: string; password: string };
+}
+
+interface Built {
+  /** Values for the path template's `{…}` placeholders other than `{id}` (the target workspace). */
+  params?: Record<string, string>;
+  body?: unknown;
+}
+
+interface RouteRow {
+  method: HTTPMethods;
+  /** OpenAPI-style template; `{id}` is the target workspace. */
+  path: string;
+  access: Access;
+  /** Status of a permitted call. */
+  ok: number;
+  /** Listed in /openapi.json (HEAD variants and the 405 handlers are not). */
+  documented?: boolean;
+  /** Changes rows when permitted: a refused call must leave every table as it was. */
+  mutating?: boolean;
+  /** A fresh target (and body) per call, so cells do not depend on one another. */
+  build?: (fixture: Fixture, actor: UserRecord) => Promise<Built> | Built;
+}
+
+let sequence = 0;
+const next = () => String(++sequence);
+
+/** GET routes answer HEAD too (Fastify exposes it); HEAD is checked like its GET, status only. */
+function withHead(row: RouteRow): RouteRow[] {
+  return [row, { ...row, method: 'HEAD', documented: false }];
+}
+
+const READ_METHODS_REFUSED: HTTPMethods[] = ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+const ROUTES: RouteRow[] = [
+  ...withHead({ method: 'GET', path: '/healthz', access: 'public', ok: 200 }),
+  ...withHead({ method: 'GET', path: '/readyz', access: 'public', ok: 200 }),
+  ...withHead({ method: 'GET', path: '/openapi.json', access: 'public', ok: 200, documented: false }),
+  {
+    method: 'POST',
+    path: '/functions/v1/brand-agent',
+    access: 'read',
+    ok: 200,
+    build: (f) => ({ body: { action: 'context', workspace_id: f.workspaceId } }),
+  },
+  ...READ_METHODS_REFUSED.map((method): RouteRow => ({
+    method,
+    path: '/functions/v1/brand-agent',
+    access: 'methodNotAllowed',
+    ok: 405,
+    documented: false,
+  })),
+  { method: 'POST', path: '/auth/v1/token', access: 'public', ok: 200, build: (f) => ({ body: f.signIn }) },
+  ...withHead({ method: 'GET', path: '/api/v1/workspaces', access: 'account', ok: 200 }),
+  {
+    method: 'POST',
+    path: '/api/v1/workspaces',
+    access: 'account',
+    ok: 201,
+    mutating: true,
+    build: () => ({ body: { name: `Matrix workspace ${next()}` } }),
+  },
+  ...withHead({ method: 'GET', path: '/api/v1/tokens', access: 'account', ok: 200 }),
+  {
+    method: 'POST',
+    path: '/api/v1/tokens',
+    access: 'account',
+    ok: 201,
+    mutating: true,
+    build: () => ({ body: { name: `matrix ${next()}`, expires_in_days: 7 } }),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/tokens/{token_id}',
+    access: 'account',
+    ok: 200,
+    mutating: true,
+    build: async (f, actor) => {
+      const token = await f.tokens.createPersonalToken(actor, {
+        name: `to revoke ${next()}`,
+        expiresInDays: 7,
+      });
+      return { params: { token_id: token.id } };
+    },
+  },
+  ...withHead({ method: 'GET', path: '/api/v1/workspaces/{id}/brand', access: 'brand.read', ok: 200 }),
+  {
+    method: 'PUT',
+    path: '/api/v1/workspaces/{id}/brand',
+    access: 'brand.write',
+    ok: 200,
+    mutating: true,
+    build: () => ({ body: { ...DEMO_BRAND, description: `Edited ${next()}` } }),
+  },
+  ...withHead({
+    method: 'GET',
+    path: '/api/v1/workspaces/{id}/brand-keys',
+    access: 'keys.read',
+    ok: 200,
+  }),
+  {
+    method: 'POST',
+    path: '/api/v1/workspaces/{id}/brand-keys',
+    access: 'keys.write',
+    ok: 201,
+    mutating: true,
+    build: () => ({ body: { name: `matrix key ${next()}` } }),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/workspaces/{id}/brand-keys/{key_id}',
+    access: 'keys.write',
+    ok: 200,
+    mutating: true,
+    build: async (f) => {
+      const key = await createBrandKey(f.deps, OPERATOR, {
+        workspaceId: f.workspaceId,
+        name: `to revoke ${next()}`,
+      });
+      return { params: { key_id: key.id } };
+    },
+  },
+  ...withHead({ method: 'GET', path: '/api/v1/workspaces/{id}/members', access: 'members.read', ok: 200 }),
+  {
+    method: 'POST',
+    path: '/api/v1/workspaces/{id}/members',
+    access: 'members.write',
+    ok: 201,
+    mutating: true,
+    build: () => ({ body: { email: `invitee${next()}@example.com`, role: 'member' } }),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/workspaces/{id}/members/{user_id}',
+    access: 'members.write',
+    ok: 204,
+    mutating: true,
+    build: async (f) => {
+      const { user } = await addUser(f, { workspaceId: f.workspaceId, role: 'member' });
+      return { params: { user_id: user.id } };
+    },
+  },
+  ...withHead({ method: 'GET', path: '/api/v1/workspaces/{id}/audit-log', access: 'audit.read', ok: 200 }),
+];
+
+const routeName = (row: { method: string; path: string }) => `${row.method} ${row.path}`;
+
+function fillPath(template: string, params: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (_match, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`no value for {${name}} in ${template}`);
+    return encodeURIComponent(value);
+  });
+}
+
+function expectedCell(row: RouteRow, caller: CallerKind): string {
+  const outcome = EXPECTED[row.access][caller];
+  if (outcome === 'ok') return String(row.ok);
+  // HEAD answers carry no body, so only the status can be compared.
+  return row.method === 'HEAD' ? String(PROBLEMS[outcome].status) : `${PROBLEMS[outcome].status} ${outcome}`;
+}
+
+function actualCell(response: LightMyRequestResponse): string {
+  const isProblem = String(response.headers['content-type']).startsWith('application/problem+json');
+  if (!isProblem || response.body === '') return String(response.statusCode);
+  return `${response.statusCode} ${response.json<{ code: string }>().code}`;
+}
+
+const HOUR_S = 3600;
+
+/**
+ * A password hash in the service's format (`scrypt$N$r$p$salt$hash`: the parameters travel with the hash)
+ * with cheap parameters, so that the sign-in row's eleven sign-ins take milliseconds, not seconds.
+ */
+function cheapPasswordHash(password: string): string {
+  const N = 1024;
+  const salt = randomBytes(16);
+  const hash = scryptSync(password, salt, 32, { N, r: 8, p: 1 });
+  return ['scrypt', N, 8, 1, salt.toString('base64url'), hash.toString('base64url')].join('$');
+}
+
+function useFixture(backend: TestBackend): () => Fixture {
+  let fixture: Fixture | undefined;
+  beforeAll(async () => {
+    const database = await backend.create();
+    // No background flush of last_used_at stamps: the tables must not change unless a request changes them.
+    const testApp = await startTestApp(database, { usageFlushMs: 24 * HOUR_S * 1000 });
+    const { deps } = testApp;
+    const workspace = await createWorkspace(deps, OPERATOR, { name: 'Target Brand' });
+    await replaceBrand(deps, OPERATOR, workspace.id, DEMO_BRAND);
+    const other = await createWorkspace(deps, OPERATOR, { name: 'Other Brand' });
+    const owner = await addUser(testApp, { workspaceId: workspace.id, role: 'owner' });
+    const admin = await addUser(testApp, { workspaceId: workspace.id, role: 'admin' });
+    const member = await addUser(testApp, { workspaceId: workspace.id, role: 'member' });
+    const outsider = await addUser(testApp, { workspaceId: other.id, role: 'owner' });
+    const key = await createBrandKey(deps, OPERATOR, { workspaceId: workspace.id, name: 'matrix' });
+    const otherKey = await createBrandKey(deps, OPERATOR, { workspaceId: other.id, name: 'other' });
+    const signIn = { email: `signer${next()}@example.com`, password: 'correct horse battery' };
+    const signer = await findOrCreateUser(deps, signIn.email);
+    await testApp.store.setPasswordHash(signer.id, cheapPasswordHash(signIn.password));
+    fixture = {
+      ...testApp,
+      database,
+      workspaceId: workspace.id,
+      otherWorkspaceId: other.id,
+      owner: owner.user,
+      admin: admin.user,
+      member: member.user,
+      outsider: outsider.user,
+      brandKey: key.key,
+      brandKeyId: key.id,
+      otherBrandKey: otherKey.key,
+      signIn,
+    };
+  });
+  afterAll(async () => {
+    await fixture?.close();
+    await fixture?.database.drop();
+  });
+  return () => {
+    if (!fixture) throw new Error('fixture not started');
+    return fixture;
+  };
+}
+
+/** The user a caller acts as (whose token a DELETE /api/v1/tokens/{token_id} row revokes). */
+function actorOf(f: Fixture, caller: CallerKind): UserRecord {
+  switch (caller) {
+    case 'admin':
+      return f.admin;
+    case 'member':
+      return f.member;
+    case 'outsider':
+      return f.outsider;
+    default:
+      return f.owner;
+  }
+}
+
+/** The caller's Authorization header, made just before its request (sessions live an hour of the clock). */
+async function credentialOf(f: Fixture, caller: CallerKind): Promise<string | undefined> {
+  const session = async (user: UserRecord) => `Bearer ${(await f.tokens.issueSession(user)).access_token}`;
+  switch (caller) {
+    case 'anonymous':
+      return undefined;
+    case 'expiredSession': {
+      const header = await session(f.owner);
+      f.clock.advance((HOUR_S + 1) * 1000);
+      return header;
+    }
+    case 'revokedToken': {
+      const created = await f.tokens.createPersonalToken(f.owner, {
+        name: `revoked ${next()}`,
+        expiresInDays: 30,
+      });
+      await f.tokens.revokePersonalToken(f.owner, created.id);
+      return `Bearer ${created.token}`;
+    }
+    case 'garbageToken':
+      return 'Bearer not-a-token';
+    case 'forgedToken': {
+      const now = Math.floor(f.clock.now() / 1000);
+      const forged = await new SignJWT({ email: f.owner.email })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setIssuer('brand-context')
+        .setAudience('brand-context')
+        .setSubject(f.owner.id)
+        .setIssuedAt(now)
+        .setExpirationTime(now + HOUR_S)
+        .sign(new TextEncoder().encode('an attacker-chosen secret of 32+ characters'));
+      return `Bearer ${forged}`;
+    }
+    case 'brandKey':
+      return `Bearer ${f.brandKey}`;
+    case 'otherBrandKey':
+      return `Bearer ${f.otherBrandKey}`;
+    case 'owner':
+    case 'admin':
+    case 'member':
+    case 'outsider':
+      return session(actorOf(f, caller));
+  }
+}
+
+async function call(
+  f: Fixture,
+  row: Pick<RouteRow, 'method' | 'path'>,
+  authorization: string | undefined,
+  built: Built,
+  workspaceId = f.workspaceId,
+): Promise<LightMyRequestResponse> {
+  const headers: Record<string, string> = {};
+  if (authorization !== undefined) headers.authorization = authorization;
+  if (built.body !== undefined) headers['content-type'] = 'application/json';
+  return f.app.inject({
+    method: row.method,
+    url: fillPath(row.path, { id: workspaceId, ...built.params }),
+    headers,
+    ...(built.body === undefined ? {} : { payload: JSON.stringify(built.body) }),
+  });
+}
+
+describeEachBackend('Authorization matrix: every route × every kind of caller', (backend) => {
+  const fixture = useFixture(backend);
+
+  it('keeps the role columns in step with the PERMISSIONS table', () => {
+    for (const permission of Object.keys(PERMISSIONS) as Permission[]) {
+      for (const role of ROLES) {
+        expect(EXPECTED[permission][role], `${role} on ${permission}`).toBe(
+          can(role, permission) ? 'ok' : 'insufficient_role',
+        );
+      }
+    }
+  });
+
+  for (const row of ROUTES) {
+    it(`answers ${routeName(row)} (${row.access}) for each caller as the matrix says`, async () => {
+      const f = fixture();
+      const expected: Record<string, string> = {};
+      const actual: Record<string, string> = {};
+      const tablesChanged: string[] = [];
+      for (const caller of CALLERS) {
+        const label = `${caller}: ${CALLER_NAMES[caller]}`;
+        const authorization = await credentialOf(f, caller);
+        const built = (await row.build?.(f, actorOf(f, caller))) ?? {};
+        expected[label] = expectedCell(row, caller);
+        const refused = EXPECTED[row.access][caller] !== 'ok';
+        const before = row.mutating === true && refused ? await snapshotTables(f.database.config) : undefined;
+        const response = await call(f, row, authorization, built);
+        actual[label] = actualCell(response);
+        if (
+          before !== undefined &&
+          JSON.stringify(await snapshotTables(f.database.config)) !== JSON.stringify(before)
+        )
+          tablesChanged.push(label);
+        if (response.statusCode === 401)
+          expect.soft(response.headers['www-authenticate'], label).toMatch(/^Bearer realm="brand-context"/);
+        if (response.statusCode === 405) expect.soft(response.headers.allow, label).toBe('POST');
+        if (response.statusCode >= 400 && authorization !== undefined) {
+          const secret = authorization.slice('Bearer '.length);
+          expect.soft(response.body, label).not.toContain(secret);
+        }
+      }
+      expect(actual).toEqual(expected);
+      expect(tablesChanged, 'refused requests that changed a table').toEqual([]);
+    });
+  }
+
+  it('refuses a caller before reading the body: an invalid body is a 400 only for callers who may call the route', async () => {
+    const f = fixture();
+    const expected: Record<string, string> = {};
+    const actual: Record<string, string> = {};
+    for (const row of ROUTES) {
+      // The read operation names its workspace in the body, so DESIGN 4.4 checks the body before the 403.
+      if (row.access === 'read') continue;
+      if (row.build === undefined || (await row.build(f, f.owner)).body === undefined) continue;
+      for (const caller of CALLERS) {
+        const label = `${routeName(row)} as ${caller}`;
+        const outcome = EXPECTED[row.access][caller];
+        expected[label] = outcome === 'ok' ? '400 invalid_request' : `${PROBLEMS[outcome].status} ${outcome}`;
+        const authorization = await credentialOf(f, caller);
+        const built = await row.build(f, actorOf(f, caller));
+        const response = await call(f, row, authorization, { ...built, body: { unexpected: true } });
+        actual[label] = actualCell(response);
+      }
+    }
+    expect(Object.keys(expected).length).toBeGreaterThan(CALLERS.length);
+    expect(actual).toEqual(expected);
+  });
+
+  it('answers 404 workspace_not_found to an owner on every workspace route for a workspace that does not exist', async () => {
+    const f = fixture();
+    const workspaceRows = ROUTES.filter((row) => row.path.startsWith('/api/v1/workspaces/{id}'));
+    expect(workspaceRows.length).toBeGreaterThan(0);
+    for (const row of workspaceRows) {
+      const built = (await row.build?.(f, f.owner)) ?? {};
+      const response = await call(
+        f,
+        row,
+        await credentialOf(f, 'owner'),
+        built,
+        'ws_DoesNotExist0000000000000',
+      );
+      expect(actualCell(response), routeName(row)).toBe(
+        row.method === 'HEAD' ? '404' : '404 workspace_not_found',
+      );
+    }
+  });
+
+  it("does not let an owner of another workspace revoke this workspace's key through their own workspace", async () => {
+    const f = fixture();
+    const key = await createBrandKey(f.deps, OPERATOR, { workspaceId: f.workspaceId, name: 'bola target' });
+    const before = await snapshotTables(f.database.config);
+    const response = await call(
+      f,
+      { method: 'DELETE', path: '/api/v1/workspaces/{id}/brand-keys/{key_id}' },
+      await credentialOf(f, 'outsider'),
+      { params: { key_id: key.id } },
+      f.otherWorkspaceId,
+    );
+    expect(actualCell(response)).toBe('404 key_not_found');
+    expect(await snapshotTables(f.database.config)).toEqual(before);
+    const read = await call(f, { method: 'POST', path: '/functions/v1/brand-agent' }, `Bearer ${key.key}`, {
+      body: { action: 'context', workspace_id: f.workspaceId },
+    });
+    expect(read.statusCode).toBe(200);
+  });
+
+  it("does not let an owner of another workspace remove this workspace's member through their own workspace", async () => {
+    const f = fixture();
+    const before = await snapshotTables(f.database.config);
+    const response = await call(
+      f,
+      { method: 'DELETE', path: '/api/v1/workspaces/{id}/members/{user_id}' },
+      await credentialOf(f, 'outsider'),
+      { params: { user_id: f.member.id } },
+      f.otherWorkspaceId,
+    );
+    expect(actualCell(response)).toBe('404 member_not_found');
+    expect(await snapshotTables(f.database.config)).toEqual(before);
+  });
+
+  it("does not let one user revoke another user's personal access token", async () => {
+    const f = fixture();
+    const token = await f.tokens.createPersonalToken(f.owner, { name: 'not yours', expiresInDays: 7 });
+    const before = await snapshotTables(f.database.config);
+    const response = await call(
+      f,
+      { method: 'DELETE', path: '/api/v1/tokens/{token_id}' },
+      await credentialOf(f, 'outsider'),
+      { params: { token_id: token.id } },
+    );
+    expect(actualCell(response)).toBe('404 token_not_found');
+    expect(await snapshotTables(f.database.config)).toEqual(before);
+    const stillWorks = await call(f, { method: 'GET', path: '/api/v1/tokens' }, `Bearer ${token.token}`, {});
+    expect(stillWorks.statusCode).toBe(200);
+  });
+
+  it("lists only the caller's own workspaces and personal access tokens", async () => {
+    const f = fixture();
+    const ownersToken = await f.tokens.createPersonalToken(f.owner, { name: 'owner only', expiresInDays: 7 });
+    const outsider = await credentialOf(f, 'outsider');
+    const workspaces = await call(f, { method: 'GET', path: '/api/v1/workspaces' }, outsider, {});
+    const ids = workspaces.json<{ workspaces: { id: string }[] }>().workspaces.map((w) => w.id);
+    expect(ids).toContain(f.otherWorkspaceId);
+    expect(ids).not.toContain(f.workspaceId);
+    const tokens = await call(f, { method: 'GET', path: '/api/v1/tokens' }, outsider, {});
+    expect(tokens.statusCode).toBe(200);
+    expect(tokens.body).not.toContain(ownersToken.id);
+  });
+
+  // Last: the table above must cover exactly the routes the app has.
+  it('has a matrix row for every route the app registers, and /openapi.json documents exactly the documented rows', async () => {
+    const f = fixture();
+    const registered: { route: string; permission: Permission | undefined }[] = [];
+    const probe = buildApp({ store: f.store, logger: createLogger('silent') });
+    probe.addHook('onRoute', (options) => {
+      const methods = Array.isArray(options.method) ? options.method : [options.method];
+      const path = options.url.replace(/:(\w+)/g, '{$1}');
+      for (const method of methods)
+        registered.push({ route: `${method} ${path}`, permission: options.config?.permission });
+    });
+    await probe.ready();
+    await probe.close();
+
+    const table = ROUTES.map(routeName).sort();
+    expect(new Set(table).size, 'duplicate rows').toBe(table.length);
+    expect(registered.map((entry) => entry.route).sort()).toEqual(table);
+    // Each row's access is the permission its route declares (or none, for account and public routes).
+    const declared = Object.fromEntries(registered.map((entry) => [entry.route, entry.permission]));
+    for (const row of ROUTES) {
+      const permission = row.access in PERMISSIONS ? row.access : undefined;
+      expect(declared[routeName(row)], routeName(row)).toBe(permission);
+    }
+
+    const openapi = await f.app.inject({ method: 'GET', url: '/openapi.json' });
+    const paths = openapi.json<{ paths: Record<string, Record<string, unknown>> }>().paths;
+    const documented = Object.entries(paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(documented.sort()).toEqual(
+      ROUTES.filter((row) => row.documented !== false)
+        .map(routeName)
+        .sort(),
+    );
+  });
+});
