@@ -237,6 +237,22 @@ describeEachBackend('Brand API: GET and PUT /api/v1/workspaces/{id}/brand', (bac
     expect(await snapshotTables(database.config)).toEqual(tables);
   });
 
+  it('keeps the version when a document without entry ids is put twice (entries are matched by content)', async () => {
+    await put(DEMO_BRAND);
+    const first = (await get()).json<BrandContext>();
+    testApp.clock.advance(MINUTE_MS);
+    const again = (await put(DEMO_BRAND)).json<BrandContext>();
+    expect(again).toEqual(first);
+  });
+
+  it('explains a bad social network name with the schema advice, not a generic message', async () => {
+    const response = await put({ ...DEMO_BRAND, social: { Mastodon: 'https://mastodon.example/@acme' } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json<Problem>().errors).toEqual([
+      { field: 'social.Mastodon', message: 'network names are lowercase, e.g. "instagram"' },
+    ]);
+  });
+
   it('normalizes colors to upper case, so a lower-case copy of the same brand changes nothing', async () => {
     const current = (await get()).json<BrandContext>();
     const lower: BrandDocumentInput = {
