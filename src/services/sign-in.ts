@@ -24,6 +24,15 @@ function throttled(retryAfterMs: number): AppError {
   });
 }
 
+async function consumeOrThrottle(limiter: RateLimiterMemory, key: string): Promise<void> {
+  try {
+    await limiter.consume(key);
+  } catch (rejection) {
+    if (rejection instanceof RateLimiterRes) throw throttled(rejection.msBeforeNext);
+    throw rejection;
+  }
+}
+
 /**
  * Password sign-in, throttled per IP address and per account against guessing. An unknown email costs the
  * same scrypt work as a wrong password, so timing does not tell which accounts exist.
@@ -49,15 +58,11 @@ export class SignInService {
   }
 
   async signIn(input: { email: string; password: string }, ip: string): Promise<IssuedSession> {
-    try {
-      await this.perIp.consume(ip);
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) throw throttled(rejection.msBeforeNext);
-      throw rejection;
-    }
+    await consumeOrThrottle(this.perIp, ip);
     const email = parseInput(emailSchema, input.email, 'email');
-    const account = await this.perAccount.get(email);
-    if (account && account.remainingPoints <= 0) throw throttled(account.msBeforeNext);
+    // The attempt takes its point before the password is checked, so concurrent guesses cannot all slip
+    // past the limit while the first ones are still being verified; a success gives the points back.
+    await consumeOrThrottle(this.perAccount, email);
 
     const user = await this.deps.store.findUserByEmail(email);
     this.decoyHash ??= hashPassword('decoy password for unknown accounts');
@@ -66,7 +71,6 @@ export class SignInService {
       user?.passwordHash ?? (await this.decoyHash),
     );
     if (!user?.passwordHash || !passwordMatches) {
-      await this.perAccount.penalty(email, 1);
       throw new AppError('invalid_credentials', 'The email or password is wrong.');
     }
     await this.perAccount.delete(email);
