@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, parseAuthSettings, parseDatabaseUrl } from './config.js';
+import { ConfigError, loadConfig, parseAuthSettings, parseDatabaseUrl, parseTrustProxy } from './config.js';
 
 const CWD = resolve('/srv/brand');
 
@@ -88,6 +88,7 @@ describe('loadConfig', () => {
       host: '127.0.0.1',
       logLevel: 'info',
       auth: { jwtSecret: undefined, sessionTtlSeconds: 3600, identityProvider: undefined },
+      trustProxy: false,
     });
   });
 
@@ -113,6 +114,7 @@ describe('loadConfig', () => {
       host: '0.0.0.0',
       logLevel: 'debug',
       auth: { jwtSecret: undefined, sessionTtlSeconds: 3600, identityProvider: undefined },
+      trustProxy: false,
     });
   });
 
@@ -156,5 +158,14 @@ describe('parseAuthSettings', () => {
     expect(() => parseAuthSettings({ BRAND_CONTEXT_JWT_SECRET: 'short' })).toThrow(ConfigError);
     expect(() => parseAuthSettings({ BRAND_CONTEXT_SESSION_TTL: '5' })).toThrow(/60-86400/);
     expect(() => parseAuthSettings({ BRAND_CONTEXT_JWKS_URL: 'ftp://x' })).toThrow(/http/);
+  });
+});
+
+describe('parseTrustProxy', () => {
+  it('reads false, true or a list of proxy addresses', () => {
+    expect(parseTrustProxy(undefined)).toBe(false);
+    expect(parseTrustProxy('true')).toBe(true);
+    expect(parseTrustProxy('10.0.0.0/8, 127.0.0.1')).toEqual(['10.0.0.0/8', '127.0.0.1']);
+    expect(() => parseTrustProxy('everyone')).toThrow(ConfigError);
   });
 });

@@ -14,6 +14,8 @@ export interface Config {
   host: string;
   logLevel: string;
   auth: AuthSettings;
+  /** Whose X-Forwarded-For to believe for the client address (sign-in throttling): Fastify's trustProxy. */
+  trustProxy: boolean | string[];
 }
 
 /** Bad configuration, reported to the operator as one line. */
@@ -82,6 +84,17 @@ export function parseAuthSettings(env: NodeJS.ProcessEnv): AuthSettings {
   };
 }
 
+/** TRUST_PROXY: unset/false, true (any proxy), or a comma-separated list of proxy addresses/CIDRs. */
+export function parseTrustProxy(value: string | undefined): boolean | string[] {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  const addresses = value.split(',').map((part) => part.trim());
+  if (addresses.some((address) => !/^[0-9a-fA-F.:/]+$/.test(address))) {
+    throw new ConfigError('TRUST_PROXY must be true, false, or a comma-separated list of proxy addresses');
+  }
+  return addresses;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel))
@@ -92,5 +105,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '127.0.0.1',
     logLevel,
     auth: parseAuthSettings(env),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
 }

@@ -61,6 +61,12 @@ export const PROBLEMS = {
     resolution:
       'A brand read key only reads brand context (POST /functions/v1/brand-agent). Use a user access token here.',
   },
+  session_required: {
+    status: 403,
+    title: 'Sign in to do this',
+    resolution:
+      'Personal access tokens cannot create tokens: sign in with POST /auth/v1/token and use that token.',
+  },
   insufficient_role: {
     status: 403,
     title: 'Your role does not allow this',

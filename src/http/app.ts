@@ -52,6 +52,8 @@ export interface AppOptions {
   signInLimits?: SignInLimits;
   /** How often `last_used_at` stamps are written (default 30 s). */
   usageFlushMs?: number;
+  /** Behind a load balancer: whose X-Forwarded-For names the client (sign-in throttles per client IP). */
+  trustProxy?: boolean | string[];
 }
 
 /**
@@ -116,6 +118,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     logController: new AccessLog({ requestIdLogLabel: 'request_id' }),
     genReqId: requestId,
     forceCloseConnections: 'idle',
+    trustProxy: options.trustProxy ?? false,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

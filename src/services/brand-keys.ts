@@ -122,20 +122,20 @@ export async function revokeBrandKey(
 ): Promise<BrandKeyView> {
   await requireWorkspace(deps, workspaceId);
   const now = isoAt(deps.clock);
-  const record = await deps.store.transaction(async (store) => {
+  const revocation = await deps.store.transaction(async (store) => {
     const revoked = await store.revokeBrandKey(workspaceId, keyId, now);
-    if (revoked?.revokedAt === now) {
+    if (revoked?.revokedNow) {
       await recordAudit(store, actor, now, {
         workspaceId,
         action: 'brand_key.revoked',
         targetType: 'brand_key',
         targetId: keyId,
-        details: { name: revoked.name, prefix: revoked.prefix },
+        details: { name: revoked.record.name, prefix: revoked.record.prefix },
       });
     }
     return revoked;
   });
-  if (!record)
+  if (!revocation)
     throw new AppError('key_not_found', `Workspace ${workspaceId} has no brand read key ${keyId}.`);
-  return toBrandKeyView(record, deps.clock.now());
+  return toBrandKeyView(revocation.record, deps.clock.now());
 }

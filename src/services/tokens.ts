@@ -143,18 +143,21 @@ export class TokenService {
 
   async revokePersonalToken(user: UserRecord, id: string): Promise<AccessTokenView> {
     const now = isoAt(this.deps.clock);
-    const record = await this.deps.store.revokeAccessToken(user.id, id, now);
-    if (!record) throw new AppError('token_not_found', `You have no personal access token ${id}.`);
-    if (record.revokedAt === now) {
-      await recordAudit(this.deps.store, { kind: 'user', userId: user.id, email: user.email }, now, {
-        workspaceId: null,
-        action: 'access_token.revoked',
-        targetType: 'access_token',
-        targetId: id,
-        details: { name: record.name },
-      });
-    }
-    return this.toView(record);
+    const revocation = await this.deps.store.transaction(async (store) => {
+      const revoked = await store.revokeAccessToken(user.id, id, now);
+      if (revoked?.revokedNow) {
+        await recordAudit(store, { kind: 'user', userId: user.id, email: user.email }, now, {
+          workspaceId: null,
+          action: 'access_token.revoked',
+          targetType: 'access_token',
+          targetId: id,
+          details: { name: revoked.record.name },
+        });
+      }
+      return revoked;
+    });
+    if (!revocation) throw new AppError('token_not_found', `You have no personal access token ${id}.`);
+    return this.toView(revocation.record);
   }
 
   private toView(record: AccessTokenRecord): AccessTokenView {

@@ -51,8 +51,15 @@ export class UsageRecorder {
   async flush(): Promise<void> {
     const keys = drain(this.brandKeys);
     const tokens = drain(this.accessTokens);
-    if (keys.length > 0) await this.store.touchBrandKeys(keys);
-    if (tokens.length > 0) await this.store.touchAccessTokens(tokens);
+    try {
+      if (keys.length > 0) await this.store.touchBrandKeys(keys);
+      if (tokens.length > 0) await this.store.touchAccessTokens(tokens);
+    } catch (error) {
+      // Keep the stamps for the next flush (writing one twice is harmless: stamps only move forward).
+      for (const { id, usedAt } of keys) this.brandKeyUsed(id, Date.parse(usedAt));
+      for (const { id, usedAt } of tokens) this.accessTokenUsed(id, Date.parse(usedAt));
+      throw error;
+    }
   }
 
   async close(): Promise<void> {

@@ -8,6 +8,7 @@ import type {
   BrandContent,
   BrandKeyRecord,
   MembershipRecord,
+  Revocation,
   Role,
   StoredAuditEvent,
   Store,
@@ -386,22 +387,26 @@ export class KyselyStore implements Store {
     return rows.map(toBrandKey);
   }
 
-  revokeBrandKey(workspaceId: string, keyId: string, revokedAt: string): Promise<BrandKeyRecord | undefined> {
+  revokeBrandKey(
+    workspaceId: string,
+    keyId: string,
+    revokedAt: string,
+  ): Promise<Revocation<BrandKeyRecord> | undefined> {
     return this.write(workspaceId, async (db) => {
-      await db
+      const { numUpdatedRows } = await db
         .updateTable('brand_keys')
         .set({ revoked_at: revokedAt })
         .where('workspace_id', '=', workspaceId)
         .where('id', '=', keyId)
         .where('revoked_at', 'is', null)
-        .execute();
+        .executeTakeFirst();
       const row = await db
         .selectFrom('brand_keys')
         .selectAll()
         .where('workspace_id', '=', workspaceId)
         .where('id', '=', keyId)
         .executeTakeFirst();
-      return row && toBrandKey(row);
+      return row && { record: toBrandKey(row), revokedNow: numUpdatedRows > 0n };
     });
   }
 
@@ -451,21 +456,21 @@ export class KyselyStore implements Store {
     userId: string,
     id: string,
     revokedAt: string,
-  ): Promise<AccessTokenRecord | undefined> {
-    await this.db
+  ): Promise<Revocation<AccessTokenRecord> | undefined> {
+    const { numUpdatedRows } = await this.db
       .updateTable('access_tokens')
       .set({ revoked_at: revokedAt })
       .where('user_id', '=', userId)
       .where('id', '=', id)
       .where('revoked_at', 'is', null)
-      .execute();
+      .executeTakeFirst();
     const row = await this.db
       .selectFrom('access_tokens')
       .selectAll()
       .where('user_id', '=', userId)
       .where('id', '=', id)
       .executeTakeFirst();
-    return row && toAccessToken(row);
+    return row && { record: toAccessToken(row), revokedNow: numUpdatedRows > 0n };
   }
 
   async touchAccessTokens(stamps: readonly UsageStamp[]): Promise<void> {

@@ -78,6 +78,12 @@ export interface UsageStamp {
   usedAt: string;
 }
 
+/** A revoked record, and whether this call revoked it (false: it was revoked already). */
+export interface Revocation<T> {
+  record: T;
+  revokedNow: boolean;
+}
+
 /** A brand context as it is written: everything but the server-maintained `workspace_id`, `updated_at`, `version`. */
 export type BrandContent = Omit<BrandContext, 'workspace_id' | 'updated_at' | 'version'>;
 
@@ -118,8 +124,12 @@ export interface Store {
   findBrandKeyByHash(keyHash: string): Promise<BrandKeyRecord | undefined>;
   getBrandKey(workspaceId: string, keyId: string): Promise<BrandKeyRecord | undefined>;
   listBrandKeys(workspaceId: string): Promise<BrandKeyRecord[]>;
-  /** Sets `revoked_at` unless already set; returns the key as it now is, or undefined if it does not exist. */
-  revokeBrandKey(workspaceId: string, keyId: string, revokedAt: string): Promise<BrandKeyRecord | undefined>;
+  /** Sets `revoked_at` unless already set; undefined if the workspace has no such key. */
+  revokeBrandKey(
+    workspaceId: string,
+    keyId: string,
+    revokedAt: string,
+  ): Promise<Revocation<BrandKeyRecord> | undefined>;
 
   /** Records `usedAt` for each key unless a later use is already recorded (several nodes flush). */
   touchBrandKeys(stamps: readonly UsageStamp[]): Promise<void>;
@@ -127,7 +137,11 @@ export interface Store {
   createAccessToken(token: AccessTokenRecord): Promise<void>;
   getAccessToken(id: string): Promise<AccessTokenRecord | undefined>;
   listAccessTokens(userId: string): Promise<AccessTokenRecord[]>;
-  revokeAccessToken(userId: string, id: string, revokedAt: string): Promise<AccessTokenRecord | undefined>;
+  revokeAccessToken(
+    userId: string,
+    id: string,
+    revokedAt: string,
+  ): Promise<Revocation<AccessTokenRecord> | undefined>;
   touchAccessTokens(stamps: readonly UsageStamp[]): Promise<void>;
 
   appendAuditEvent(event: AuditEventRecord): Promise<void>;

@@ -218,6 +218,13 @@ describeEachBackend('Personal access tokens (/api/v1/tokens)', (backend) => {
     expect(problemOf(unknown).code).toBe('token_not_found');
   });
 
+  it('does not let a personal access token mint another one: 403 session_required', async () => {
+    const { token } = await created(user);
+    const response = await createToken(token);
+    expect(response.statusCode).toBe(403);
+    expect(response.json<{ code: string }>().code).toBe('session_required');
+  });
+
   it('rejects a token signed with another secret with 401 invalid_token', async () => {
     const forger = new TokenService(testApp.deps, {
       sessionTtlSeconds: 3600,

@@ -206,8 +206,14 @@ describeEachBackend('Store contract', (backend) => {
       const key = brandKey(ws.id);
       await store.createBrandKey(key);
       expect(await store.revokeBrandKey(other.id, key.id, at(7))).toBeUndefined();
-      expect((await store.revokeBrandKey(ws.id, key.id, at(7)))?.revokedAt).toBe(at(7));
-      expect((await store.revokeBrandKey(ws.id, key.id, at(8)))?.revokedAt).toBe(at(7));
+      expect(await store.revokeBrandKey(ws.id, key.id, at(7))).toMatchObject({
+        record: { revokedAt: at(7) },
+        revokedNow: true,
+      });
+      expect(await store.revokeBrandKey(ws.id, key.id, at(7))).toMatchObject({
+        record: { revokedAt: at(7) },
+        revokedNow: false,
+      });
       expect(await store.revokeBrandKey(ws.id, 'bk_missing', at(8))).toBeUndefined();
     });
   });
@@ -268,8 +274,14 @@ describeEachBackend('Store contract', (backend) => {
       expect(await store.getAccessToken(token.id)).toEqual(token);
       expect(await store.listAccessTokens(user.id)).toEqual([token]);
       expect(await store.revokeAccessToken(other.id, token.id, at(2))).toBeUndefined();
-      expect((await store.revokeAccessToken(user.id, token.id, at(3)))?.revokedAt).toBe(at(3));
-      expect((await store.revokeAccessToken(user.id, token.id, at(4)))?.revokedAt).toBe(at(3));
+      expect(await store.revokeAccessToken(user.id, token.id, at(3))).toMatchObject({
+        record: { revokedAt: at(3) },
+        revokedNow: true,
+      });
+      expect(await store.revokeAccessToken(user.id, token.id, at(4))).toMatchObject({
+        record: { revokedAt: at(3) },
+        revokedNow: false,
+      });
       await store.touchAccessTokens([{ id: token.id, usedAt: at(10) }]);
       await store.touchAccessTokens([{ id: token.id, usedAt: at(5) }]);
       expect((await store.getAccessToken(token.id))?.lastUsedAt).toBe(at(10));

@@ -44,7 +44,7 @@ export function serveCommand(program: Command): void {
 
       const workspaces = options.demo ? await listWorkspaces(deps) : [];
       const seed = options.demo && workspaces.length === 0 ? await seedDemo(deps) : undefined;
-      const app = buildApp({ store, logger, auth: config.auth });
+      const app = buildApp({ store, logger, auth: config.auth, trustProxy: config.trustProxy });
 
       let stopping = false;
       const shutdown = (signal: NodeJS.Signals) => {

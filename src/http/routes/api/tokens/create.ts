@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AppError } from '../../../../core/errors.js';
 import { MAX_TOKEN_DAYS } from '../../../../core/inputs.js';
 import { principalOf } from '../../../auth.js';
 import type { AppContext, ZodApp } from '../../../context.js';
@@ -23,10 +24,11 @@ export function createTokenRoute(app: ZodApp, ctx: AppContext): void {
     },
     async (request, reply) => {
       const { name, expires_in_days: expiresInDays } = request.body;
-      const created = await ctx.tokens.createPersonalToken(principalOf(request).user, {
-        name,
-        expiresInDays,
-      });
+      const { user, tokenId } = principalOf(request);
+      // A leaked personal token must not be able to mint its own successors.
+      if (tokenId !== null)
+        throw new AppError('session_required', 'A personal access token cannot create tokens.');
+      const created = await ctx.tokens.createPersonalToken(user, { name, expiresInDays });
       return reply.code(201).header('cache-control', 'no-store').send(created);
     },
   );
