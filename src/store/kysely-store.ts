@@ -410,10 +410,15 @@ export class KyselyStore implements Store {
     });
   }
 
-  async touchBrandKeys(stamps: readonly UsageStamp[]): Promise<void> {
+  touchBrandKeys(stamps: readonly UsageStamp[]): Promise<void> {
+    return this.touch('brand_keys', stamps);
+  }
+
+  /** Moves `last_used_at` forward only, so nodes flushing in any order agree on the latest use. */
+  private async touch(table: 'brand_keys' | 'access_tokens', stamps: readonly UsageStamp[]): Promise<void> {
     for (const { id, usedAt } of stamps) {
       await this.db
-        .updateTable('brand_keys')
+        .updateTable(table)
         .set({ last_used_at: usedAt })
         .where('id', '=', id)
         .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', usedAt)]))
@@ -473,15 +478,8 @@ export class KyselyStore implements Store {
     return row && { record: toAccessToken(row), revokedNow: numUpdatedRows > 0n };
   }
 
-  async touchAccessTokens(stamps: readonly UsageStamp[]): Promise<void> {
-    for (const { id, usedAt } of stamps) {
-      await this.db
-        .updateTable('access_tokens')
-        .set({ last_used_at: usedAt })
-        .where('id', '=', id)
-        .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', usedAt)]))
-        .execute();
-    }
+  touchAccessTokens(stamps: readonly UsageStamp[]): Promise<void> {
+    return this.touch('access_tokens', stamps);
   }
 
   async appendAuditEvent(event: AuditEventRecord): Promise<void> {

@@ -7,15 +7,9 @@ import type { UserRecord } from '../../src/store/store.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { describeEachBackend, type TestDatabase } from '../support/databases.js';
 import { bearer } from '../support/users.js';
+import type { CreatedBrandKey } from '../../src/services/brand-keys.js';
 
-interface CreatedKey {
-  id: string;
-  name: string;
-  key: string;
-  prefix: string;
-  created_at: string;
-  expires_at: string;
-}
+type CreatedKey = CreatedBrandKey;
 
 interface KeyView {
   id: string;

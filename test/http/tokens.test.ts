@@ -8,17 +8,8 @@ import { startTestApp, type TestApp } from '../support/app.js';
 import { DAY_MS } from '../support/clock.js';
 import { describeEachBackend, snapshotTables, type TestDatabase } from '../support/databases.js';
 import { addUser, bearer } from '../support/users.js';
+import type { AccessTokenView } from '../../src/services/tokens.js';
 import { problemOf, readContext } from './brand-agent.fixtures.js';
-
-interface AccessTokenView {
-  id: string;
-  name: string;
-  status: 'active' | 'expired' | 'revoked';
-  created_at: string;
-  expires_at: string;
-  revoked_at: string | null;
-  last_used_at: string | null;
-}
 
 type CreatedToken = AccessTokenView & { token: string };
 
