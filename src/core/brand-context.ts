@@ -200,8 +200,8 @@ export function formatFieldPath(path: readonly PropertyKey[]): string {
 }
 
 /** zod issues as `{ field, message }` pairs naming the exact field, one per offending field. */
-export function toFieldIssues(error: z.ZodError): FieldIssue[] {
-  return error.issues.flatMap((issue) => {
+export function toFieldIssues(issues: readonly z.core.$ZodIssue[]): FieldIssue[] {
+  return issues.flatMap((issue) => {
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => ({
         field: formatFieldPath([...issue.path, key]),
@@ -222,7 +222,7 @@ export function parseBrandDocument(input: unknown): BrandDocumentParse {
   const result = brandDocumentSchema.safeParse(input);
   return result.success
     ? { ok: true, document: result.data }
-    : { ok: false, issues: toFieldIssues(result.error) };
+    : { ok: false, issues: toFieldIssues(result.error.issues) };
 }
 
 /**

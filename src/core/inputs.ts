@@ -28,7 +28,7 @@ export const tokenDaysSchema = z.number().int().min(1).max(MAX_TOKEN_DAYS);
 export function parseInput<T extends z.ZodType>(schema: T, value: unknown, field = ''): z.output<T> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const fields = toFieldIssues(result.error).map((issue) => ({
+  const fields = toFieldIssues(result.error.issues).map((issue) => ({
     field: [field, issue.field].filter(Boolean).join('.'),
     message: issue.message,
   }));

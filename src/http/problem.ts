@@ -1,6 +1,7 @@
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import { redactBrandKeys } from '../core/brand-key.js';
-import { formatFieldPath } from '../core/brand-context.js';
+import type { z } from 'zod';
+import { toFieldIssues } from '../core/brand-context.js';
 import { AppError, type FieldIssue, PROBLEMS, type ProblemCode } from '../core/errors.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
@@ -39,33 +40,26 @@ export function toProblemBody(error: AppError, requestId: string): ProblemBody {
   return body;
 }
 
-/** `/knowledge/3/kind` (a JSON pointer from schema validation) as `knowledge[3].kind`. */
-function fieldOf(instancePath: string, extraKey?: string): string {
-  const segments: PropertyKey[] = instancePath
+/**
+ * A schema validation issue back as the zod issue it came from: fastify-type-provider-zod keeps the issue's
+ * fields in `params` and its path as a JSON pointer (`/knowledge/3/kind`).
+ */
+function toZodIssue(issue: FastifySchemaValidationError): z.core.$ZodIssue {
+  const path = issue.instancePath
     .split('/')
     .filter(Boolean)
     .map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment));
-  return formatFieldPath(extraKey === undefined ? segments : [...segments, extraKey]);
+  return {
+    ...issue.params,
+    code: issue.keyword,
+    path,
+    message: issue.message ?? 'is invalid',
+  } as z.core.$ZodIssue;
 }
 
-/** Schema validation failures, one issue per offending field (an unknown key is named as the field). */
-function fromValidation(validation: NonNullable<FastifyError['validation']>): AppError {
-  const fields = validation.flatMap((issue) => {
-    const keys =
-      issue.keyword === 'unrecognized_keys' ? (issue.params.keys as string[] | undefined) : undefined;
-    if (keys)
-      return keys.map((key) => ({
-        field: fieldOf(issue.instancePath, key),
-        message: 'is not a known field',
-      }));
-    // A record key that fails its own schema: report that schema's advice, not zod's generic "Invalid key".
-    const inner =
-      issue.keyword === 'invalid_key'
-        ? (issue.params.issues as { message: string }[] | undefined)
-        : undefined;
-    if (inner) return inner.map(({ message }) => ({ field: fieldOf(issue.instancePath), message }));
-    return [{ field: fieldOf(issue.instancePath), message: issue.message ?? 'is invalid' }];
-  });
+/** Schema validation failures, one issue per offending field, named as the CLI names them. */
+function fromValidation(validation: readonly FastifySchemaValidationError[]): AppError {
+  const fields = toFieldIssues(validation.map(toZodIssue));
   const summary = fields.map((issue) =>
     issue.field ? `${issue.field} ${issue.message}` : `the body ${issue.message}`,
   );
