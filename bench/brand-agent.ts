@@ -9,7 +9,8 @@
  *   BENCH_DURATION       measured seconds per target (default 10), run as two halves
  *   BENCH_WARMUP         warm-up seconds per target (default 2)
  *   BENCH_CONNECTIONS    concurrent connections (default 10)
- *   BENCH_MIN_RATIO      required service/baseline req/s on SQLite (default 0.5); below it, exit 1
+ *   BENCH_MIN_RATIO      floor for service/baseline req/s on SQLite (default: the 0.5 target); below it,
+ *                        exit 1. CI sets it a little lower so that run-to-run noise cannot fail a build
  *   BENCH_DATABASE_URL   postgres://… admin URL: also measure on PostgreSQL, in a scratch database created
  *                        (and dropped WITH (FORCE)) for this run; informational, the target is for SQLite
  *
@@ -43,6 +44,8 @@ const READY_TIMEOUT_MS = 20_000;
 const STOP_TIMEOUT_MS = 12_000;
 /** Above this much CPU (% of one core) used by other processes during a measurement, the run is flagged. */
 const BUSY_MACHINE_PCT = 25;
+/** The issue's target for service/baseline req/s on SQLite, always reported. */
+const TARGET_RATIO = 0.5;
 /** Headers of the operation's response that the baseline repeats verbatim. */
 const REPLAYED_HEADERS = ['content-type', 'etag', 'cache-control', 'x-request-id'] as const;
 
@@ -100,7 +103,7 @@ function loadSettings(): Settings {
       (v) => Number.isInteger(v) && v >= 1,
       'an integer >= 1',
     ),
-    minRatio: numberFromEnv('BENCH_MIN_RATIO', 0.5, (v) => v >= 0, 'a number >= 0'),
+    minRatio: numberFromEnv('BENCH_MIN_RATIO', TARGET_RATIO, (v) => v >= 0, 'a number >= 0'),
     postgresAdminUrl,
   };
 }
@@ -875,8 +878,8 @@ async function main(): Promise<number> {
     }
   }
   const ratio = ratioOf(sqlite);
+  out.push(`target ratio >= ${TARGET_RATIO} (sqlite): ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'}`, '');
   const met = ratio >= settings.minRatio;
-  out.push(`target ratio >= ${settings.minRatio} (sqlite): ${met ? 'met' : 'NOT met'}`, '');
   for (const result of results.slice(1)) out.push(jsonLine(result));
   out.push(jsonLine(sqlite));
   process.stdout.write(`${out.join('\n')}\n`);
@@ -884,7 +887,7 @@ async function main(): Promise<number> {
   const problems = results.flatMap(failures);
   for (const problem of problems) progress(`FAIL: ${problem}`);
   if (!met)
-    progress(`FAIL: ratio ${fixed(ratio, 3)} is under the target ${settings.minRatio} (BENCH_MIN_RATIO)`);
+    progress(`FAIL: ratio ${fixed(ratio, 3)} is under the floor ${settings.minRatio} (BENCH_MIN_RATIO)`);
   return problems.length === 0 && met ? 0 : 1;
 }
 
