@@ -54,6 +54,7 @@ export function brandAgentRoutes(app: ZodApp, ctx: AppContext): void {
     },
   });
 
+  /** Steps 2-3 (the credential) and the content type of step 4, all before the body is read. */
   const authenticate = async (request: FastifyRequest) => {
     const header = request.headers.authorization;
     if (header === undefined || header === '') {
@@ -65,16 +66,13 @@ export function brandAgentRoutes(app: ZodApp, ctx: AppContext): void {
     if (token.startsWith(BRAND_KEY_PREFIX) || !looksLikeJwt(token))
       request.brandKey = await ctx.reader.verifyKey(token);
     else request.principal = await ctx.tokens.verify(token);
-  };
-
-  const requireJson = (request: FastifyRequest) => {
+    // Step 4 begins here, before the body is read: one hook instead of two on the hot path.
     if (!isJson(request.headers['content-type'])) {
       throw new AppError(
         'unsupported_media_type',
         'The body must be JSON sent with "Content-Type: application/json".',
       );
     }
-    return Promise.resolve();
   };
 
   app.post(
@@ -82,7 +80,6 @@ export function brandAgentRoutes(app: ZodApp, ctx: AppContext): void {
     {
       bodyLimit: BODY_LIMIT,
       onRequest: authenticate,
-      preValidation: requireJson,
       schema: {
         tags: ['brand context'],
         summary: 'Read brand context',
