@@ -63,9 +63,12 @@ export function brandAgentRoutes(app: ZodApp, ctx: AppContext): void {
     const token = bearerToken(header);
     if (token === undefined)
       throw new AppError('malformed_key', 'The Authorization header must be "Bearer <key>".');
-    if (token.startsWith(BRAND_KEY_PREFIX) || !looksLikeJwt(token))
-      request.brandKey = await ctx.reader.verifyKey(token);
-    else request.principal = await ctx.tokens.verify(token);
+    if (token.startsWith(BRAND_KEY_PREFIX) || !looksLikeJwt(token)) {
+      const verified = ctx.reader.verifyKey(token);
+      request.brandKey = verified instanceof Promise ? await verified : verified;
+    } else {
+      request.principal = await ctx.tokens.verify(token);
+    }
     // Step 4 begins here, before the body is read: one hook instead of two on the hot path.
     if (!isJson(request.headers['content-type'])) {
       throw new AppError(
@@ -102,8 +105,9 @@ export function brandAgentRoutes(app: ZodApp, ctx: AppContext): void {
       }
       const key = request.brandKey;
       if (key === null) await authorize(ctx.deps, principalOf(request).user, workspaceId, 'brand.read');
-      const brand =
-        key === null ? await ctx.reader.readWorkspace(workspaceId) : await ctx.reader.read(key, workspaceId);
+      // Not awaited when cached: see BrandReader.cached.
+      const served = key === null ? ctx.reader.readWorkspace(workspaceId) : ctx.reader.read(key, workspaceId);
+      const brand = served instanceof Promise ? await served : served;
       reply.header('etag', brand.etag).header('cache-control', 'private, no-cache');
       if (fresh(request.headers, { etag: brand.etag })) return reply.code(304).send(null);
       // Pre-serialized bytes: Fastify sends a Buffer as it is, without the response schema's serializer.
