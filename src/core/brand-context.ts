@@ -30,8 +30,6 @@ const entryId = (prefix: string) =>
 const text = (max: number) => z.string().max(max);
 const nullableText = (max: number) => z.string().max(max).nullable().default(null);
 
-export const COLOR_ROLES = ['primary', 'secondary', 'accent', 'background', 'text'] as const;
-
 const colorsSchema = z.strictObject({
   primary: hexColor.nullable().default(null),
   secondary: hexColor.nullable().default(null),

@@ -366,16 +366,6 @@ export class KyselyStore implements Store {
     return row && toBrandKey(row);
   }
 
-  async getBrandKey(workspaceId: string, keyId: string): Promise<BrandKeyRecord | undefined> {
-    const row = await this.db
-      .selectFrom('brand_keys')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', keyId)
-      .executeTakeFirst();
-    return row && toBrandKey(row);
-  }
-
   async listBrandKeys(workspaceId: string): Promise<BrandKeyRecord[]> {
     const rows = await this.db
       .selectFrom('brand_keys')

@@ -122,7 +122,6 @@ export interface Store {
 
   createBrandKey(key: BrandKeyRecord): Promise<void>;
   findBrandKeyByHash(keyHash: string): Promise<BrandKeyRecord | undefined>;
-  getBrandKey(workspaceId: string, keyId: string): Promise<BrandKeyRecord | undefined>;
   listBrandKeys(workspaceId: string): Promise<BrandKeyRecord[]>;
   /** Sets `revoked_at` unless already set; undefined if the workspace has no such key. */
   revokeBrandKey(
