@@ -4,23 +4,25 @@ import {
   type BrandContext,
   type BrandDocument,
   emptyBrand,
-  formatFieldPath,
   parseBrandDocument,
   serializeBrandContext,
   settleBrandDocument,
 } from './brand-context.js';
-import type { FieldIssue } from './errors.js';
+import { AppError, type FieldIssue } from './errors.js';
+import { formatFieldPath } from './inputs.js';
 
 function parsed(input: unknown): BrandDocument {
-  const result = parseBrandDocument(input);
-  if (!result.ok) throw new Error(`expected the document to parse, got ${JSON.stringify(result.issues)}`);
-  return result.document;
+  return parseBrandDocument(input);
 }
 
-function issues(input: unknown): FieldIssue[] {
-  const result = parseBrandDocument(input);
-  if (result.ok) throw new Error('expected the document to be refused');
-  return result.issues;
+function issues(input: unknown): readonly FieldIssue[] {
+  try {
+    parseBrandDocument(input);
+  } catch (error) {
+    if (error instanceof AppError) return error.fields;
+    throw error;
+  }
+  throw new Error('expected the document to be refused');
 }
 
 function fields(input: unknown): string[] {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FieldIssue } from './errors.js';
+import { parseInput } from './inputs.js';
 
 /**
  * The brand context object (DESIGN 4.5): what the read operation returns, and — minus the server-set
@@ -190,37 +190,9 @@ export interface BrandContext {
   version: number;
 }
 
-export function formatFieldPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, segment) => {
-    if (typeof segment === 'number') return `${out}[${segment}]`;
-    return out === '' ? String(segment) : `${out}.${String(segment)}`;
-  }, '');
-}
-
-/** zod issues as `{ field, message }` pairs naming the exact field, one per offending field. */
-export function toFieldIssues(issues: readonly z.core.$ZodIssue[]): FieldIssue[] {
-  return issues.flatMap((issue) => {
-    if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({
-        field: formatFieldPath([...issue.path, key]),
-        message: 'is not a known field',
-      }));
-    }
-    if (issue.code === 'invalid_key') {
-      // A record key that fails its own schema: report that schema's advice, not zod's generic "Invalid key".
-      return issue.issues.map((inner) => ({ field: formatFieldPath(issue.path), message: inner.message }));
-    }
-    return [{ field: formatFieldPath(issue.path), message: issue.message }];
-  });
-}
-
-export type BrandDocumentParse = { ok: true; document: BrandDocument } | { ok: false; issues: FieldIssue[] };
-
-export function parseBrandDocument(input: unknown): BrandDocumentParse {
-  const result = brandDocumentSchema.safeParse(input);
-  return result.success
-    ? { ok: true, document: result.data }
-    : { ok: false, issues: toFieldIssues(result.error.issues) };
+/** `input` as a brand document, or `invalid_request` naming every offending field. */
+export function parseBrandDocument(input: unknown): BrandDocument {
+  return parseInput(brandDocumentSchema, input, '', 'The brand document is invalid');
 }
 
 /**

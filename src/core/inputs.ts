@@ -1,7 +1,30 @@
 import { z } from 'zod';
-import { toFieldIssues } from './brand-context.js';
-import { AppError } from './errors.js';
+import { AppError, type FieldIssue } from './errors.js';
 import { ROLES } from './roles.js';
+
+export function formatFieldPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((out, segment) => {
+    if (typeof segment === 'number') return `${out}[${segment}]`;
+    return out === '' ? String(segment) : `${out}.${String(segment)}`;
+  }, '');
+}
+
+/** zod issues as `{ field, message }` pairs naming the exact field, one per offending field. */
+export function toFieldIssues(issues: readonly z.core.$ZodIssue[]): FieldIssue[] {
+  return issues.flatMap((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({
+        field: formatFieldPath([...issue.path, key]),
+        message: 'is not a known field',
+      }));
+    }
+    if (issue.code === 'invalid_key') {
+      // A record key that fails its own schema: report that schema's advice, not zod's generic "Invalid key".
+      return issue.issues.map((inner) => ({ field: formatFieldPath(issue.path), message: inner.message }));
+    }
+    return [{ field: formatFieldPath(issue.path), message: issue.message }];
+  });
+}
 
 /** Inputs shared by the CLI and the HTTP API, so both refuse the same things with the same words. */
 export const nameSchema = z
@@ -24,8 +47,16 @@ export const roleSchema = z.enum(ROLES);
 export const MAX_TOKEN_DAYS = 90;
 export const tokenDaysSchema = z.number().int().min(1).max(MAX_TOKEN_DAYS);
 
-/** Parses `value` or throws `invalid_request` naming each offending field (`field` prefixes the paths). */
-export function parseInput<T extends z.ZodType>(schema: T, value: unknown, field = ''): z.output<T> {
+/**
+ * Parses `value` or throws `invalid_request` naming each offending field (`field` prefixes the paths;
+ * `subject` opens the detail).
+ */
+export function parseInput<T extends z.ZodType>(
+  schema: T,
+  value: unknown,
+  field = '',
+  subject = 'Invalid input',
+): z.output<T> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const fields = toFieldIssues(result.error.issues).map((issue) => ({
@@ -33,5 +64,5 @@ export function parseInput<T extends z.ZodType>(schema: T, value: unknown, field
     message: issue.message,
   }));
   const summary = fields.map((issue) => `${issue.field || 'body'} ${issue.message}`).join('; ');
-  throw new AppError('invalid_request', `Invalid input: ${summary}.`, fields);
+  throw new AppError('invalid_request', `${subject}: ${summary}.`, fields);
 }

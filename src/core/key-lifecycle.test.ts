@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BRAND_KEY_LIFETIME_MS, brandKeyExpiry, brandKeyStatus } from './key-lifecycle.js';
+import { BRAND_KEY_LIFETIME_MS, brandKeyExpiry, brandKeyStatus, lifecycleTimes } from './key-lifecycle.js';
 
 const created = Date.UTC(2026, 0, 1);
 const key = { expiresAt: brandKeyExpiry(created), revokedAt: null };
@@ -21,5 +21,18 @@ describe('brandKeyStatus', () => {
     const revokedAfterExpiry = { ...key, revokedAt: key.expiresAt + 5 };
     expect(brandKeyStatus(revokedAfterExpiry, key.expiresAt + 1)).toBe('expired');
     expect(brandKeyStatus(revokedAfterExpiry, key.expiresAt + 5)).toBe('revoked');
+  });
+});
+
+describe('lifecycleTimes', () => {
+  it('reads stored ISO timestamps, a missing revocation as null', () => {
+    expect(lifecycleTimes({ expiresAt: '2026-01-01T00:00:00.000Z', revokedAt: null })).toEqual({
+      expiresAt: Date.UTC(2026, 0, 1),
+      revokedAt: null,
+    });
+    expect(
+      lifecycleTimes({ expiresAt: '2026-01-01T00:00:00.000Z', revokedAt: '2025-12-01T00:00:00.000Z' })
+        .revokedAt,
+    ).toBe(Date.UTC(2025, 11, 1));
   });
 });

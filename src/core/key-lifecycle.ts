@@ -8,12 +8,20 @@ export interface BrandKeyTimes {
   revokedAt: number | null;
 }
 
+/** The stored ISO timestamps of a key (or personal access token) as the lifecycle reads them. */
+export function lifecycleTimes(stored: { expiresAt: string; revokedAt: string | null }): BrandKeyTimes {
+  return {
+    expiresAt: Date.parse(stored.expiresAt),
+    revokedAt: stored.revokedAt === null ? null : Date.parse(stored.revokedAt),
+  };
+}
+
 export function brandKeyExpiry(createdAt: number): number {
   return createdAt + BRAND_KEY_LIFETIME_MS;
 }
 
 /**
- * The state of a key at `now`. Revocation wins over expiry (an expired key may still be revoked, and then
+ * The state of a key at `now` (personal access tokens follow the same lifecycle). Revocation wins over expiry (an expired key may still be revoked, and then
  * reads as revoked); expiry is reached at the exact expiry instant.
  */
 export function brandKeyStatus(key: BrandKeyTimes, now: number): BrandKeyStatus {

@@ -15,6 +15,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { levels } from 'pino';
 import { redactBrandKeys } from '../core/brand-key.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
@@ -74,6 +75,9 @@ class AccessLog extends LogController {
   ): void {
     const status = reply.statusCode;
     const level = error || status >= 500 ? 'error' : status >= 400 ? 'info' : 'debug';
+    // Successful reads are the hot path: build no line (URL redaction included) that would be dropped.
+    // ('silent' has no number: nothing is logged.)
+    if ((levels.values[level] ?? 0) < (levels.values[request.log.level] ?? Number.POSITIVE_INFINITY)) return;
     const line = {
       method: request.method,
       url: redactBrandKeys(request.url),

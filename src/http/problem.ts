@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import { redactBrandKeys } from '../core/brand-key.js';
 import type { z } from 'zod';
-import { toFieldIssues } from '../core/brand-context.js';
+import { toFieldIssues } from '../core/inputs.js';
 import { AppError, type FieldIssue, PROBLEMS, type ProblemCode } from '../core/errors.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';

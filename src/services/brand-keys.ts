@@ -3,7 +3,12 @@ import { brandKeyHint, generateBrandKey, hashBrandKey } from '../core/brand-key.
 import { isoAt } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { nameSchema, parseInput } from '../core/inputs.js';
-import { brandKeyExpiry, brandKeyStatus, type BrandKeyStatus } from '../core/key-lifecycle.js';
+import {
+  brandKeyExpiry,
+  brandKeyStatus,
+  type BrandKeyStatus,
+  lifecycleTimes,
+} from '../core/key-lifecycle.js';
 import type { BrandKeyRecord } from '../store/store.js';
 import { type Actor, recordAudit } from './audit.js';
 import type { Deps } from './deps.js';
@@ -36,13 +41,7 @@ export interface CreatedBrandKey {
 }
 
 export function toBrandKeyView(record: BrandKeyRecord, now: number): BrandKeyView {
-  const status = brandKeyStatus(
-    {
-      expiresAt: Date.parse(record.expiresAt),
-      revokedAt: record.revokedAt === null ? null : Date.parse(record.revokedAt),
-    },
-    now,
-  );
+  const status = brandKeyStatus(lifecycleTimes(record), now);
   return {
     id: record.id,
     workspace_id: record.workspaceId,

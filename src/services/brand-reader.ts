@@ -4,7 +4,7 @@ import { serializeBrandContext } from '../core/brand-context.js';
 import { brandKeyFormatProblem, hashBrandKey } from '../core/brand-key.js';
 import type { Clock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
-import { brandKeyStatus, type BrandKeyTimes } from '../core/key-lifecycle.js';
+import { brandKeyStatus, type BrandKeyTimes, lifecycleTimes } from '../core/key-lifecycle.js';
 import type { StoreChange } from '../store/change-feed.js';
 import type { BrandKeyRecord, Store } from '../store/store.js';
 import type { UsageRecorder } from './usage.js';
@@ -34,12 +34,7 @@ export interface BrandReaderLimits {
 const DEFAULT_LIMITS: BrandReaderLimits = { maxKeys: 10_000, maxBrandBytes: 64 * 1024 * 1024 };
 
 function toVerifiedKey(record: BrandKeyRecord): VerifiedKey {
-  return {
-    id: record.id,
-    workspaceId: record.workspaceId,
-    expiresAt: Date.parse(record.expiresAt),
-    revokedAt: record.revokedAt === null ? null : Date.parse(record.revokedAt),
-  };
+  return { id: record.id, workspaceId: record.workspaceId, ...lifecycleTimes(record) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { newId } from '../core/base62.js';
-import { type BrandContext, parseBrandDocument, settleBrandDocument } from '../core/brand-context.js';
+import { type BrandContext, type BrandDocument, settleBrandDocument } from '../core/brand-context.js';
 import { isoAt } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import type { BrandContent } from '../store/store.js';
@@ -22,26 +22,21 @@ function contentOf({
 }
 
 /**
- * Validates `input` as a whole brand document and stores it in place of the current one, in one
- * transaction. An invalid document is refused with every offending field named, and nothing changes;
- * an identical document changes nothing either (the version only moves when the brand does).
+ * Stores `document` in place of the current brand, in one transaction. Callers parse it at their
+ * boundary (the route's schema, or `parseBrandDocument` in the CLI), so an invalid one
+ * never gets here. An identical document changes nothing (the version only moves when the brand does).
  */
 export async function replaceBrand(
   deps: Deps,
   actor: Actor,
   workspaceId: string,
-  input: unknown,
+  document: BrandDocument,
 ): Promise<BrandContext> {
-  const parsed = parseBrandDocument(input);
-  if (!parsed.ok) {
-    const summary = parsed.issues.map((issue) => `${issue.field || 'document'} ${issue.message}`).join('; ');
-    throw new AppError('invalid_request', `The brand document is invalid: ${summary}.`, parsed.issues);
-  }
   return deps.store.transaction(async (store) => {
     const previous = await store.getBrand(workspaceId);
     if (!previous) throw new AppError('workspace_not_found', `Workspace ${workspaceId} does not exist.`);
     const now = isoAt(deps.clock);
-    const content = settleBrandDocument(parsed.document, previous, now, (prefix) => newId(prefix, 16));
+    const content = settleBrandDocument(document, previous, now, (prefix) => newId(prefix, 16));
     if (JSON.stringify(content) === JSON.stringify(contentOf(previous))) return previous;
     const saved = await store.replaceBrand(workspaceId, content, now);
     await recordAudit(store, actor, now, {

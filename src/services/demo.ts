@@ -1,4 +1,5 @@
 import { randomBase62 } from '../core/base62.js';
+import { parseBrandDocument } from '../core/brand-context.js';
 import { createBrandKey } from './brand-keys.js';
 import { replaceBrand } from './brand.js';
 import type { Deps } from './deps.js';
@@ -28,7 +29,7 @@ export async function seedDemo(deps: Deps): Promise<DemoSeed> {
     : DEMO_OWNER_EMAIL;
   const owner = await findOrCreateUser(deps, email, password);
   const workspace = await createWorkspace(deps, OPERATOR, { name: DEMO_BRAND.name, owner });
-  await replaceBrand(deps, OPERATOR, workspace.id, DEMO_BRAND);
+  await replaceBrand(deps, OPERATOR, workspace.id, parseBrandDocument(DEMO_BRAND));
   const key = await createBrandKey(deps, OPERATOR, {
     workspaceId: workspace.id,
     name: 'Demo key',

@@ -11,6 +11,7 @@ import { newId } from '../core/base62.js';
 import { isoAt } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { nameSchema, parseInput, tokenDaysSchema } from '../core/inputs.js';
+import { brandKeyStatus, lifecycleTimes } from '../core/key-lifecycle.js';
 import type { AccessTokenRecord, UserRecord } from '../store/store.js';
 import { type Actor, recordAudit } from './audit.js';
 import type { Deps } from './deps.js';
@@ -161,13 +162,10 @@ export class TokenService {
   }
 
   private toView(record: AccessTokenRecord): AccessTokenView {
-    const now = this.deps.clock.now();
-    const status =
-      record.revokedAt !== null ? 'revoked' : now >= Date.parse(record.expiresAt) ? 'expired' : 'active';
     return {
       id: record.id,
       name: record.name,
-      status,
+      status: brandKeyStatus(lifecycleTimes(record), this.deps.clock.now()),
       created_at: record.createdAt,
       expires_at: record.expiresAt,
       revoked_at: record.revokedAt,

@@ -20,6 +20,7 @@ import {
   type TestDatabase,
 } from '../support/databases.js';
 import { addUser } from '../support/users.js';
+import { parseBrandDocument } from '../../src/core/brand-context.js';
 
 /*
  * Who may call what, kept as data: every route the app registers (ROUTES), every kind of caller (CALLERS)
@@ -345,7 +346,7 @@ function useFixture(backend: TestBackend): () => Fixture {
     const testApp = await startTestApp(database, { usageFlushMs: 24 * HOUR_S * 1000 });
     const { deps } = testApp;
     const workspace = await createWorkspace(deps, OPERATOR, { name: 'Target Brand' });
-    await replaceBrand(deps, OPERATOR, workspace.id, DEMO_BRAND);
+    await replaceBrand(deps, OPERATOR, workspace.id, parseBrandDocument(DEMO_BRAND));
     const other = await createWorkspace(deps, OPERATOR, { name: 'Other Brand' });
     const owner = await addUser(testApp, { workspaceId: workspace.id, role: 'owner' });
     const admin = await addUser(testApp, { workspaceId: workspace.id, role: 'admin' });

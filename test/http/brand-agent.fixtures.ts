@@ -7,6 +7,7 @@ import { createWorkspace } from '../../src/services/workspaces.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import type { TestBackend, TestDatabase } from '../support/databases.js';
 import { OPERATOR } from '../../src/services/audit.js';
+import { parseBrandDocument } from '../../src/core/brand-context.js';
 
 export const PATH = '/functions/v1/brand-agent';
 
@@ -29,7 +30,7 @@ export function useFixture(backend: TestBackend): () => Fixture {
     const testApp = await startTestApp(database);
     const { deps } = testApp;
     const workspace = await createWorkspace(deps, OPERATOR, { name: 'Acme Coffee' });
-    await replaceBrand(deps, OPERATOR, workspace.id, DEMO_BRAND);
+    await replaceBrand(deps, OPERATOR, workspace.id, parseBrandDocument(DEMO_BRAND));
     const key = await createBrandKey(deps, OPERATOR, { workspaceId: workspace.id, name: 'pipeline' });
     const other = await createWorkspace(deps, OPERATOR, { name: 'Other Brand' });
     const otherKey = await createBrandKey(deps, OPERATOR, { workspaceId: other.id, name: 'other' });

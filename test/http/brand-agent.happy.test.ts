@@ -8,6 +8,7 @@ import { createWorkspace } from '../../src/services/workspaces.js';
 import { describeEachBackend, snapshotTables } from '../support/databases.js';
 import { readContext, useFixture } from './brand-agent.fixtures.js';
 import { OPERATOR } from '../../src/services/audit.js';
+import { parseBrandDocument } from '../../src/core/brand-context.js';
 
 describeEachBackend('POST /functions/v1/brand-agent: happy path', (backend) => {
   const fixture = useFixture(backend);
@@ -101,12 +102,17 @@ describeEachBackend('POST /functions/v1/brand-agent: happy path', (backend) => {
   it('serves a brand change made in this process on the very next request, with a new ETag', async () => {
     const { app, deps, workspaceId, key } = fixture();
     const before = await readContext(app, workspaceId, { key });
-    await replaceBrand(deps, OPERATOR, workspaceId, { ...DEMO_BRAND, voice: 'Bold and brief.' });
+    await replaceBrand(
+      deps,
+      OPERATOR,
+      workspaceId,
+      parseBrandDocument({ ...DEMO_BRAND, voice: 'Bold and brief.' }),
+    );
     const after = await readContext(app, workspaceId, { key });
     expect(after.json<BrandContext>().voice).toBe('Bold and brief.');
     expect(after.json<BrandContext>().version).toBe(before.json<BrandContext>().version + 1);
     expect(after.headers.etag).not.toBe(before.headers.etag);
-    await replaceBrand(deps, OPERATOR, workspaceId, DEMO_BRAND);
+    await replaceBrand(deps, OPERATOR, workspaceId, parseBrandDocument(DEMO_BRAND));
   });
 
   it('changes nothing in the database', async () => {

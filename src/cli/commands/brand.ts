@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { serializeBrandContext } from '../../core/brand-context.js';
+import { parseBrandDocument, serializeBrandContext } from '../../core/brand-context.js';
 import { describeError } from '../../store/errors.js';
 import { getBrand, replaceBrand } from '../../services/brand.js';
 import { withDeps } from '../deps.js';
@@ -32,7 +32,9 @@ export function brandCommand(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (file: string, options: { workspace: string; json?: boolean }) => {
       const document = await readJson(file);
-      const saved = await withDeps((deps) => replaceBrand(deps, OPERATOR, options.workspace, document));
+      const saved = await withDeps((deps) =>
+        replaceBrand(deps, OPERATOR, options.workspace, parseBrandDocument(document)),
+      );
       createOutput(options.json === true).result(
         { workspace_id: saved.workspace_id, version: saved.version, updated_at: saved.updated_at },
         () => `Imported the brand of ${saved.workspace_id}: now version ${saved.version}.`,
