@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { generateBrandKey, redactBrandKeys } from './core/brand-key.js';
+import { BRAND_KEY, redactKeys } from './core/secret-keys.js';
 import { createLogger } from './logger.js';
 
 function capture(): { stream: Writable; lines: () => Record<string, unknown>[]; text: () => string } {
@@ -20,23 +20,23 @@ function capture(): { stream: Writable; lines: () => Record<string, unknown>[]; 
   return { stream, lines, text };
 }
 
-describe('redactBrandKeys, for request lines', () => {
+describe('redactKeys, for request lines', () => {
   it('removes a brand key embedded in a URL', () => {
-    const key = generateBrandKey();
-    const redacted = redactBrandKeys(`/functions/v1/brand-agent?key=${key}&workspace_id=ws_1`);
+    const key = BRAND_KEY.generate();
+    const redacted = redactKeys(`/functions/v1/brand-agent?key=${key}&workspace_id=ws_1`);
     expect(redacted).toBe('/functions/v1/brand-agent?key=brk_[REDACTED]&workspace_id=ws_1');
     expect(redacted).not.toContain(key.slice(4));
   });
 
   it('removes every brand key in the text', () => {
-    const [first, second] = [generateBrandKey(), generateBrandKey()];
-    const redacted = redactBrandKeys(`/a/${first}/b?k=${second}`);
+    const [first, second] = [BRAND_KEY.generate(), BRAND_KEY.generate()];
+    const redacted = redactKeys(`/a/${first}/b?k=${second}`);
     expect(redacted).toBe('/a/brk_[REDACTED]/b?k=brk_[REDACTED]');
   });
 
   it('leaves text without a brand key unchanged', () => {
     const url = '/functions/v1/brand-agent?workspace_id=ws_1&note=brk_short';
-    expect(redactBrandKeys(url)).toBe(url);
+    expect(redactKeys(url)).toBe(url);
   });
 });
 
@@ -59,7 +59,7 @@ describe('createLogger', () => {
 
   it('redacts the Authorization and Cookie headers of a request', () => {
     const out = capture();
-    const key = generateBrandKey();
+    const key = BRAND_KEY.generate();
     createLogger('info', out.stream).info(
       { req: { method: 'POST', headers: { authorization: `Bearer ${key}`, cookie: 'session=s3cr3t' } } },
       'request',
@@ -74,7 +74,7 @@ describe('createLogger', () => {
 
   it('redacts password and key fields, at the top level and one level down', () => {
     const out = capture();
-    const key = generateBrandKey();
+    const key = BRAND_KEY.generate();
     const logger = createLogger('info', out.stream);
     logger.info({ password: 'hunter2-top', key }, 'top level');
     logger.info(

@@ -3,6 +3,8 @@
  * are the specification's own words (section 7); the rest follow its tone.
  */
 const SPEC_401 = 'Revoke the key and create a replacement in Settings → Agent Access.';
+const API_KEY_REPLACE =
+  'Create a workspace API key in Settings → Agent Access (POST /api/v1/workspaces/{id}/api-keys), then revoke this one.';
 
 interface ProblemDefinition {
   status: number;
@@ -61,6 +63,19 @@ export const PROBLEMS = {
     resolution:
       'A brand read key only reads brand context (POST /functions/v1/brand-agent). Use a user access token here.',
   },
+  api_key_invalid: {
+    status: 401,
+    title: 'Invalid workspace API key',
+    resolution: `Check that the whole key was copied (wsk_ followed by 36 letters and digits). ${API_KEY_REPLACE}`,
+  },
+  api_key_expired: { status: 401, title: 'Workspace API key expired', resolution: API_KEY_REPLACE },
+  api_key_revoked: { status: 401, title: 'Workspace API key revoked', resolution: API_KEY_REPLACE },
+  api_key_not_allowed: {
+    status: 403,
+    title: 'Workspace API keys cannot call this route',
+    resolution:
+      'A workspace API key only reaches the campaign drafts of its workspace (/api/v1/workspaces/{id}/campaigns). Use a user access token here.',
+  },
   session_required: {
     status: 403,
     title: 'Sign in to do this',
@@ -87,6 +102,17 @@ export const PROBLEMS = {
     title: 'Brand read key not found',
     resolution: 'List the workspace keys to find the key id (brand-context keys list --workspace <id>).',
   },
+  api_key_not_found: {
+    status: 404,
+    title: 'Workspace API key not found',
+    resolution:
+      'List the workspace API keys to find the key id (brand-context api-keys list --workspace <id>).',
+  },
+  campaign_not_found: {
+    status: 404,
+    title: 'Campaign not found',
+    resolution: 'List the campaigns to find its id (GET /api/v1/workspaces/{id}/campaigns).',
+  },
   member_not_found: {
     status: 404,
     title: 'Member not found',
@@ -101,6 +127,17 @@ export const PROBLEMS = {
     status: 409,
     title: 'Already a member',
     resolution: 'Remove the member first to add them again with another role.',
+  },
+  campaign_not_draft: {
+    status: 409,
+    title: 'Only drafts can change',
+    resolution: 'This campaign is scheduled or sent; create a new draft instead.',
+  },
+  version_mismatch: {
+    status: 412,
+    title: 'The campaign changed since you read it',
+    resolution:
+      'Someone else changed it meanwhile: read the campaign again, reapply your edit to it, and send the new ETag in If-Match.',
   },
   last_owner: {
     status: 409,
@@ -125,7 +162,8 @@ export const PROBLEMS = {
   payload_too_large: {
     status: 413,
     title: 'Request body too large',
-    resolution: 'Send only {"action":"context","workspace_id":"…"}; the body may not exceed 16 KiB.',
+    resolution:
+      'Send a smaller body: the read operation takes only {"action":"context","workspace_id":"…"} (at most 16 KiB), a campaign draft at most 4 MiB.',
   },
   invalid_json: {
     status: 400,

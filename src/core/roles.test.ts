@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { can, canManageMember, PERMISSIONS } from './roles.js';
+import { API_KEY_PERMISSIONS, can, canManageMember, PERMISSIONS } from './roles.js';
 
 describe('can', () => {
   it('lets every role read the brand and only owners and admins write it', () => {
@@ -21,6 +21,13 @@ describe('can', () => {
     }
   });
 
+  it('lets members read and write campaign drafts, and only owners and admins schedule them', () => {
+    expect(can('member', 'campaigns.read')).toBe(true);
+    expect(can('member', 'campaigns.write')).toBe(true);
+    expect(can('member', 'campaigns.schedule')).toBe(false);
+    expect(can('admin', 'campaigns.schedule')).toBe(true);
+  });
+
   it('gives owners every permission', () => {
     for (const permission of Object.keys(PERMISSIONS) as (keyof typeof PERMISSIONS)[]) {
       expect(can('owner', permission)).toBe(true);
@@ -35,5 +42,15 @@ describe('canManageMember', () => {
     expect(canManageMember('admin', 'admin')).toBe(true);
     expect(canManageMember('admin', 'member')).toBe(true);
     expect(canManageMember('member', 'member')).toBe(false);
+  });
+});
+
+describe('API_KEY_PERMISSIONS', () => {
+  it('grants workspace API keys the campaign permissions and nothing else (spec section 1)', () => {
+    expect([...API_KEY_PERMISSIONS].sort()).toEqual(
+      Object.keys(PERMISSIONS)
+        .filter((permission) => permission.startsWith('campaigns.'))
+        .sort(),
+    );
   });
 });

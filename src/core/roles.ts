@@ -1,6 +1,7 @@
 /**
  * Workspace roles and what each may do (DESIGN 4.7), as data: the one table every route consults.
- * Brand read keys have no role at all: they can only call the read operation.
+ * Brand read keys have no role at all: they can only call the read operation. Workspace API keys hold
+ * the campaign permissions of their one workspace, and nothing else.
  */
 export const ROLES = ['owner', 'admin', 'member'] as const;
 export type Role = (typeof ROLES)[number];
@@ -17,9 +18,18 @@ export const PERMISSIONS = {
   'members.read': EVERYONE,
   'members.write': MANAGERS,
   'audit.read': MANAGERS,
+  'campaigns.read': EVERYONE,
+  'campaigns.write': EVERYONE,
+  'campaigns.schedule': MANAGERS,
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;
+
+export const API_KEY_PERMISSIONS: readonly Permission[] = [
+  'campaigns.read',
+  'campaigns.write',
+  'campaigns.schedule',
+];
 
 export function can(role: Role, permission: Permission): boolean {
   return (PERMISSIONS[permission] as readonly Role[]).includes(role);

@@ -16,7 +16,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { levels } from 'pino';
-import { redactBrandKeys } from '../core/brand-key.js';
+import { redactKeys } from '../core/secret-keys.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { BrandReader } from '../services/brand-reader.js';
@@ -24,15 +24,21 @@ import { DEFAULT_SIGN_IN_LIMITS, SignInService, type SignInLimits } from '../ser
 import { type AuthConfig, TokenService } from '../services/tokens.js';
 import { UsageRecorder } from '../services/usage.js';
 import type { Store } from '../store/store.js';
-import { authenticateUser, authorizeWorkspace } from './auth.js';
+import { authenticate, authorizeWorkspace } from './auth.js';
 import type { AppContext, ZodApp } from './context.js';
 import { handleError } from './problem.js';
 import { auditLogRoute } from './routes/api/audit-log.js';
 import { getBrandRoute } from './routes/api/brand/get.js';
 import { putBrandRoute } from './routes/api/brand/put.js';
-import { createBrandKeyRoute } from './routes/api/brand-keys/create.js';
-import { listBrandKeysRoute } from './routes/api/brand-keys/list.js';
-import { revokeBrandKeyRoute } from './routes/api/brand-keys/revoke.js';
+import { createCampaignRoute } from './routes/api/campaigns/create.js';
+import { getCampaignRoute } from './routes/api/campaigns/get.js';
+import { listCampaignsRoute } from './routes/api/campaigns/list.js';
+import { scheduleCampaignRoute } from './routes/api/campaigns/schedule.js';
+import { updateCampaignRoute } from './routes/api/campaigns/update.js';
+import { createKeyRoute } from './routes/api/keys/create.js';
+import { API_KEY_ROUTES, BRAND_KEY_ROUTES } from './routes/api/keys/kinds.js';
+import { listKeysRoute } from './routes/api/keys/list.js';
+import { revokeKeyRoute } from './routes/api/keys/revoke.js';
 import { addMemberRoute } from './routes/api/members/add.js';
 import { listMembersRoute } from './routes/api/members/list.js';
 import { removeMemberRoute } from './routes/api/members/remove.js';
@@ -80,7 +86,7 @@ class AccessLog extends LogController {
     if ((levels.values[level] ?? 0) < (levels.values[request.log.level] ?? Number.POSITIVE_INFINITY)) return;
     const line = {
       method: request.method,
-      url: redactBrandKeys(request.url),
+      url: redactKeys(request.url),
       status,
       ms: Math.round(reply.elapsedTime * 100) / 100,
     };
@@ -99,13 +105,20 @@ function requestId(request: IncomingMessage): string {
 const WORKSPACE_ROUTES = [
   getBrandRoute,
   putBrandRoute,
-  createBrandKeyRoute,
-  listBrandKeysRoute,
-  revokeBrandKeyRoute,
+  ...[BRAND_KEY_ROUTES, API_KEY_ROUTES].flatMap((kind) => [
+    createKeyRoute(kind),
+    listKeysRoute(kind),
+    revokeKeyRoute(kind),
+  ]),
   listMembersRoute,
   addMemberRoute,
   removeMemberRoute,
   auditLogRoute,
+  listCampaignsRoute,
+  getCampaignRoute,
+  createCampaignRoute,
+  updateCampaignRoute,
+  scheduleCampaignRoute,
 ];
 const ACCOUNT_ROUTES = [
   listWorkspacesRoute,
@@ -131,15 +144,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) =>
     handleError(
-      new AppError(
-        'not_found',
-        `No route ${request.method} ${redactBrandKeys(request.url.split('?')[0] ?? '')}.`,
-      ),
+      new AppError('not_found', `No route ${request.method} ${redactKeys(request.url.split('?')[0] ?? '')}.`),
       request,
       reply,
     ),
   );
   app.decorateRequest('principal', null);
+  app.decorateRequest('apiKey', null);
   app.decorateRequest('membership', null);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
@@ -186,7 +197,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     brandAgentRoutes(scope, ctx);
     signInRoute(scope, ctx);
     void scope.register((api: ZodApp, _apiOptions, apiDone) => {
-      api.addHook('onRequest', authenticateUser(ctx));
+      api.addHook('onRequest', authenticate(ctx));
       for (const route of ACCOUNT_ROUTES) route(api, ctx);
       void api.register((workspace: ZodApp, _workspaceOptions, workspaceDone) => {
         // Before validation: a caller with no access learns nothing, not even what a valid body looks like.

@@ -1,9 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import { BRAND_KEY_PREFIX } from '../core/brand-key.js';
 import { AppError } from '../core/errors.js';
-import type { Permission } from '../core/roles.js';
-import { authorize } from '../services/access.js';
+import { API_KEY_PERMISSIONS, type Permission } from '../core/roles.js';
+import { BRAND_KEY, WORKSPACE_API_KEY } from '../core/secret-keys.js';
+import { authorize, authorizeApiKey } from '../services/access.js';
 import type { Actor } from '../services/audit.js';
+import { verifyApiKey, type VerifiedApiKey } from '../services/keys.js';
 import type { UserPrincipal } from '../services/tokens.js';
 import type { MembershipRecord } from '../store/store.js';
 import type { AppContext } from './context.js';
@@ -11,6 +12,8 @@ import type { AppContext } from './context.js';
 declare module 'fastify' {
   interface FastifyRequest {
     principal: UserPrincipal | null;
+    /** Set instead of `principal` when a workspace API key made the request. */
+    apiKey: VerifiedApiKey | null;
     membership: MembershipRecord | null;
   }
   interface FastifyContextConfig {
@@ -24,8 +27,11 @@ export function bearerToken(header: string): string | undefined {
   return /^Bearer +(\S+) *$/i.exec(header)?.[1];
 }
 
-/** onRequest hook of every management route: a valid user token, never a brand read key. */
-export function authenticateUser(ctx: AppContext) {
+/**
+ * onRequest hook of every management route: a valid user token, or a workspace API key on the routes
+ * whose permission API keys hold (the campaign routes); never a brand read key.
+ */
+export function authenticate(ctx: AppContext) {
   return async (request: FastifyRequest): Promise<void> => {
     const header = request.headers.authorization;
     if (header === undefined || header === '')
@@ -33,11 +39,22 @@ export function authenticateUser(ctx: AppContext) {
     const token = bearerToken(header);
     if (token === undefined)
       throw new AppError('invalid_token', 'The Authorization header must be "Bearer <token>".');
-    if (token.startsWith(BRAND_KEY_PREFIX)) {
+    if (token.startsWith(BRAND_KEY.prefix)) {
       throw new AppError(
         'brand_key_not_allowed',
         'Brand read keys can only call POST /functions/v1/brand-agent.',
       );
+    }
+    if (token.startsWith(WORKSPACE_API_KEY.prefix)) {
+      request.apiKey = await verifyApiKey(ctx.deps, token, ctx.usage);
+      const { permission } = request.routeOptions.config;
+      if (permission === undefined || !API_KEY_PERMISSIONS.includes(permission)) {
+        throw new AppError(
+          'api_key_not_allowed',
+          'Workspace API keys can only call the campaign routes of their workspace.',
+        );
+      }
+      return;
     }
     request.principal = await ctx.tokens.verify(token);
   };
@@ -49,6 +66,7 @@ export function principalOf(request: FastifyRequest): UserPrincipal {
 }
 
 export function actorOf(request: FastifyRequest): Actor {
+  if (request.apiKey) return { kind: 'api_key', keyId: request.apiKey.id };
   const { user } = principalOf(request);
   return { kind: 'user', userId: user.id, email: user.email };
 }
@@ -62,7 +80,9 @@ export function authorizeWorkspace(ctx: AppContext) {
     const { permission } = request.routeOptions.config;
     if (permission === undefined)
       throw new Error(`${request.routeOptions.url ?? request.url} declares no permission`);
-    request.membership = await authorize(ctx.deps, principalOf(request).user, request.params.id, permission);
+    const workspaceId = request.params.id;
+    if (request.apiKey) await authorizeApiKey(ctx.deps, request.apiKey, workspaceId);
+    else request.membership = await authorize(ctx.deps, principalOf(request).user, workspaceId, permission);
   };
 }
 

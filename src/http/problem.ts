@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
-import { redactBrandKeys } from '../core/brand-key.js';
+import { redactKeys } from '../core/secret-keys.js';
 import type { z } from 'zod';
 import { toFieldIssues } from '../core/inputs.js';
 import { AppError, type FieldIssue, PROBLEMS, type ProblemCode } from '../core/errors.js';
@@ -32,7 +32,7 @@ export function toProblemBody(error: AppError, requestId: string): ProblemBody {
     title,
     status,
     code: error.code,
-    detail: redactBrandKeys(error.detail),
+    detail: redactKeys(error.detail),
     resolution,
     request_id: requestId,
   };

@@ -2,6 +2,7 @@ import { AppError } from '../core/errors.js';
 import { can, type Permission } from '../core/roles.js';
 import type { MembershipRecord, UserRecord } from '../store/store.js';
 import type { Deps } from './deps.js';
+import type { VerifiedApiKey } from './keys.js';
 
 /**
  * The one authorization check of the management API: `user` must be a member of the workspace with a role
@@ -14,12 +15,7 @@ export async function authorize(
   permission: Permission,
 ): Promise<MembershipRecord> {
   const membership = await deps.store.getMembership(workspaceId, user.id);
-  if (!membership) {
-    const exists = (await deps.store.getWorkspace(workspaceId)) !== undefined;
-    throw exists
-      ? new AppError('workspace_forbidden', `You are not a member of workspace ${workspaceId}.`)
-      : new AppError('workspace_not_found', `Workspace ${workspaceId} does not exist.`);
-  }
+  if (!membership) return refuse(deps, workspaceId, `You are not a member of workspace ${workspaceId}.`);
   if (!can(membership.role, permission)) {
     throw new AppError(
       'insufficient_role',
@@ -27,4 +23,23 @@ export async function authorize(
     );
   }
   return membership;
+}
+
+/** A workspace API key reaches its own workspace only (its permissions were checked with the route). */
+export async function authorizeApiKey(deps: Deps, key: VerifiedApiKey, workspaceId: string): Promise<void> {
+  if (key.workspaceId !== workspaceId) {
+    await refuse(
+      deps,
+      workspaceId,
+      `This workspace API key belongs to another workspace than ${workspaceId}.`,
+    );
+  }
+}
+
+/** 404 for a workspace that does not exist, 403 with `detail` for one the caller may not reach. */
+async function refuse(deps: Deps, workspaceId: string, detail: string): Promise<never> {
+  const exists = (await deps.store.getWorkspace(workspaceId)) !== undefined;
+  throw exists
+    ? new AppError('workspace_forbidden', detail)
+    : new AppError('workspace_not_found', `Workspace ${workspaceId} does not exist.`);
 }

@@ -3,8 +3,9 @@ import { AppError } from '../core/errors.js';
 import type { AuditEventRecord, Store, StoredAuditEvent } from '../store/store.js';
 import type { Deps } from './deps.js';
 
-/** Who did something: a signed-in user, or the operator at the server's CLI. */
-export type Actor = { kind: 'user'; userId: string; email: string } | { kind: 'operator' };
+/** Who did something: a signed-in user, a workspace API key, or the operator at the server's CLI. */
+export type Actor =
+  { kind: 'user'; userId: string; email: string } | { kind: 'api_key'; keyId: string } | { kind: 'operator' };
 
 export const OPERATOR: Actor = { kind: 'operator' };
 
@@ -22,7 +23,8 @@ export function recordAudit(store: Store, actor: Actor, at: string, entry: Audit
   return store.appendAuditEvent({
     id: newId('ae'),
     workspaceId: entry.workspaceId,
-    actorId: actor.kind === 'user' ? actor.userId : null,
+    actorType: actor.kind,
+    actorId: actor.kind === 'user' ? actor.userId : actor.kind === 'api_key' ? actor.keyId : null,
     actorEmail: actor.kind === 'user' ? actor.email : null,
     action: entry.action,
     targetType: entry.targetType,
@@ -35,20 +37,31 @@ export function recordAudit(store: Store, actor: Actor, at: string, entry: Audit
 export interface AuditEventView {
   id: string;
   action: string;
-  actor: { type: 'user'; id: string | null; email: string | null } | { type: 'operator' };
+  actor:
+    | { type: 'user'; id: string | null; email: string | null }
+    | { type: 'api_key'; id: string | null }
+    | { type: 'operator' };
   target: { type: string; id: string | null };
   details: AuditEventRecord['details'];
   created_at: string;
+}
+
+function actorView(event: StoredAuditEvent): AuditEventView['actor'] {
+  switch (event.actorType) {
+    case 'user':
+      return { type: 'user', id: event.actorId, email: event.actorEmail };
+    case 'api_key':
+      return { type: 'api_key', id: event.actorId };
+    case 'operator':
+      return { type: 'operator' };
+  }
 }
 
 export function toAuditEventView(event: StoredAuditEvent): AuditEventView {
   return {
     id: event.id,
     action: event.action,
-    actor:
-      event.actorId === null
-        ? { type: 'operator' }
-        : { type: 'user', id: event.actorId, email: event.actorEmail },
+    actor: actorView(event),
     target: { type: event.targetType, id: event.targetId },
     details: event.details,
     created_at: event.createdAt,

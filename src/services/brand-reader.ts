@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { serializeBrandContext } from '../core/brand-context.js';
-import { brandKeyFormatProblem, hashBrandKey } from '../core/brand-key.js';
+import { BRAND_KEY, hashKey } from '../core/secret-keys.js';
 import type { Clock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { brandKeyStatus, type BrandKeyTimes, lifecycleTimes } from '../core/key-lifecycle.js';
@@ -104,10 +104,10 @@ export class BrandReader {
    * against the clock every time. Synchronous when the key is cached.
    */
   verifyKey(token: string): MaybePromise<VerifiedKey> {
-    if (brandKeyFormatProblem(token) !== undefined) {
+    if (BRAND_KEY.formatProblem(token) !== undefined) {
       throw new AppError('malformed_key', 'The bearer token is not a well-formed brand read key.');
     }
-    const hash = hashBrandKey(token);
+    const hash = hashKey(token);
     const key = this.cached(this.keys, hash, async () => {
       const record = await this.store.findBrandKeyByHash(hash);
       return record && toVerifiedKey(record);

@@ -1,6 +1,6 @@
 import { randomBase62 } from '../core/base62.js';
 import { parseBrandDocument } from '../core/brand-context.js';
-import { createBrandKey } from './brand-keys.js';
+import { createBrandKey } from './keys.js';
 import { replaceBrand } from './brand.js';
 import type { Deps } from './deps.js';
 import { DEMO_BRAND } from './demo-brand.js';

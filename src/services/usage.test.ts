@@ -13,6 +13,7 @@ function fakeStore(failures: number) {
       written.push([...stamps]);
       return Promise.resolve();
     },
+    touchApiKeys: () => Promise.resolve(),
     touchAccessTokens: () => Promise.resolve(),
   } as unknown as Store;
   return { store, written };

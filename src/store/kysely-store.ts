@@ -4,9 +4,16 @@ import type { ChangeHub } from './change-feed.js';
 import type { Database } from './schema.js';
 import type {
   AccessTokenRecord,
+  ActorType,
+  ApiKeyRecord,
   AuditEventRecord,
   BrandContent,
   BrandKeyRecord,
+  CampaignCursor,
+  CampaignRecord,
+  CampaignStatus,
+  CampaignUpdate,
+  KeyRecord,
   MembershipRecord,
   Revocation,
   Role,
@@ -28,7 +35,9 @@ export interface Backend {
   close(): Promise<void>;
 }
 
-function toBrandKey(row: Selectable<Database['brand_keys']>): BrandKeyRecord {
+type KeyTable = 'brand_keys' | 'api_keys';
+
+function toKey(row: Selectable<Database[KeyTable]>): KeyRecord {
   return {
     id: row.id,
     workspaceId: row.workspace_id,
@@ -41,6 +50,22 @@ function toBrandKey(row: Selectable<Database['brand_keys']>): BrandKeyRecord {
     expiresAt: row.expires_at,
     revokedAt: row.revoked_at,
     lastUsedAt: row.last_used_at,
+  };
+}
+
+function toCampaign(row: Selectable<Database['campaigns']>): CampaignRecord {
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    name: row.name,
+    subject: row.subject,
+    preheader: row.preheader,
+    bodyHtml: row.body_html,
+    bodyText: row.body_text,
+    status: row.status as CampaignStatus,
+    version: row.version,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 
@@ -336,10 +361,59 @@ export class KyselyStore implements Store {
     return brand;
   }
 
-  async createBrandKey(key: BrandKeyRecord): Promise<void> {
+  createBrandKey(key: BrandKeyRecord): Promise<void> {
+    return this.insertKey('brand_keys', key);
+  }
+
+  findBrandKeyByHash(keyHash: string): Promise<BrandKeyRecord | undefined> {
+    return this.findKeyByHash('brand_keys', keyHash);
+  }
+
+  listBrandKeys(workspaceId: string): Promise<BrandKeyRecord[]> {
+    return this.listKeys('brand_keys', workspaceId);
+  }
+
+  revokeBrandKey(
+    workspaceId: string,
+    keyId: string,
+    revokedAt: string,
+  ): Promise<Revocation<BrandKeyRecord> | undefined> {
+    return this.revokeKey('brand_keys', workspaceId, keyId, revokedAt);
+  }
+
+  touchBrandKeys(stamps: readonly UsageStamp[]): Promise<void> {
+    return this.touch('brand_keys', stamps);
+  }
+
+  createApiKey(key: ApiKeyRecord): Promise<void> {
+    return this.insertKey('api_keys', key);
+  }
+
+  findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    return this.findKeyByHash('api_keys', keyHash);
+  }
+
+  listApiKeys(workspaceId: string): Promise<ApiKeyRecord[]> {
+    return this.listKeys('api_keys', workspaceId);
+  }
+
+  revokeApiKey(
+    workspaceId: string,
+    keyId: string,
+    revokedAt: string,
+  ): Promise<Revocation<ApiKeyRecord> | undefined> {
+    return this.revokeKey('api_keys', workspaceId, keyId, revokedAt);
+  }
+
+  touchApiKeys(stamps: readonly UsageStamp[]): Promise<void> {
+    return this.touch('api_keys', stamps);
+  }
+
+  /** Key writes are announced: the read operation's cache must forget a revoked key at once. */
+  private async insertKey(table: KeyTable, key: KeyRecord): Promise<void> {
     await this.write(key.workspaceId, (db) =>
       db
-        .insertInto('brand_keys')
+        .insertInto(table)
         .values({
           id: key.id,
           workspace_id: key.workspaceId,
@@ -357,55 +431,52 @@ export class KyselyStore implements Store {
     );
   }
 
-  async findBrandKeyByHash(keyHash: string): Promise<BrandKeyRecord | undefined> {
+  private async findKeyByHash(table: KeyTable, keyHash: string): Promise<KeyRecord | undefined> {
     const row = await this.db
-      .selectFrom('brand_keys')
+      .selectFrom(table)
       .selectAll()
       .where('key_hash', '=', keyHash)
       .executeTakeFirst();
-    return row && toBrandKey(row);
+    return row && toKey(row);
   }
 
-  async listBrandKeys(workspaceId: string): Promise<BrandKeyRecord[]> {
+  private async listKeys(table: KeyTable, workspaceId: string): Promise<KeyRecord[]> {
     const rows = await this.db
-      .selectFrom('brand_keys')
+      .selectFrom(table)
       .selectAll()
       .where('workspace_id', '=', workspaceId)
       .orderBy('created_at', 'desc')
       .orderBy('id')
       .execute();
-    return rows.map(toBrandKey);
+    return rows.map(toKey);
   }
 
-  revokeBrandKey(
+  private revokeKey(
+    table: KeyTable,
     workspaceId: string,
     keyId: string,
     revokedAt: string,
-  ): Promise<Revocation<BrandKeyRecord> | undefined> {
+  ): Promise<Revocation<KeyRecord> | undefined> {
     return this.write(workspaceId, async (db) => {
       const { numUpdatedRows } = await db
-        .updateTable('brand_keys')
+        .updateTable(table)
         .set({ revoked_at: revokedAt })
         .where('workspace_id', '=', workspaceId)
         .where('id', '=', keyId)
         .where('revoked_at', 'is', null)
         .executeTakeFirst();
       const row = await db
-        .selectFrom('brand_keys')
+        .selectFrom(table)
         .selectAll()
         .where('workspace_id', '=', workspaceId)
         .where('id', '=', keyId)
         .executeTakeFirst();
-      return row && { record: toBrandKey(row), revokedNow: numUpdatedRows > 0n };
+      return row && { record: toKey(row), revokedNow: numUpdatedRows > 0n };
     });
   }
 
-  touchBrandKeys(stamps: readonly UsageStamp[]): Promise<void> {
-    return this.touch('brand_keys', stamps);
-  }
-
   /** Moves `last_used_at` forward only, so nodes flushing in any order agree on the latest use. */
-  private async touch(table: 'brand_keys' | 'access_tokens', stamps: readonly UsageStamp[]): Promise<void> {
+  private async touch(table: KeyTable | 'access_tokens', stamps: readonly UsageStamp[]): Promise<void> {
     for (const { id, usedAt } of stamps) {
       await this.db
         .updateTable(table)
@@ -414,6 +485,81 @@ export class KyselyStore implements Store {
         .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', usedAt)]))
         .execute();
     }
+  }
+
+  async createCampaign(campaign: CampaignRecord): Promise<void> {
+    await this.db
+      .insertInto('campaigns')
+      .values({
+        id: campaign.id,
+        workspace_id: campaign.workspaceId,
+        name: campaign.name,
+        subject: campaign.subject,
+        preheader: campaign.preheader,
+        body_html: campaign.bodyHtml,
+        body_text: campaign.bodyText,
+        status: campaign.status,
+        version: campaign.version,
+        created_at: campaign.createdAt,
+        updated_at: campaign.updatedAt,
+      })
+      .execute();
+  }
+
+  async getCampaign(workspaceId: string, id: string): Promise<CampaignRecord | undefined> {
+    const row = await this.db
+      .selectFrom('campaigns')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && toCampaign(row);
+  }
+
+  async listCampaigns(
+    workspaceId: string,
+    options: { status?: CampaignStatus | undefined; after?: CampaignCursor | undefined; limit: number },
+  ): Promise<CampaignRecord[]> {
+    const { status, after, limit } = options;
+    let query = this.db.selectFrom('campaigns').selectAll().where('workspace_id', '=', workspaceId);
+    if (status !== undefined) query = query.where('status', '=', status);
+    if (after !== undefined) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('created_at', '<', after.createdAt),
+          eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)]),
+        ]),
+      );
+    }
+    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    return rows.map(toCampaign);
+  }
+
+  async updateCampaign(
+    workspaceId: string,
+    id: string,
+    fromVersion: number,
+    update: CampaignUpdate,
+  ): Promise<CampaignRecord | undefined> {
+    return this.inTransaction(async (store) => {
+      const { numUpdatedRows } = await store.db
+        .updateTable('campaigns')
+        .set({
+          name: update.name,
+          subject: update.subject,
+          preheader: update.preheader,
+          body_html: update.bodyHtml,
+          body_text: update.bodyText,
+          status: update.status,
+          version: fromVersion + 1,
+          updated_at: update.updatedAt,
+        })
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', id)
+        .where('version', '=', fromVersion)
+        .executeTakeFirst();
+      return numUpdatedRows > 0n ? store.getCampaign(workspaceId, id) : undefined;
+    });
   }
 
   async createAccessToken(token: AccessTokenRecord): Promise<void> {
@@ -478,6 +624,7 @@ export class KyselyStore implements Store {
       .values({
         id: event.id,
         workspace_id: event.workspaceId,
+        actor_type: event.actorType,
         actor_id: event.actorId,
         actor_email: event.actorEmail,
         action: event.action,
@@ -500,6 +647,7 @@ export class KyselyStore implements Store {
       seq: row.seq,
       id: row.id,
       workspaceId: row.workspace_id,
+      actorType: row.actor_type as ActorType,
       actorId: row.actor_id,
       actorEmail: row.actor_email,
       action: row.action,

@@ -74,18 +74,36 @@ export interface Database {
     target_id: string | null;
     details: string;
     created_at: string;
+    actor_type: Generated<string>;
   };
-  brand_keys: {
+  campaigns: {
     id: string;
     workspace_id: string;
     name: string;
-    key_hash: string;
-    prefix: string;
-    last4: string;
-    created_by: string | null;
+    subject: string;
+    preheader: string;
+    body_html: string;
+    body_text: string;
+    status: string;
+    version: number;
     created_at: string;
-    expires_at: string;
-    revoked_at: string | null;
-    last_used_at: string | null;
+    updated_at: string;
   };
+  brand_keys: KeyColumns;
+  api_keys: KeyColumns;
+}
+
+/** Brand read keys and workspace API keys: two tables of the same shape. */
+interface KeyColumns {
+  id: string;
+  workspace_id: string;
+  name: string;
+  key_hash: string;
+  prefix: string;
+  last4: string;
+  created_by: string | null;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
 }

@@ -1,9 +1,10 @@
 import type { BrandContext } from '../core/brand-context.js';
 import type { ChangeFeed } from './change-feed.js';
 
+import type { CampaignStatus } from '../core/campaigns.js';
 import type { Role } from '../core/roles.js';
 
-export type { Role };
+export type { CampaignStatus, Role };
 
 export interface WorkspaceRecord {
   id: string;
@@ -25,7 +26,8 @@ export interface MembershipRecord {
   createdAt: string;
 }
 
-export interface BrandKeyRecord {
+/** A brand read key (`brk_`) or a workspace API key (`wsk_`): both are stored alike, in their own tables. */
+export interface KeyRecord {
   id: string;
   workspaceId: string;
   name: string;
@@ -39,6 +41,40 @@ export interface BrandKeyRecord {
   lastUsedAt: string | null;
 }
 
+export type BrandKeyRecord = KeyRecord;
+export type ApiKeyRecord = KeyRecord;
+
+/** What a campaign's author writes. */
+export interface CampaignContent {
+  name: string;
+  subject: string;
+  preheader: string;
+  bodyHtml: string;
+  bodyText: string;
+}
+
+export interface CampaignRecord extends CampaignContent {
+  id: string;
+  workspaceId: string;
+  status: CampaignStatus;
+  /** 1 when created, +1 on every change: the optimistic-concurrency token behind ETag/If-Match. */
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A change to a campaign, applied only if it is still at the version the change was based on. */
+export interface CampaignUpdate extends Partial<CampaignContent> {
+  status?: CampaignStatus;
+  updatedAt: string;
+}
+
+/** A listing position: the (created_at, id) of the last campaign of the previous page. */
+export interface CampaignCursor {
+  createdAt: string;
+  id: string;
+}
+
 /** A personal access token's record; the token itself (a signed JWT) is never stored. */
 export interface AccessTokenRecord {
   id: string;
@@ -50,10 +86,13 @@ export interface AccessTokenRecord {
   lastUsedAt: string | null;
 }
 
+export type ActorType = 'user' | 'api_key' | 'operator';
+
 export interface AuditEventRecord {
   id: string;
   workspaceId: string | null;
-  /** Null for operator actions taken through the CLI. */
+  actorType: ActorType;
+  /** The user's or key's id; null for operator actions taken through the CLI. */
   actorId: string | null;
   actorEmail: string | null;
   action: string;
@@ -132,6 +171,34 @@ export interface Store {
 
   /** Records `usedAt` for each key unless a later use is already recorded (several nodes flush). */
   touchBrandKeys(stamps: readonly UsageStamp[]): Promise<void>;
+
+  createApiKey(key: ApiKeyRecord): Promise<void>;
+  findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
+  listApiKeys(workspaceId: string): Promise<ApiKeyRecord[]>;
+  revokeApiKey(
+    workspaceId: string,
+    keyId: string,
+    revokedAt: string,
+  ): Promise<Revocation<ApiKeyRecord> | undefined>;
+  touchApiKeys(stamps: readonly UsageStamp[]): Promise<void>;
+
+  createCampaign(campaign: CampaignRecord): Promise<void>;
+  getCampaign(workspaceId: string, id: string): Promise<CampaignRecord | undefined>;
+  /** Newest first; `after` continues a listing after the last campaign of the previous page. */
+  listCampaigns(
+    workspaceId: string,
+    options: { status?: CampaignStatus | undefined; after?: CampaignCursor | undefined; limit: number },
+  ): Promise<CampaignRecord[]>;
+  /**
+   * Applies `update` and bumps the version if the campaign is still at `fromVersion`; returns the updated
+   * campaign, or undefined if there is no such campaign at that version (it changed meanwhile, or is gone).
+   */
+  updateCampaign(
+    workspaceId: string,
+    id: string,
+    fromVersion: number,
+    update: CampaignUpdate,
+  ): Promise<CampaignRecord | undefined>;
 
   createAccessToken(token: AccessTokenRecord): Promise<void>;
   getAccessToken(id: string): Promise<AccessTokenRecord | undefined>;

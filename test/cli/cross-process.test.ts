@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { BrandContext } from '../../src/core/brand-context.js';
-import type { CreatedBrandKey } from '../../src/services/brand-keys.js';
+import type { CreatedKey } from '../../src/services/keys.js';
 import type { DemoSeed } from '../../src/services/demo.js';
 import { describeEachBackend, type TestDatabase } from '../support/databases.js';
 import {
@@ -55,7 +55,7 @@ describeEachBackend('Writes by the CLI in another process reach the running serv
   });
 
   it('serves a brand imported by the CLI in another process, as a new version, within one second', async () => {
-    const key = await runCliJson<CreatedBrandKey>(
+    const key = await runCliJson<CreatedKey>(
       ['keys', 'create', '--workspace', seed.workspace_id, '--name', 'cross-process', '--json'],
       { databaseUrl: database.url },
     );

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { BrandKeyView, CreatedBrandKey } from '../../src/services/brand-keys.js';
+import type { KeyView, CreatedKey } from '../../src/services/keys.js';
 import { DAY_MS } from '../support/clock.js';
 import { describeEachBackend, type TestDatabase } from '../support/databases.js';
 import { BRAND_KEY, keysIn, killAllChildren, runCli, runCliJson } from './cli-process.js';
 
-interface RotatedKey extends CreatedBrandKey {
+interface RotatedKey extends CreatedKey {
   replaced_key_id: string;
   replaced_key_found: boolean;
   next_steps: string[];
@@ -13,7 +13,7 @@ interface RotatedKey extends CreatedBrandKey {
 describeEachBackend('brand-context keys', (backend) => {
   let database: TestDatabase;
   let workspaceId: string;
-  let created: CreatedBrandKey;
+  let created: CreatedKey;
   const cli = (args: string[]) => runCli(args, { databaseUrl: database.url });
   const cliJson = <T>(args: string[]) => runCliJson<T>(args, { databaseUrl: database.url });
 
@@ -44,7 +44,7 @@ describeEachBackend('brand-context keys', (backend) => {
       '--json',
     ]);
     expect(result.code).toBe(0);
-    created = JSON.parse(result.stdout) as CreatedBrandKey;
+    created = JSON.parse(result.stdout) as CreatedKey;
     expect(Object.keys(created).sort()).toEqual(['created_at', 'expires_at', 'id', 'key', 'name', 'prefix']);
     expect(created.key).toMatch(BRAND_KEY);
     expect(created.id).toMatch(/^bk_/);
@@ -60,7 +60,7 @@ describeEachBackend('brand-context keys', (backend) => {
     const result = await cli(['keys', 'list', '--workspace', workspaceId, '--json']);
     expect(result.code).toBe(0);
     expect(keysIn(result.stdout + result.stderr)).toEqual([]);
-    const list = JSON.parse(result.stdout) as BrandKeyView[];
+    const list = JSON.parse(result.stdout) as KeyView[];
     expect(list).toEqual([
       expect.objectContaining({
         id: created.id,
@@ -86,7 +86,7 @@ describeEachBackend('brand-context keys', (backend) => {
   });
 
   it('keys revoke revokes the key, and revoking again succeeds and keeps the first revoked_at', async () => {
-    const first = await cliJson<BrandKeyView>([
+    const first = await cliJson<KeyView>([
       'keys',
       'revoke',
       '--workspace',
@@ -102,7 +102,7 @@ describeEachBackend('brand-context keys', (backend) => {
     expect(again.stdout).toContain(`Revoked: ${created.id} (newsletter pipeline, ${created.prefix}…`);
     expect(again.stdout).toContain('is revoked');
 
-    const [listed] = await cliJson<BrandKeyView[]>(['keys', 'list', '--workspace', workspaceId, '--json']);
+    const [listed] = await cliJson<KeyView[]>(['keys', 'list', '--workspace', workspaceId, '--json']);
     expect(listed).toMatchObject({ id: created.id, status: 'revoked', revoked_at: first.revoked_at });
   });
 
@@ -147,14 +147,14 @@ describeEachBackend('brand-context keys', (backend) => {
       expect(result.code).toBe(2);
       expect(result.stderr).toContain("required option '--name <name>' not specified");
       expect(keysIn(result.stdout)).toEqual([]);
-      expect(
-        await cliJson<BrandKeyView[]>(['keys', 'list', '--workspace', workspaceId, '--json']),
-      ).toHaveLength(1);
+      expect(await cliJson<KeyView[]>(['keys', 'list', '--workspace', workspaceId, '--json'])).toHaveLength(
+        1,
+      );
     },
   );
 
   it('keys rotate prints a new key and the remaining steps, including the command that revokes the old key', async () => {
-    const old = await cliJson<CreatedBrandKey>([
+    const old = await cliJson<CreatedKey>([
       'keys',
       'create',
       '--workspace',
@@ -180,7 +180,7 @@ describeEachBackend('brand-context keys', (backend) => {
     );
 
     // Rotation only creates: the old key works until the operator revokes it.
-    const list = await cliJson<BrandKeyView[]>(['keys', 'list', '--workspace', workspaceId, '--json']);
+    const list = await cliJson<KeyView[]>(['keys', 'list', '--workspace', workspaceId, '--json']);
     expect(list.find((key) => key.id === old.id)?.status).toBe('active');
     expect(list.find((key) => key.last4 === newKey.slice(-4) && key.id !== old.id)).toMatchObject({
       name: 'cms (rotated)',
@@ -189,7 +189,7 @@ describeEachBackend('brand-context keys', (backend) => {
   });
 
   it('keys rotate --json gives the new key, the name asked for and the steps', async () => {
-    const old = await cliJson<CreatedBrandKey>([
+    const old = await cliJson<CreatedKey>([
       'keys',
       'create',
       '--workspace',

@@ -7,7 +7,7 @@ import { can, PERMISSIONS, type Permission, ROLES } from '../../src/core/roles.j
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
 import { OPERATOR } from '../../src/services/audit.js';
-import { createBrandKey } from '../../src/services/brand-keys.js';
+import { createBrandKey } from '../../src/services/keys.js';
 import { replaceBrand } from '../../src/services/brand.js';
 import { DEMO_BRAND } from '../../src/services/demo-brand.js';
 import { createWorkspace, findOrCreateUser } from '../../src/services/workspaces.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { generateBrandKey } from '../../src/core/brand-key.js';
+import { BRAND_KEY } from '../../src/core/secret-keys.js';
 import { BRAND_KEY_LIFETIME_MS } from '../../src/core/key-lifecycle.js';
-import { createBrandKey, revokeBrandKey } from '../../src/services/brand-keys.js';
+import { createBrandKey, revokeBrandKey } from '../../src/services/keys.js';
 import { describeEachBackend } from '../support/databases.js';
 import { PATH, problemOf, readContext, useFixture } from './brand-agent.fixtures.js';
 import { OPERATOR } from '../../src/services/audit.js';
@@ -68,7 +68,7 @@ describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
 
     it('rejects a well-formed key it does not know with invalid_key', async () => {
       const { app, workspaceId } = fixture();
-      const response = await readContext(app, workspaceId, { key: generateBrandKey() });
+      const response = await readContext(app, workspaceId, { key: BRAND_KEY.generate() });
       expect(response.statusCode).toBe(401);
       expect(response.headers['www-authenticate']).toBe(INVALID_TOKEN);
       expect(problemOf(response)).toMatchObject({ code: 'invalid_key', resolution: SPEC_401 });
@@ -117,7 +117,7 @@ describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
     it('checks the key before the body: a bad key with a bad body is a 401', async () => {
       const { app, workspaceId } = fixture();
       const response = await readContext(app, workspaceId, {
-        key: generateBrandKey(),
+        key: BRAND_KEY.generate(),
         rawBody: '{nope',
         headers: { 'content-type': 'text/plain' },
       });

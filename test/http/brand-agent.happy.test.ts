@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import type { BrandContext } from '../../src/core/brand-context.js';
 import { BRAND_KEY_LIFETIME_MS } from '../../src/core/key-lifecycle.js';
-import { createBrandKey } from '../../src/services/brand-keys.js';
+import { createBrandKey } from '../../src/services/keys.js';
 import { getBrand, replaceBrand } from '../../src/services/brand.js';
 import { DEMO_BRAND } from '../../src/services/demo-brand.js';
 import { createWorkspace } from '../../src/services/workspaces.js';

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { generateBrandKey } from '../../src/core/brand-key.js';
-import { createBrandKey, listBrandKeys } from '../../src/services/brand-keys.js';
+import { BRAND_KEY } from '../../src/core/secret-keys.js';
+import { createBrandKey, listBrandKeys } from '../../src/services/keys.js';
 import { describeEachBackend, snapshotTables } from '../support/databases.js';
 import { PATH, problemOf, readContext, useFixture } from './brand-agent.fixtures.js';
 import { OPERATOR } from '../../src/services/audit.js';
@@ -37,7 +37,7 @@ describeEachBackend('POST /functions/v1/brand-agent: security', (backend) => {
 
   it('writes no key or Authorization header to the logs, whatever the request', async () => {
     const { app, logs, workspaceId, key } = fixture();
-    const unknown = generateBrandKey();
+    const unknown = BRAND_KEY.generate();
     const malformed = `${key.slice(0, -1)}X`;
     await readContext(app, workspaceId, { key });
     await readContext(app, workspaceId, { key: unknown });

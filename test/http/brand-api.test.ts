@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { BrandContext, BrandDocumentInput } from '../../src/core/brand-context.js';
 import { OPERATOR } from '../../src/services/audit.js';
-import { createBrandKey } from '../../src/services/brand-keys.js';
+import { createBrandKey } from '../../src/services/keys.js';
 import { DEMO_BRAND } from '../../src/services/demo-brand.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
 import { startTestApp, type TestApp } from '../support/app.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { OPERATOR } from '../../src/services/audit.js';
-import { createBrandKey, revokeBrandKey } from '../../src/services/brand-keys.js';
+import { createBrandKey, revokeBrandKey } from '../../src/services/keys.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
 import type { UserRecord } from '../../src/store/store.js';
 import { startTestApp, type TestApp, type TestAppOptions } from '../support/app.js';

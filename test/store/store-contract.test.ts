@@ -304,6 +304,7 @@ describeEachBackend('Store contract', (backend) => {
         await store.appendAuditEvent({
           id: unique('ae'),
           workspaceId: ws.id,
+          actorType: 'operator',
           actorId: null,
           actorEmail: null,
           action,

@@ -1,10 +1,5 @@
 import type { Command } from 'commander';
-import {
-  type BrandKeyView,
-  createBrandKey,
-  listBrandKeys,
-  revokeBrandKey,
-} from '../../services/brand-keys.js';
+import { type KeyView, createBrandKey, listBrandKeys, revokeBrandKey } from '../../services/keys.js';
 import { withDeps } from '../deps.js';
 import { createOutput, table } from '../output.js';
 import { OPERATOR } from '../../services/audit.js';
@@ -12,7 +7,7 @@ import { OPERATOR } from '../../services/audit.js';
 const SHOWN_ONCE =
   'This key is shown only once: store it in a server-side secret now. It expires in 90 days.';
 
-function keyLine(key: BrandKeyView): string {
+function keyLine(key: KeyView): string {
   return `${key.id} (${key.name}, ${key.prefix}…${key.last4}) is ${key.status}`;
 }
 

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { BRAND_KEY, hashKey, type KeyFormat, redactKeys, WORKSPACE_API_KEY } from './secret-keys.js';
+
+describe.each([
+  ['brand read keys', BRAND_KEY, 'brk_'],
+  ['workspace API keys', WORKSPACE_API_KEY, 'wsk_'],
+] as [string, KeyFormat, string][])('%s', (_name, format, prefix) => {
+  it(`are ${prefix} with 30 random and 6 checksum base62 characters`, () => {
+    const key = format.generate();
+    expect(key).toMatch(new RegExp(`^${prefix}[0-9A-Za-z]{36}$`));
+    expect(key).toHaveLength(format.length);
+  });
+
+  it('pass their own checksum', () => {
+    for (let i = 0; i < 200; i++) expect(format.formatProblem(format.generate())).toBeUndefined();
+  });
+
+  it('are never the same twice', () => {
+    expect(new Set(Array.from({ length: 500 }, () => format.generate())).size).toBe(500);
+  });
+
+  it('reject a single mistyped character as a checksum problem', () => {
+    const key = format.generate();
+    const typo = key.slice(0, 10) + (key[10] === 'a' ? 'b' : 'a') + key.slice(11);
+    expect(format.formatProblem(typo)).toBe('checksum');
+  });
+
+  it('reject a truncated key, another prefix and stray characters as format problems', () => {
+    const key = format.generate();
+    expect(format.formatProblem(key.slice(0, -1))).toBe('format');
+    expect(format.formatProblem(`sk_${key.slice(4)}`)).toBe('format');
+    expect(format.formatProblem(`${key.slice(0, -1)}-`)).toBe('format');
+    expect(format.formatProblem('')).toBe('format');
+  });
+
+  it('are shown in listings as the prefix with four random characters and the last four', () => {
+    const key = format.generate();
+    expect(format.hint(key)).toEqual({ prefix: key.slice(0, 8), last4: key.slice(-4) });
+  });
+});
+
+it('tells the two kinds apart: a workspace API key is no brand read key, and back', () => {
+  expect(BRAND_KEY.formatProblem(WORKSPACE_API_KEY.generate())).toBe('format');
+  expect(WORKSPACE_API_KEY.formatProblem(BRAND_KEY.generate())).toBe('format');
+});
+
+describe('hashKey', () => {
+  it('is a stable SHA-256 hex digest that does not contain the key', () => {
+    const key = BRAND_KEY.generate();
+    expect(hashKey(key)).toMatch(/^[0-9a-f]{64}$/);
+    expect(hashKey(key)).toBe(hashKey(key));
+    expect(hashKey(key)).not.toContain(key.slice(4));
+  });
+});
+
+describe('redactKeys', () => {
+  it('replaces every key of either kind embedded in text', () => {
+    const [brand, api] = [BRAND_KEY.generate(), WORKSPACE_API_KEY.generate()];
+    expect(redactKeys(`url=/x?k=${brand}&y=${api}`)).toBe('url=/x?k=brk_[REDACTED]&y=wsk_[REDACTED]');
+  });
+});

@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+import { encodeBase62, randomBase62 } from './base62.js';
+
+/**
+ * Secret keys have GitHub's token shape: a fixed prefix, 30 random base62 characters and a 6-character
+ * base62 CRC32 of everything before it. Secret scanners can recognise the prefix, and a mistyped key is
+ * rejected from its checksum alone, without touching the database.
+ */
+const RANDOM_LENGTH = 30;
+const CHECKSUM_LENGTH = 6;
+
+export type KeyFormatProblem = 'format' | 'checksum';
+
+export interface KeyFormat {
+  readonly prefix: string;
+  readonly length: number;
+  generate(): string;
+  /** Why `token` cannot be a key of this kind, or undefined when it is well formed. */
+  formatProblem(token: string): KeyFormatProblem | undefined;
+  /** What listings show instead of the secret: the prefix with the first 4 random characters, and the last 4. */
+  hint(key: string): { prefix: string; last4: string };
+}
+
+function checksum(body: string): string {
+  return encodeBase62(crc32(body), CHECKSUM_LENGTH);
+}
+
+function defineKeyFormat(prefix: string): KeyFormat {
+  const shape = new RegExp(`^${prefix}[0-9A-Za-z]{${String(RANDOM_LENGTH + CHECKSUM_LENGTH)}}$`);
+  return {
+    prefix,
+    length: prefix.length + RANDOM_LENGTH + CHECKSUM_LENGTH,
+    generate() {
+      const body = prefix + randomBase62(RANDOM_LENGTH);
+      return body + checksum(body);
+    },
+    formatProblem(token) {
+      if (!shape.test(token)) return 'format';
+      return checksum(token.slice(0, -CHECKSUM_LENGTH)) === token.slice(-CHECKSUM_LENGTH)
+        ? undefined
+        : 'checksum';
+    },
+    hint(key) {
+      return { prefix: key.slice(0, prefix.length + 4), last4: key.slice(-4) };
+    },
+  };
+}
+
+/** Brand read keys: read one workspace's brand context, nothing else (specification section 1). */
+export const BRAND_KEY = defineKeyFormat('brk_');
+/** Workspace API keys: the campaign API of one workspace, nothing else. */
+export const WORKSPACE_API_KEY = defineKeyFormat('wsk_');
+
+const ANY_KEY = /\b(brk|wsk)_[0-9A-Za-z]{36}/g;
+
+/** Replaces anything shaped like a secret key in `text`: for logs and error details that echo input. */
+export function redactKeys(text: string): string {
+  return text.replace(ANY_KEY, '$1_[REDACTED]');
+}
+
+/** The only form in which a key is stored. A 178-bit random secret needs no slow hash. */
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}

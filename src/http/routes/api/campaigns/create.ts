@@ -1,0 +1,31 @@
+import { CAMPAIGN_BODY_LIMIT, campaignEtag, newCampaignSchema } from '../../../../core/campaigns.js';
+import { createCampaign } from '../../../../services/campaigns.js';
+import { actorOf } from '../../../auth.js';
+import type { AppContext, ZodApp } from '../../../context.js';
+import { campaignSchema, withProblems, workspaceParams } from '../../../schemas.js';
+
+/** POST /api/v1/workspaces/{id}/campaigns: a new campaign is always a draft. */
+export function createCampaignRoute(app: ZodApp, ctx: AppContext): void {
+  app.post(
+    '/api/v1/workspaces/:id/campaigns',
+    {
+      config: { permission: 'campaigns.write' },
+      bodyLimit: CAMPAIGN_BODY_LIMIT,
+      schema: {
+        tags: ['campaigns'],
+        summary: 'Create a campaign draft',
+        params: workspaceParams,
+        body: newCampaignSchema,
+        response: withProblems({ 201: campaignSchema }),
+      },
+    },
+    async (request, reply) => {
+      const campaign = await createCampaign(ctx.deps, actorOf(request), request.params.id, request.body);
+      return reply
+        .code(201)
+        .header('location', `/api/v1/workspaces/${campaign.workspace_id}/campaigns/${campaign.id}`)
+        .header('etag', campaignEtag(campaign.version))
+        .send(campaign);
+    },
+  );
+}

@@ -1,0 +1,33 @@
+import { campaignEtag } from '../../../../core/campaigns.js';
+import { scheduleCampaign } from '../../../../services/campaigns.js';
+import { actorOf } from '../../../auth.js';
+import type { AppContext, ZodApp } from '../../../context.js';
+import { campaignParams, campaignSchema, ifMatchHeaders, withProblems } from '../../../schemas.js';
+
+/**
+ * POST /api/v1/workspaces/{id}/campaigns/{campaign_id}/schedule: hands a draft over for delivery (owners,
+ * admins and workspace API keys). From then on it no longer changes.
+ */
+export function scheduleCampaignRoute(app: ZodApp, ctx: AppContext): void {
+  app.post(
+    '/api/v1/workspaces/:id/campaigns/:campaign_id/schedule',
+    {
+      config: { permission: 'campaigns.schedule' },
+      schema: {
+        tags: ['campaigns'],
+        summary: 'Schedule a campaign draft',
+        params: campaignParams,
+        headers: ifMatchHeaders,
+        response: withProblems({ 200: campaignSchema }),
+      },
+    },
+    async (request, reply) => {
+      const campaign = await scheduleCampaign(ctx.deps, actorOf(request), {
+        workspaceId: request.params.id,
+        id: request.params.campaign_id,
+        ifMatch: request.headers['if-match'],
+      });
+      return reply.header('etag', campaignEtag(campaign.version)).send(campaign);
+    },
+  );
+}

@@ -1,0 +1,40 @@
+import { CAMPAIGN_BODY_LIMIT, campaignChangesSchema, campaignEtag } from '../../../../core/campaigns.js';
+import { updateCampaign } from '../../../../services/campaigns.js';
+import { actorOf } from '../../../auth.js';
+import type { AppContext, ZodApp } from '../../../context.js';
+import { campaignParams, campaignSchema, ifMatchHeaders, withProblems } from '../../../schemas.js';
+
+/**
+ * PATCH /api/v1/workspaces/{id}/campaigns/{campaign_id}: edits a draft (409 for anything else). With
+ * If-Match, an edit based on a version someone has changed since answers 412 instead of overwriting it.
+ */
+export function updateCampaignRoute(app: ZodApp, ctx: AppContext): void {
+  app.patch(
+    '/api/v1/workspaces/:id/campaigns/:campaign_id',
+    {
+      config: { permission: 'campaigns.write' },
+      bodyLimit: CAMPAIGN_BODY_LIMIT,
+      schema: {
+        tags: ['campaigns'],
+        summary: 'Edit a campaign draft',
+        params: campaignParams,
+        headers: ifMatchHeaders,
+        body: campaignChangesSchema,
+        response: withProblems({ 200: campaignSchema }),
+      },
+    },
+    async (request, reply) => {
+      const campaign = await updateCampaign(
+        ctx.deps,
+        actorOf(request),
+        {
+          workspaceId: request.params.id,
+          id: request.params.campaign_id,
+          ifMatch: request.headers['if-match'],
+        },
+        request.body,
+      );
+      return reply.header('etag', campaignEtag(campaign.version)).send(campaign);
+    },
+  );
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { actorOf } from '../../../auth.js';
+import type { AppContext, ZodApp } from '../../../context.js';
+import { createdKeySchema, withProblems, workspaceParams } from '../../../schemas.js';
+import type { KeyRoutes } from './kinds.js';
+
+/** POST /api/v1/workspaces/{id}/{brand-keys|api-keys}: Settings → Agent Access → Create Key. Shown once. */
+export function createKeyRoute(kind: KeyRoutes) {
+  return (app: ZodApp, ctx: AppContext): void => {
+    app.post(
+      `/api/v1/workspaces/:id/${kind.path}`,
+      {
+        config: { permission: 'keys.write' },
+        schema: {
+          tags: [kind.tag],
+          summary: `Create a ${kind.noun}`,
+          description: `${kind.purpose} The key is in this response only; it expires 90 days after creation.`,
+          params: workspaceParams,
+          body: z.strictObject({
+            name: z.string().describe('A descriptive name, e.g. "newsletter pipeline"'),
+          }),
+          response: withProblems({ 201: createdKeySchema }),
+        },
+      },
+      async (request, reply) => {
+        const created = await kind.create(ctx.deps, actorOf(request), {
+          workspaceId: request.params.id,
+          name: request.body.name,
+        });
+        return reply.code(201).header('cache-control', 'no-store').send(created);
+      },
+    );
+  };
+}

@@ -1,0 +1,223 @@
+import { newId } from '../core/base62.js';
+import {
+  type CampaignChanges,
+  type CampaignStatus,
+  ifMatchAllows,
+  type NewCampaign,
+} from '../core/campaigns.js';
+import { isoAt } from '../core/clock.js';
+import { AppError } from '../core/errors.js';
+import type { CampaignCursor, CampaignRecord, CampaignUpdate } from '../store/store.js';
+import { type Actor, recordAudit } from './audit.js';
+import type { Deps } from './deps.js';
+
+/** A campaign as the API shows it (DESIGN 4.8), with the version its ETag names. */
+export interface CampaignView {
+  id: string;
+  workspace_id: string;
+  name: string;
+  subject: string;
+  preheader: string;
+  body_html: string;
+  body_text: string;
+  status: CampaignStatus;
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Listings leave the bodies out: a page of them could run to megabytes, and most callers want one. */
+export type CampaignSummary = Omit<CampaignView, 'body_html' | 'body_text'>;
+
+export interface CampaignPage {
+  campaigns: CampaignSummary[];
+  /** Pass back as `cursor` for the next (older) page; null on the last page. */
+  next_cursor: string | null;
+}
+
+export function toCampaignView(record: CampaignRecord): CampaignView {
+  return {
+    id: record.id,
+    workspace_id: record.workspaceId,
+    name: record.name,
+    subject: record.subject,
+    preheader: record.preheader,
+    body_html: record.bodyHtml,
+    body_text: record.bodyText,
+    status: record.status,
+    version: record.version,
+    created_at: record.createdAt,
+    updated_at: record.updatedAt,
+  };
+}
+
+function toSummary(record: CampaignRecord): CampaignSummary {
+  const { body_html: _html, body_text: _text, ...summary } = toCampaignView(record);
+  return summary;
+}
+
+function encodeCursor(last: CampaignRecord): string {
+  return Buffer.from(JSON.stringify([last.createdAt, last.id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): CampaignCursor {
+  try {
+    const decoded: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString());
+    if (Array.isArray(decoded) && decoded.length === 2) {
+      const [createdAt, id] = decoded as unknown[];
+      if (typeof createdAt === 'string' && typeof id === 'string') return { createdAt, id };
+    }
+  } catch {
+    // Not JSON: answered below like any other cursor this API did not issue.
+  }
+  throw new AppError('invalid_request', 'The cursor is not one this API returned.', [
+    { field: 'cursor', message: 'is not a cursor from a previous page' },
+  ]);
+}
+
+/** One page of a workspace's campaigns, newest first; every campaign appears on exactly one page. */
+export async function listCampaigns(
+  deps: Deps,
+  workspaceId: string,
+  page: { limit: number; cursor?: string | undefined; status?: CampaignStatus | undefined },
+): Promise<CampaignPage> {
+  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
+  // One more than asked says whether another page follows, so the last page is never an empty one.
+  const records = await deps.store.listCampaigns(workspaceId, {
+    status: page.status,
+    after,
+    limit: page.limit + 1,
+  });
+  const shown = records.slice(0, page.limit);
+  const last = shown.at(-1);
+  return {
+    campaigns: shown.map(toSummary),
+    next_cursor: records.length > page.limit && last ? encodeCursor(last) : null,
+  };
+}
+
+async function requireCampaign(deps: Deps, workspaceId: string, id: string): Promise<CampaignRecord> {
+  const campaign = await deps.store.getCampaign(workspaceId, id);
+  if (!campaign) throw new AppError('campaign_not_found', `Workspace ${workspaceId} has no campaign ${id}.`);
+  return campaign;
+}
+
+export async function getCampaign(deps: Deps, workspaceId: string, id: string): Promise<CampaignView> {
+  return toCampaignView(await requireCampaign(deps, workspaceId, id));
+}
+
+export async function createCampaign(
+  deps: Deps,
+  actor: Actor,
+  workspaceId: string,
+  draft: NewCampaign,
+): Promise<CampaignView> {
+  const now = isoAt(deps.clock);
+  const record: CampaignRecord = {
+    id: newId('cmp'),
+    workspaceId,
+    name: draft.name,
+    subject: draft.subject,
+    preheader: draft.preheader,
+    bodyHtml: draft.body_html,
+    bodyText: draft.body_text,
+    status: 'draft',
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await deps.store.transaction(async (store) => {
+    await store.createCampaign(record);
+    await recordAudit(store, actor, now, {
+      workspaceId,
+      action: 'campaign.created',
+      targetType: 'campaign',
+      targetId: record.id,
+      details: { name: record.name },
+    });
+  });
+  return toCampaignView(record);
+}
+
+/** How often a change without If-Match is re-applied after losing a race with another writer. */
+const MAX_ATTEMPTS = 3;
+
+/**
+ * Applies a change to a draft, atomically against the version it was checked on: a concurrent change
+ * never slips in between. With `ifMatch`, a version other than the caller's answers 412; without it,
+ * the change is re-applied to whatever version is current.
+ */
+async function changeDraft(
+  deps: Deps,
+  actor: Actor,
+  target: { workspaceId: string; id: string; ifMatch: string | undefined },
+  change: { update: Omit<CampaignUpdate, 'updatedAt'>; action: string; details: Record<string, string> },
+): Promise<CampaignView> {
+  const { workspaceId, id, ifMatch } = target;
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const current = await requireCampaign(deps, workspaceId, id);
+    if (current.status !== 'draft') {
+      throw new AppError('campaign_not_draft', `Campaign ${id} is ${current.status}; only drafts change.`);
+    }
+    if (!ifMatchAllows(ifMatch, current.version)) {
+      throw new AppError(
+        'version_mismatch',
+        `Campaign ${id} is at version ${String(current.version)}, not the one in If-Match.`,
+      );
+    }
+    const now = isoAt(deps.clock);
+    const updated = await deps.store.transaction(async (store) => {
+      const result = await store.updateCampaign(workspaceId, id, current.version, {
+        ...change.update,
+        updatedAt: now,
+      });
+      if (result) {
+        await recordAudit(store, actor, now, {
+          workspaceId,
+          action: change.action,
+          targetType: 'campaign',
+          targetId: id,
+          details: { name: result.name, ...change.details },
+        });
+      }
+      return result;
+    });
+    if (updated) return toCampaignView(updated);
+  }
+  throw new AppError('version_mismatch', `Campaign ${id} kept changing while this change was applied.`);
+}
+
+export function updateCampaign(
+  deps: Deps,
+  actor: Actor,
+  target: { workspaceId: string; id: string; ifMatch: string | undefined },
+  changes: CampaignChanges,
+): Promise<CampaignView> {
+  const update = {
+    name: changes.name,
+    subject: changes.subject,
+    preheader: changes.preheader,
+    bodyHtml: changes.body_html,
+    bodyText: changes.body_text,
+  };
+  // JSON has no undefined: the keys present are the fields the caller changed.
+  const fields = Object.keys(changes);
+  return changeDraft(deps, actor, target, {
+    update,
+    action: 'campaign.updated',
+    details: { fields: fields.join(', ') },
+  });
+}
+
+/** Hands a draft to delivery: from here on it no longer changes. */
+export function scheduleCampaign(
+  deps: Deps,
+  actor: Actor,
+  target: { workspaceId: string; id: string; ifMatch: string | undefined },
+): Promise<CampaignView> {
+  return changeDraft(deps, actor, target, {
+    update: { status: 'scheduled' },
+    action: 'campaign.scheduled',
+    details: {},
+  });
+}
