@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { brandCommand } from './commands/brand.js';
-import { keysCommand } from './commands/keys.js';
+import { API_KEY_COMMANDS, BRAND_KEY_COMMANDS, keysCommand } from './commands/keys.js';
+import { mcpCommand } from './commands/mcp.js';
 import { seedCommand } from './commands/seed.js';
 import { serveCommand } from './commands/serve.js';
 import { usersCommand } from './commands/users.js';
@@ -9,7 +10,9 @@ import { formatError, UsageError } from './output.js';
 
 export function buildProgram(): Command {
   const program = new Command('brand-context')
-    .description('Brand Context: serve and manage workspace brand data and brand read keys')
+    .description(
+      'Brand Context: serve and manage workspace brand data, keys and the MCP server for AI clients',
+    )
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride(); // subcommands inherit it
   for (const register of [
@@ -18,7 +21,9 @@ export function buildProgram(): Command {
     workspaceCommand,
     usersCommand,
     brandCommand,
-    keysCommand,
+    keysCommand(BRAND_KEY_COMMANDS),
+    keysCommand(API_KEY_COMMANDS),
+    mcpCommand,
   ])
     register(program);
   return program;

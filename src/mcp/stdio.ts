@@ -1,0 +1,36 @@
+import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
+import type { McpConfig } from './config.js';
+import { createBrandContextMcpServer } from './server.js';
+import { ServiceClient } from './service-client.js';
+
+/** stdout carries only the protocol: everything for the operator goes to stderr, one line each. */
+function logToStderr(line: string): void {
+  process.stderr.write(`[brand-context mcp] ${line}\n`);
+}
+
+/**
+ * Serves the MCP server over this process's stdin/stdout until the client closes stdin. The service is not
+ * contacted at start: an MCP client launches its servers up front, and a service that is down is reported
+ * by each tool call instead.
+ */
+export function startStdioServer(config: McpConfig): StdioServerHandle {
+  const client = new ServiceClient(config);
+  const handle = serveStdio(() => createBrandContextMcpServer({ client, config, log: logToStderr }), {
+    onerror: (error) => {
+      logToStderr(`protocol error: ${error.message}`);
+    },
+  });
+  const credentials = [
+    config.accessToken === undefined ? undefined : 'access token',
+    config.brandReadKey === undefined ? undefined : 'brand read key',
+  ].filter((part) => part !== undefined);
+  logToStderr(
+    `serving on stdio for ${config.serviceUrl} (${credentials.join(' and ')}; default workspace ${config.workspaceId ?? 'not set'})`,
+  );
+  if (config.brandReadKey === undefined && config.accessToken?.startsWith('wsk_') === true) {
+    logToStderr(
+      'warning: a workspace API key cannot read brand context; set BRAND_READ_KEY for get_brand_context',
+    );
+  }
+  return handle;
+}
