@@ -55,6 +55,8 @@ export const campaignChangesSchema = z
   })
   .refine((changes) => Object.keys(changes).length > 0, {
     error: 'must name at least one of name, subject, preheader, body_html, body_text',
+    // An unknown field is the whole story; "name at least one" on top of it would only confuse.
+    when: (payload) => payload.issues.length === 0,
   });
 
 export type NewCampaign = z.output<typeof newCampaignSchema>;

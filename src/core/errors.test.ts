@@ -14,9 +14,14 @@ describe('PROBLEMS', () => {
     'token_expired',
     'token_revoked',
   ];
+  const apiKey401s = ['api_key_expired', 'api_key_invalid', 'api_key_revoked'] as const;
 
-  it('has five 401 codes for brand read keys and five for user sign-in and tokens', () => {
-    expect(withStatus(401).sort()).toEqual([...brandKey401s, ...userToken401s].sort());
+  it('has five 401 codes for brand read keys, five for user sign-in and tokens, three for workspace API keys', () => {
+    expect(withStatus(401).sort()).toEqual([...brandKey401s, ...userToken401s, ...apiKey401s].sort());
+  });
+
+  it.each(apiKey401s)('tells a client with a bad workspace API key (%s) to create a new one', (code) => {
+    expect(PROBLEMS[code].resolution).toContain('Create a workspace API key in Settings → Agent Access');
   });
 
   it.each(brandKey401s)('gives %s the specification resolution for a 401', (code) => {

@@ -48,6 +48,31 @@ export const MAX_TOKEN_DAYS = 90;
 export const tokenDaysSchema = z.number().int().min(1).max(MAX_TOKEN_DAYS);
 
 /**
+ * Where `value` holds a NUL character (in a string or an object key), as field paths. PostgreSQL text
+ * cannot store NUL, and no brand or campaign text needs one, so it is refused as input everywhere.
+ */
+export function nulCharacterFields(value: unknown, path: PropertyKey[] = []): string[] {
+  if (typeof value === 'string') return value.includes('\0') ? [formatFieldPath(path)] : [];
+  if (Array.isArray(value))
+    return value.flatMap((item: unknown, index) => nulCharacterFields(item, [...path, index]));
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, item]: [string, unknown]) =>
+    key.includes('\0') ? [formatFieldPath([...path, key])] : nulCharacterFields(item, [...path, key]),
+  );
+}
+
+/** Throws `invalid_request` naming each field of `value` that holds a NUL character. */
+export function refuseNulCharacters(value: unknown, field = '', subject = 'Invalid input'): void {
+  const fields = nulCharacterFields(value).map((path) => ({
+    field: [field, path].filter(Boolean).join('.'),
+    message: 'must not contain NUL (\\u0000) characters',
+  }));
+  if (fields.length === 0) return;
+  const summary = fields.map((issue) => `${issue.field || 'body'} ${issue.message}`).join('; ');
+  throw new AppError('invalid_request', `${subject}: ${summary}.`, fields);
+}
+
+/**
  * Parses `value` or throws `invalid_request` naming each offending field (`field` prefixes the paths;
  * `subject` opens the detail).
  */
@@ -57,6 +82,7 @@ export function parseInput<T extends z.ZodType>(
   field = '',
   subject = 'Invalid input',
 ): z.output<T> {
+  refuseNulCharacters(value, field, subject);
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const fields = toFieldIssues(result.error.issues).map((issue) => ({

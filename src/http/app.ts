@@ -19,6 +19,7 @@ import { levels } from 'pino';
 import { redactKeys } from '../core/secret-keys.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
+import { refuseNulCharacters } from '../core/inputs.js';
 import { BrandReader } from '../services/brand-reader.js';
 import { DEFAULT_SIGN_IN_LIMITS, SignInService, type SignInLimits } from '../services/sign-in.js';
 import { type AuthConfig, TokenService } from '../services/tokens.js';
@@ -155,6 +156,16 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();
+  });
+  // PostgreSQL text cannot hold NUL: refuse it up front (400 naming the field) instead of failing in the store.
+  app.addHook('preValidation', (request, _reply, done) => {
+    try {
+      for (const input of [request.params, request.query, request.body])
+        refuseNulCharacters(input, '', 'Invalid request');
+      done();
+    } catch (error) {
+      done(error as AppError);
+    }
   });
 
   const deps = { store, clock };

@@ -36,7 +36,13 @@ export function toProblemBody(error: AppError, requestId: string): ProblemBody {
     resolution,
     request_id: requestId,
   };
-  if (error.fields.length > 0) body.errors = error.fields;
+  // Field names and messages echo the caller's input too (an unknown field may be a pasted key).
+  if (error.fields.length > 0) {
+    body.errors = error.fields.map((issue) => ({
+      field: redactKeys(issue.field),
+      message: redactKeys(issue.message),
+    }));
+  }
   return body;
 }
 

@@ -60,12 +60,22 @@ function encodeCursor(last: CampaignRecord): string {
   return Buffer.from(JSON.stringify([last.createdAt, last.id])).toString('base64url');
 }
 
+/** A timestamp exactly as this API writes one; PostgreSQL would fail (500) on anything it cannot parse. */
+function isIsoTimestamp(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) && new Date(ms).toISOString() === value;
+}
+
+/** A campaign id's characters (`cmp_` and base62): nothing a database could refuse, such as a NUL. */
+const CURSOR_ID = /^[A-Za-z0-9_]{1,128}$/;
+
 function decodeCursor(cursor: string): CampaignCursor {
   try {
     const decoded: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString());
     if (Array.isArray(decoded) && decoded.length === 2) {
       const [createdAt, id] = decoded as unknown[];
-      if (typeof createdAt === 'string' && typeof id === 'string') return { createdAt, id };
+      if (isIsoTimestamp(createdAt) && typeof id === 'string' && CURSOR_ID.test(id)) return { createdAt, id };
     }
   } catch {
     // Not JSON: answered below like any other cursor this API did not issue.

@@ -3,11 +3,12 @@ import type { HTTPMethods, LightMyRequestResponse } from 'fastify';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PROBLEMS, type ProblemCode } from '../../src/core/errors.js';
-import { can, PERMISSIONS, type Permission, ROLES } from '../../src/core/roles.js';
+import { API_KEY_PERMISSIONS, can, PERMISSIONS, type Permission, ROLES } from '../../src/core/roles.js';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
 import { OPERATOR } from '../../src/services/audit.js';
-import { createBrandKey } from '../../src/services/keys.js';
+import { createCampaign } from '../../src/services/campaigns.js';
+import { createApiKey, createBrandKey } from '../../src/services/keys.js';
 import { replaceBrand } from '../../src/services/brand.js';
 import { DEMO_BRAND } from '../../src/services/demo-brand.js';
 import { createWorkspace, findOrCreateUser } from '../../src/services/workspaces.js';
@@ -36,6 +37,8 @@ const CALLERS = [
   'forgedToken',
   'brandKey',
   'otherBrandKey',
+  'apiKey',
+  'otherApiKey',
   'owner',
   'admin',
   'member',
@@ -51,6 +54,8 @@ const CALLER_NAMES: Record<CallerKind, string> = {
   forgedToken: 'a user JWT signed with another secret',
   brandKey: 'a brand read key of the target workspace',
   otherBrandKey: 'a brand read key of another workspace',
+  apiKey: 'a workspace API key of the target workspace',
+  otherApiKey: 'a workspace API key of another workspace',
   owner: 'an owner of the target workspace',
   admin: 'an admin of the target workspace',
   member: 'a member of the target workspace',
@@ -65,7 +70,10 @@ function everyCaller(outcome: Outcome): Record<CallerKind, Outcome> {
   return Object.fromEntries(CALLERS.map((caller) => [caller, outcome])) as Record<CallerKind, Outcome>;
 }
 
-/** Callers without a valid user token get the same answer on every management route. */
+/**
+ * Callers without a valid user token get the same answer on every management route; workspace API keys
+ * too, but for the campaign routes (CAMPAIGN_CALLERS).
+ */
 const WITHOUT_USER = {
   anonymous: 'missing_token',
   expiredSession: 'token_expired',
@@ -74,6 +82,15 @@ const WITHOUT_USER = {
   forgedToken: 'invalid_token',
   brandKey: 'brand_key_not_allowed',
   otherBrandKey: 'brand_key_not_allowed',
+  apiKey: 'api_key_not_allowed',
+  otherApiKey: 'api_key_not_allowed',
+} as const satisfies Partial<Record<CallerKind, Outcome>>;
+
+/** On the campaign routes a workspace API key acts in its own workspace only. */
+const CAMPAIGN_CALLERS = {
+  ...WITHOUT_USER,
+  apiKey: 'ok',
+  otherApiKey: 'workspace_forbidden',
 } as const satisfies Partial<Record<CallerKind, Outcome>>;
 
 const EXPECTED: Record<Access, Record<CallerKind, Outcome>> = {
@@ -88,6 +105,9 @@ const EXPECTED: Record<Access, Record<CallerKind, Outcome>> = {
     forgedToken: 'invalid_token',
     brandKey: 'ok',
     otherBrandKey: 'workspace_forbidden',
+    // A workspace API key reaches campaigns only (DESIGN 4.8); the read operation takes brand read keys.
+    apiKey: 'malformed_key',
+    otherApiKey: 'malformed_key',
     owner: 'ok',
     admin: 'ok',
     member: 'ok',
@@ -144,6 +164,27 @@ const EXPECTED: Record<Access, Record<CallerKind, Outcome>> = {
     member: 'insufficient_role',
     outsider: 'workspace_forbidden',
   },
+  'campaigns.read': {
+    ...CAMPAIGN_CALLERS,
+    owner: 'ok',
+    admin: 'ok',
+    member: 'ok',
+    outsider: 'workspace_forbidden',
+  },
+  'campaigns.write': {
+    ...CAMPAIGN_CALLERS,
+    owner: 'ok',
+    admin: 'ok',
+    member: 'ok',
+    outsider: 'workspace_forbidden',
+  },
+  'campaigns.schedule': {
+    ...CAMPAIGN_CALLERS,
+    owner: 'ok',
+    admin: 'ok',
+    member: 'insufficient_role',
+    outsider: 'workspace_forbidden',
+  },
 };
 
 interface Fixture extends TestApp {
@@ -157,6 +198,10 @@ interface Fixture extends TestApp {
   brandKey: string;
   brandKeyId: string;
   otherBrandKey: string;
+  apiKey: string;
+  otherApiKey: string;
+  /** A draft of the target workspace, for the routes that only read one. */
+  campaignId: string;
   signIn: { email: string; password: string };
 }
 
@@ -300,7 +345,82 @@ const ROUTES: RouteRow[] = [
     },
   },
   ...withHead({ method: 'GET', path: '/api/v1/workspaces/{id}/audit-log', access: 'audit.read', ok: 200 }),
+  ...withHead({ method: 'GET', path: '/api/v1/workspaces/{id}/api-keys', access: 'keys.read', ok: 200 }),
+  {
+    method: 'POST',
+    path: '/api/v1/workspaces/{id}/api-keys',
+    access: 'keys.write',
+    ok: 201,
+    mutating: true,
+    build: () => ({ body: { name: `matrix API key ${next()}` } }),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/workspaces/{id}/api-keys/{key_id}',
+    access: 'keys.write',
+    ok: 200,
+    mutating: true,
+    build: async (f) => {
+      const key = await createApiKey(f.deps, OPERATOR, {
+        workspaceId: f.workspaceId,
+        name: `to revoke ${next()}`,
+      });
+      return { params: { key_id: key.id } };
+    },
+  },
+  ...withHead({
+    method: 'GET',
+    path: '/api/v1/workspaces/{id}/campaigns',
+    access: 'campaigns.read',
+    ok: 200,
+  }),
+  ...withHead({
+    method: 'GET',
+    path: '/api/v1/workspaces/{id}/campaigns/{campaign_id}',
+    access: 'campaigns.read',
+    ok: 200,
+    build: (f) => ({ params: { campaign_id: f.campaignId } }),
+  }),
+  {
+    method: 'POST',
+    path: '/api/v1/workspaces/{id}/campaigns',
+    access: 'campaigns.write',
+    ok: 201,
+    mutating: true,
+    build: () => ({ body: { name: `Matrix campaign ${next()}` } }),
+  },
+  // A fresh draft per call: a cell that edits or schedules it leaves the next cell a draft of its own.
+  {
+    method: 'PATCH',
+    path: '/api/v1/workspaces/{id}/campaigns/{campaign_id}',
+    access: 'campaigns.write',
+    ok: 200,
+    mutating: true,
+    build: async (f) => ({
+      params: { campaign_id: await newDraft(f) },
+      body: { subject: `Edited ${next()}` },
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/workspaces/{id}/campaigns/{campaign_id}/schedule',
+    access: 'campaigns.schedule',
+    ok: 200,
+    mutating: true,
+    build: async (f) => ({ params: { campaign_id: await newDraft(f) } }),
+  },
 ];
+
+async function newDraft(f: Fixture): Promise<string> {
+  const draft = await createCampaign(f.deps, OPERATOR, f.workspaceId, {
+    name: `Matrix draft ${next()}`,
+    subject: '',
+    preheader: '',
+    body_html: '',
+    body_text: '',
+  });
+  return draft.id;
+}
 
 const routeName = (row: { method: string; path: string }) => `${row.method} ${row.path}`;
 
@@ -354,6 +474,15 @@ function useFixture(backend: TestBackend): () => Fixture {
     const outsider = await addUser(testApp, { workspaceId: other.id, role: 'owner' });
     const key = await createBrandKey(deps, OPERATOR, { workspaceId: workspace.id, name: 'matrix' });
     const otherKey = await createBrandKey(deps, OPERATOR, { workspaceId: other.id, name: 'other' });
+    const apiKey = await createApiKey(deps, OPERATOR, { workspaceId: workspace.id, name: 'matrix' });
+    const otherApiKey = await createApiKey(deps, OPERATOR, { workspaceId: other.id, name: 'other' });
+    const campaign = await createCampaign(deps, OPERATOR, workspace.id, {
+      name: 'Matrix campaign',
+      subject: '',
+      preheader: '',
+      body_html: '',
+      body_text: '',
+    });
     const signIn = { email: `signer${next()}@example.com`, password: 'correct horse battery' };
     const signer = await findOrCreateUser(deps, signIn.email);
     await testApp.store.setPasswordHash(signer.id, cheapPasswordHash(signIn.password));
@@ -369,6 +498,9 @@ function useFixture(backend: TestBackend): () => Fixture {
       brandKey: key.key,
       brandKeyId: key.id,
       otherBrandKey: otherKey.key,
+      apiKey: apiKey.key,
+      otherApiKey: otherApiKey.key,
+      campaignId: campaign.id,
       signIn,
     };
   });
@@ -433,6 +565,10 @@ async function credentialOf(f: Fixture, caller: CallerKind): Promise<string | un
       return `Bearer ${f.brandKey}`;
     case 'otherBrandKey':
       return `Bearer ${f.otherBrandKey}`;
+    case 'apiKey':
+      return `Bearer ${f.apiKey}`;
+    case 'otherApiKey':
+      return `Bearer ${f.otherApiKey}`;
     case 'owner':
     case 'admin':
     case 'member':
@@ -462,13 +598,20 @@ async function call(
 describeEachBackend('Authorization matrix: every route × every kind of caller', (backend) => {
   const fixture = useFixture(backend);
 
-  it('keeps the role columns in step with the PERMISSIONS table', () => {
+  it('keeps the role and API key columns in step with the PERMISSIONS and API_KEY_PERMISSIONS tables', () => {
     for (const permission of Object.keys(PERMISSIONS) as Permission[]) {
       for (const role of ROLES) {
         expect(EXPECTED[permission][role], `${role} on ${permission}`).toBe(
           can(role, permission) ? 'ok' : 'insufficient_role',
         );
       }
+      const keyMay = API_KEY_PERMISSIONS.includes(permission);
+      expect(EXPECTED[permission].apiKey, `apiKey on ${permission}`).toBe(
+        keyMay ? 'ok' : 'api_key_not_allowed',
+      );
+      expect(EXPECTED[permission].otherApiKey, `otherApiKey on ${permission}`).toBe(
+        keyMay ? 'workspace_forbidden' : 'api_key_not_allowed',
+      );
     }
   });
 
@@ -576,6 +719,59 @@ describeEachBackend('Authorization matrix: every route × every kind of caller',
       f.otherWorkspaceId,
     );
     expect(actualCell(response)).toBe('404 member_not_found');
+    expect(await snapshotTables(f.database.config)).toEqual(before);
+  });
+
+  it("does not let an owner of another workspace revoke this workspace's API key through their own workspace", async () => {
+    const f = fixture();
+    const key = await createApiKey(f.deps, OPERATOR, { workspaceId: f.workspaceId, name: 'bola target' });
+    const before = await snapshotTables(f.database.config);
+    const response = await call(
+      f,
+      { method: 'DELETE', path: '/api/v1/workspaces/{id}/api-keys/{key_id}' },
+      await credentialOf(f, 'outsider'),
+      { params: { key_id: key.id } },
+      f.otherWorkspaceId,
+    );
+    expect(actualCell(response)).toBe('404 api_key_not_found');
+    expect(await snapshotTables(f.database.config)).toEqual(before);
+    const list = await call(
+      f,
+      { method: 'GET', path: '/api/v1/workspaces/{id}/campaigns' },
+      `Bearer ${key.key}`,
+      {},
+    );
+    expect(list.statusCode).toBe(200);
+  });
+
+  it("does not let another workspace's owner or API key read, edit or schedule this workspace's campaign through their own workspace", async () => {
+    const f = fixture();
+    const campaignId = await newDraft(f);
+    const routes = [
+      { method: 'GET', path: '/api/v1/workspaces/{id}/campaigns/{campaign_id}' },
+      {
+        method: 'PATCH',
+        path: '/api/v1/workspaces/{id}/campaigns/{campaign_id}',
+        body: { subject: 'Hijacked' },
+      },
+      { method: 'POST', path: '/api/v1/workspaces/{id}/campaigns/{campaign_id}/schedule' },
+    ] as const;
+    const before = await snapshotTables(f.database.config);
+    const actual: Record<string, string> = {};
+    for (const caller of ['outsider', 'otherApiKey'] as const) {
+      for (const route of routes) {
+        const body = 'body' in route ? route.body : undefined;
+        const response = await call(
+          f,
+          route,
+          await credentialOf(f, caller),
+          { params: { campaign_id: campaignId }, body },
+          f.otherWorkspaceId,
+        );
+        actual[`${routeName(route)} as ${caller}`] = actualCell(response);
+      }
+    }
+    expect(Object.values(actual)).toEqual(Array(6).fill('404 campaign_not_found'));
     expect(await snapshotTables(f.database.config)).toEqual(before);
   });
 

@@ -56,6 +56,14 @@ describe('GET /openapi.json', () => {
         'GET /api/v1/tokens',
         'POST /api/v1/tokens',
         'DELETE /api/v1/tokens/{token_id}',
+        'GET /api/v1/workspaces/{id}/api-keys',
+        'POST /api/v1/workspaces/{id}/api-keys',
+        'DELETE /api/v1/workspaces/{id}/api-keys/{key_id}',
+        'GET /api/v1/workspaces/{id}/campaigns',
+        'POST /api/v1/workspaces/{id}/campaigns',
+        'GET /api/v1/workspaces/{id}/campaigns/{campaign_id}',
+        'PATCH /api/v1/workspaces/{id}/campaigns/{campaign_id}',
+        'POST /api/v1/workspaces/{id}/campaigns/{campaign_id}/schedule',
       ].sort(),
     );
   });
@@ -71,6 +79,30 @@ describe('GET /openapi.json', () => {
     const read =
       document.paths['/functions/v1/brand-agent']?.post?.requestBody?.content['application/json']?.schema;
     expect(Object.keys(read?.properties ?? {}).sort()).toEqual(['action', 'workspace_id']);
+
+    const patch = document.paths['/api/v1/workspaces/{id}/campaigns/{campaign_id}']?.patch;
+    expect(patch?.parameters?.map((parameter) => [parameter.name, parameter.in])).toEqual(
+      expect.arrayContaining([
+        ['id', 'path'],
+        ['campaign_id', 'path'],
+        ['if-match', 'header'],
+      ]),
+    );
+    const edit = patch?.requestBody?.content['application/json']?.schema;
+    expect(Object.keys(edit?.properties ?? {}).sort()).toEqual([
+      'body_html',
+      'body_text',
+      'name',
+      'preheader',
+      'subject',
+    ]);
+    const list = document.paths['/api/v1/workspaces/{id}/campaigns']?.get;
+    expect(
+      list?.parameters
+        ?.filter((p) => p.in === 'query')
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(['cursor', 'limit', 'status']);
 
     const putBrand =
       document.paths['/api/v1/workspaces/{id}/brand']?.put?.requestBody?.content['application/json']?.schema;

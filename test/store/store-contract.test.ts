@@ -2,7 +2,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { emptyBrand } from '../../src/core/brand-context.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { StoreChange } from '../../src/store/change-feed.js';
-import type { BrandContent, BrandKeyRecord, Store } from '../../src/store/store.js';
+import type {
+  ActorType,
+  BrandContent,
+  BrandKeyRecord,
+  CampaignRecord,
+  KeyRecord,
+  Store,
+} from '../../src/store/store.js';
 import { describeEachBackend, type TestDatabase } from '../support/databases.js';
 
 let sequence = 0;
@@ -27,6 +34,41 @@ function brandKey(workspaceId: string, overrides: Partial<BrandKeyRecord> = {}):
     expiresAt: at(2),
     revokedAt: null,
     lastUsedAt: null,
+    ...overrides,
+  };
+}
+
+function apiKey(workspaceId: string, overrides: Partial<KeyRecord> = {}): KeyRecord {
+  const id = unique('ak');
+  return {
+    id,
+    workspaceId,
+    name: 'contract API key',
+    keyHash: `${id}-hash`.padEnd(64, '0'),
+    prefix: 'wsk_abcd',
+    last4: 'wxyz',
+    createdBy: null,
+    createdAt: at(1),
+    expiresAt: at(2),
+    revokedAt: null,
+    lastUsedAt: null,
+    ...overrides,
+  };
+}
+
+function campaign(workspaceId: string, overrides: Partial<CampaignRecord> = {}): CampaignRecord {
+  return {
+    id: unique('cmp'),
+    workspaceId,
+    name: 'Contract campaign',
+    subject: 'Subject with ünïcode',
+    preheader: 'Preheader',
+    bodyHtml: '<p>"Quoted" & <b>bold</b> ☕</p>',
+    bodyText: 'Line one\nLine two',
+    status: 'draft',
+    version: 1,
+    createdAt: at(1),
+    updatedAt: at(1),
     ...overrides,
   };
 }
@@ -218,6 +260,191 @@ describeEachBackend('Store contract', (backend) => {
     });
   });
 
+  describe('campaigns', () => {
+    async function newWorkspace(): Promise<string> {
+      const ws = workspace();
+      await store.createWorkspace(ws, emptyBrand());
+      return ws.id;
+    }
+
+    it('creates a campaign and gets it back as it was, only within its workspace', async () => {
+      const [wsId, otherId] = [await newWorkspace(), await newWorkspace()];
+      const record = campaign(wsId, { bodyHtml: `<p>${'x'.repeat(100_000)}</p>` });
+      await store.createCampaign(record);
+      expect(await store.getCampaign(wsId, record.id)).toEqual(record);
+      expect(await store.getCampaign(otherId, record.id)).toBeUndefined();
+      expect(await store.getCampaign(wsId, 'cmp_missing')).toBeUndefined();
+      expect(await store.listCampaigns(otherId, { limit: 10 })).toEqual([]);
+      await expect(store.createCampaign(record)).rejects.toThrow();
+    });
+
+    it('lists newest first by (created_at, id), and continues after a cursor inside a run of equal created_at', async () => {
+      const wsId = await newWorkspace();
+      // Ids of one length and alphabet sort alike under any collation.
+      const records = [1, 1, 1, 2, 2, 3, 1].map((minute) => campaign(wsId, { createdAt: at(minute) }));
+      for (const record of records) await store.createCampaign(record);
+      const key = (record: CampaignRecord) => `${record.createdAt} ${record.id}`;
+      const expected = [...records].sort((a, b) => (key(a) < key(b) ? 1 : -1)).map((record) => record.id);
+      expect(new Set(expected.slice(3).map((id) => records.find((r) => r.id === id)?.createdAt))).toEqual(
+        new Set([at(1)]),
+      );
+
+      expect((await store.listCampaigns(wsId, { limit: 100 })).map((record) => record.id)).toEqual(expected);
+
+      const paged: string[] = [];
+      let after: { createdAt: string; id: string } | undefined;
+      for (let page = 0; page < 10; page++) {
+        const rows = await store.listCampaigns(wsId, { limit: 2, after });
+        paged.push(...rows.map((record) => record.id));
+        const last = rows.at(-1);
+        if (rows.length < 2 || !last) break;
+        after = { createdAt: last.createdAt, id: last.id };
+      }
+      expect(paged).toEqual(expected);
+    });
+
+    it('filters by status, also after a cursor', async () => {
+      const wsId = await newWorkspace();
+      const statuses = ['draft', 'scheduled', 'sent', 'scheduled', 'draft'] as const;
+      const records = statuses.map((status, minute) => campaign(wsId, { status, createdAt: at(minute) }));
+      for (const record of records) await store.createCampaign(record);
+      const ids = (status: string) =>
+        records
+          .filter((record) => record.status === status)
+          .reverse()
+          .map((record) => record.id);
+      expect((await store.listCampaigns(wsId, { status: 'scheduled', limit: 10 })).map((r) => r.id)).toEqual(
+        ids('scheduled'),
+      );
+      expect((await store.listCampaigns(wsId, { status: 'draft', limit: 10 })).map((r) => r.id)).toEqual(
+        ids('draft'),
+      );
+      const newest = records[4];
+      const afterNewest = newest && { createdAt: newest.createdAt, id: newest.id };
+      expect(
+        (await store.listCampaigns(wsId, { status: 'draft', after: afterNewest, limit: 10 })).map(
+          (r) => r.id,
+        ),
+      ).toEqual([records[0]?.id]);
+    });
+
+    it('applies an update only at the version it was based on, bumping the version and leaving unnamed fields as they were', async () => {
+      const [wsId, otherId] = [await newWorkspace(), await newWorkspace()];
+      const record = campaign(wsId);
+      await store.createCampaign(record);
+
+      const updated = await store.updateCampaign(wsId, record.id, 1, {
+        subject: 'New subject',
+        updatedAt: at(5),
+      });
+
+      expect(updated).toEqual({ ...record, subject: 'New subject', version: 2, updatedAt: at(5) });
+      expect(await store.getCampaign(wsId, record.id)).toEqual(updated);
+
+      // Stale version, another workspace, an unknown campaign: nothing applies, nothing changes.
+      expect(
+        await store.updateCampaign(wsId, record.id, 1, { name: 'Stale', updatedAt: at(6) }),
+      ).toBeUndefined();
+      expect(
+        await store.updateCampaign(otherId, record.id, 2, { name: 'Other', updatedAt: at(6) }),
+      ).toBeUndefined();
+      expect(
+        await store.updateCampaign(wsId, 'cmp_missing', 1, { name: 'None', updatedAt: at(6) }),
+      ).toBeUndefined();
+      expect(await store.getCampaign(wsId, record.id)).toEqual(updated);
+
+      const scheduled = await store.updateCampaign(wsId, record.id, 2, {
+        name: undefined,
+        bodyHtml: '',
+        status: 'scheduled',
+        updatedAt: at(7),
+      });
+      expect(scheduled).toEqual({
+        ...record,
+        subject: 'New subject',
+        bodyHtml: '',
+        status: 'scheduled',
+        version: 3,
+        updatedAt: at(7),
+      });
+    });
+
+    it('lets exactly one of two updates from the same version apply', async () => {
+      const wsId = await newWorkspace();
+      const record = campaign(wsId);
+      await store.createCampaign(record);
+      const results = await Promise.all([
+        store.updateCampaign(wsId, record.id, 1, { subject: 'A', updatedAt: at(5) }),
+        store.updateCampaign(wsId, record.id, 1, { subject: 'B', updatedAt: at(5) }),
+      ]);
+      expect(results.filter((result) => result !== undefined)).toHaveLength(1);
+      expect(await store.getCampaign(wsId, record.id)).toMatchObject({ version: 2 });
+    });
+
+    it('rejects a status outside draft, scheduled and sent', async () => {
+      const wsId = await newWorkspace();
+      await expect(
+        store.createCampaign(campaign(wsId, { status: 'archived' as CampaignRecord['status'] })),
+      ).rejects.toThrow();
+    });
+  });
+
+  describe('workspace API keys', () => {
+    it('finds a key by hash, lists the workspace keys newest first, and keeps them apart from brand keys', async () => {
+      const ws = workspace();
+      await store.createWorkspace(ws, emptyBrand());
+      const older = apiKey(ws.id);
+      const newer = apiKey(ws.id, { createdAt: at(9) });
+      await store.createApiKey(older);
+      await store.createApiKey(newer);
+      expect(await store.findApiKeyByHash(older.keyHash)).toEqual(older);
+      expect(await store.findApiKeyByHash('0'.repeat(64))).toBeUndefined();
+      expect(await store.listApiKeys(ws.id)).toEqual([newer, older]);
+      await expect(store.createApiKey({ ...apiKey(ws.id), keyHash: older.keyHash })).rejects.toThrow();
+
+      const brand = brandKey(ws.id);
+      await store.createBrandKey(brand);
+      expect(await store.findBrandKeyByHash(older.keyHash)).toBeUndefined();
+      expect(await store.findApiKeyByHash(brand.keyHash)).toBeUndefined();
+      expect((await store.listBrandKeys(ws.id)).map((key) => key.id)).toEqual([brand.id]);
+      expect(await store.revokeApiKey(ws.id, brand.id, at(3))).toBeUndefined();
+    });
+
+    it('revokes once: a second revoke keeps the first time, and another workspace cannot revoke it', async () => {
+      const ws = workspace();
+      const other = workspace();
+      await store.createWorkspace(ws, emptyBrand());
+      await store.createWorkspace(other, emptyBrand());
+      const key = apiKey(ws.id);
+      await store.createApiKey(key);
+      expect(await store.revokeApiKey(other.id, key.id, at(7))).toBeUndefined();
+      expect((await store.findApiKeyByHash(key.keyHash))?.revokedAt).toBeNull();
+      expect(await store.revokeApiKey(ws.id, key.id, at(7))).toEqual({
+        record: { ...key, revokedAt: at(7) },
+        revokedNow: true,
+      });
+      expect(await store.revokeApiKey(ws.id, key.id, at(8))).toMatchObject({
+        record: { revokedAt: at(7) },
+        revokedNow: false,
+      });
+      expect(await store.revokeApiKey(ws.id, 'ak_missing', at(8))).toBeUndefined();
+    });
+
+    it('stamps API key use forward only, whichever node flushes last', async () => {
+      const ws = workspace();
+      await store.createWorkspace(ws, emptyBrand());
+      const [key, untouched] = [apiKey(ws.id), apiKey(ws.id)];
+      await store.createApiKey(key);
+      await store.createApiKey(untouched);
+      await store.touchApiKeys([{ id: key.id, usedAt: at(20) }]);
+      await store.touchApiKeys([{ id: key.id, usedAt: at(15) }]);
+      expect((await store.findApiKeyByHash(key.keyHash))?.lastUsedAt).toBe(at(20));
+      expect((await store.findApiKeyByHash(untouched.keyHash))?.lastUsedAt).toBeNull();
+      await store.touchApiKeys([{ id: key.id, usedAt: at(25) }]);
+      expect((await store.findApiKeyByHash(key.keyHash))?.lastUsedAt).toBe(at(25));
+    });
+  });
+
   describe('accounts', () => {
     async function member(role: 'owner' | 'admin' | 'member', ws: { id: string }) {
       const user = {
@@ -319,6 +546,32 @@ describeEachBackend('Store contract', (backend) => {
       expect(firstPage[0]?.details).toEqual({ n: 1, flag: true, none: null, text: 'x' });
       const secondPage = await store.listAuditEvents(ws.id, { limit: 2, beforeSeq: firstPage[1]?.seq });
       expect(secondPage.map((event) => event.action)).toEqual(['one']);
+    });
+
+    it('keeps who acted on each audit event: a user, a workspace API key or the operator', async () => {
+      const ws = workspace();
+      await store.createWorkspace(ws, emptyBrand());
+      const actors: { actorType: ActorType; actorId: string | null; actorEmail: string | null }[] = [
+        { actorType: 'user', actorId: 'usr_1', actorEmail: 'someone@example.com' },
+        { actorType: 'api_key', actorId: 'ak_1', actorEmail: null },
+        { actorType: 'operator', actorId: null, actorEmail: null },
+      ];
+      for (const actor of actors) {
+        await store.appendAuditEvent({
+          id: unique('ae'),
+          workspaceId: ws.id,
+          ...actor,
+          action: `by.${actor.actorType}`,
+          targetType: 'test',
+          targetId: null,
+          details: {},
+          createdAt: at(1),
+        });
+      }
+      const events = await store.listAuditEvents(ws.id, { limit: 10 });
+      expect(
+        events.reverse().map(({ actorType, actorId, actorEmail }) => ({ actorType, actorId, actorEmail })),
+      ).toEqual(actors);
     });
 
     it('keeps the first value of a setting, whoever asks later', async () => {
