@@ -76,6 +76,12 @@ export const PROBLEMS = {
     resolution:
       'A workspace API key only reaches the campaign drafts of its workspace (/api/v1/workspaces/{id}/campaigns). Use a user access token here.',
   },
+  csrf_failed: {
+    status: 403,
+    title: 'Missing or invalid CSRF token',
+    resolution:
+      'Writes made with the console session cookie must send the csrf_token of GET /auth/v1/session in the X-CSRF-Token header; scripts should use "Authorization: Bearer <token>" instead of the cookie.',
+  },
   session_required: {
     status: 403,
     title: 'Sign in to do this',

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import fastifyCookie from '@fastify/cookie';
+import fastifyCsrf from '@fastify/csrf-protection';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, {
   type FastifyBaseLogger,
@@ -25,7 +27,14 @@ import { DEFAULT_SIGN_IN_LIMITS, SignInService, type SignInLimits } from '../ser
 import { type AuthConfig, TokenService } from '../services/tokens.js';
 import { UsageRecorder } from '../services/usage.js';
 import type { Store } from '../store/store.js';
-import { authenticate, authorizeWorkspace } from './auth.js';
+import {
+  authenticate,
+  authorizeWorkspace,
+  COOKIE_OPTIONS,
+  CSRF_COOKIE,
+  requireCsrfForCookieWrites,
+} from './auth.js';
+import { consoleRoutes } from './console.js';
 import type { AppContext, ZodApp } from './context.js';
 import { handleError } from './problem.js';
 import { auditLogRoute } from './routes/api/audit-log.js';
@@ -48,6 +57,7 @@ import { listTokensRoute } from './routes/api/tokens/list.js';
 import { revokeTokenRoute } from './routes/api/tokens/revoke.js';
 import { createWorkspaceRoute } from './routes/api/workspaces/create.js';
 import { listWorkspacesRoute } from './routes/api/workspaces/list.js';
+import { sessionRoutes } from './routes/auth/session.js';
 import { signInRoute } from './routes/auth/token.js';
 import { brandAgentRoutes } from './routes/brand-agent.js';
 import { healthRoutes } from './routes/health.js';
@@ -62,6 +72,8 @@ export interface AppOptions {
   usageFlushMs?: number;
   /** Behind a load balancer: whose X-Forwarded-For names the client (sign-in throttles per client IP). */
   trustProxy?: boolean | string[];
+  /** The built console (dist/web) to serve at `/`; no console without it. */
+  consoleDir?: string;
 }
 
 /**
@@ -152,6 +164,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   );
   app.decorateRequest('principal', null);
   app.decorateRequest('apiKey', null);
+  app.decorateRequest('viaSessionCookie', false);
   app.decorateRequest('membership', null);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
@@ -202,23 +215,37 @@ export function buildApp(options: AppOptions): FastifyInstance {
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
-  void app.register((scope: ZodApp, _options, done) => {
+  void app.register(async (scope: ZodApp) => {
     scope.get('/openapi.json', { schema: { hide: true } }, () => scope.swagger());
     healthRoutes(scope, store);
     brandAgentRoutes(scope, ctx);
     signInRoute(scope, ctx);
-    void scope.register((api: ZodApp, _apiOptions, apiDone) => {
-      api.addHook('onRequest', authenticate(ctx));
-      for (const route of ACCOUNT_ROUTES) route(api, ctx);
-      void api.register((workspace: ZodApp, _workspaceOptions, workspaceDone) => {
-        // Before validation: a caller with no access learns nothing, not even what a valid body looks like.
-        workspace.addHook('preValidation', authorizeWorkspace(ctx));
-        for (const route of WORKSPACE_ROUTES) route(workspace, ctx);
-        workspaceDone();
+    // Cookies and CSRF only where a browser session can be used: the read operation never parses a cookie.
+    await scope.register(async (browser: ZodApp) => {
+      await browser.register(fastifyCookie);
+      await browser.register(fastifyCsrf, {
+        cookieKey: CSRF_COOKIE,
+        cookieOpts: COOKIE_OPTIONS,
+        getToken: (request) => {
+          const token = request.headers['x-csrf-token'];
+          return typeof token === 'string' ? token : undefined;
+        },
       });
-      apiDone();
+      sessionRoutes(browser, ctx);
+      await browser.register(async (api: ZodApp) => {
+        api.addHook('onRequest', authenticate(ctx));
+        api.addHook('onRequest', requireCsrfForCookieWrites(api));
+        for (const route of ACCOUNT_ROUTES) route(api, ctx);
+        await api.register((workspace: ZodApp, _workspaceOptions, workspaceDone) => {
+          // Before validation: a caller with no access learns nothing, not even what a valid body looks like.
+          workspace.addHook('preValidation', authorizeWorkspace(ctx));
+          for (const route of WORKSPACE_ROUTES) route(workspace, ctx);
+          workspaceDone();
+        });
+      });
     });
-    done();
+    const { consoleDir } = options;
+    if (consoleDir !== undefined) await scope.register((site: ZodApp) => consoleRoutes(site, consoleDir));
   });
   return app;
 }

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { AppError } from '../core/errors.js';
 import { API_KEY_PERMISSIONS, type Permission } from '../core/roles.js';
 import { BRAND_KEY, WORKSPACE_API_KEY } from '../core/secret-keys.js';
@@ -12,6 +12,8 @@ import type { AppContext } from './context.js';
 declare module 'fastify' {
   interface FastifyRequest {
     principal: UserPrincipal | null;
+    /** The principal came from the console's cookie: writes must then carry the CSRF token. */
+    viaSessionCookie: boolean;
     /** Set instead of `principal` when a workspace API key made the request. */
     apiKey: VerifiedApiKey | null;
     membership: MembershipRecord | null;
@@ -20,6 +22,22 @@ declare module 'fastify' {
     /** What the caller's role must allow on the workspace in the route's `:id` (checked in one hook). */
     permission?: Permission;
   }
+}
+
+/** The console's session: an HttpOnly cookie holding a sign-in token, and the CSRF secret beside it. */
+export const SESSION_COOKIE = 'bc_session';
+export const CSRF_COOKIE = 'bc_csrf';
+/** Never readable by page scripts, never sent with another site's request, only over https when served so. */
+export const COOKIE_OPTIONS = { path: '/', httpOnly: true, sameSite: 'strict', secure: 'auto' } as const;
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Who the console's session cookie belongs to; 401 when there is none or it is no longer valid. */
+export function sessionPrincipal(ctx: AppContext, request: FastifyRequest): Promise<UserPrincipal> {
+  const token = request.cookies[SESSION_COOKIE];
+  if (token === undefined || token === '') {
+    return Promise.reject(new AppError('missing_token', 'Not signed in: there is no session cookie.'));
+  }
+  return ctx.tokens.verify(token);
 }
 
 /** `Bearer <token>`: the scheme is case-insensitive (RFC 9110 §11.1), the token one word. */
@@ -34,8 +52,13 @@ export function bearerToken(header: string): string | undefined {
 export function authenticate(ctx: AppContext) {
   return async (request: FastifyRequest): Promise<void> => {
     const header = request.headers.authorization;
-    if (header === undefined || header === '')
-      throw new AppError('missing_token', 'The Authorization header is missing.');
+    if (header === undefined || header === '') {
+      if (request.cookies[SESSION_COOKIE] === undefined)
+        throw new AppError('missing_token', 'The Authorization header is missing.');
+      request.principal = await sessionPrincipal(ctx, request);
+      request.viaSessionCookie = true;
+      return;
+    }
     const token = bearerToken(header);
     if (token === undefined)
       throw new AppError('invalid_token', 'The Authorization header must be "Bearer <token>".');
@@ -57,6 +80,21 @@ export function authenticate(ctx: AppContext) {
       return;
     }
     request.principal = await ctx.tokens.verify(token);
+  };
+}
+
+/**
+ * onRequest hook after `authenticate`: a write authorized by the session cookie must prove it comes from
+ * the console (the CSRF token), since a browser sends cookies with any site's request. Bearer tokens are
+ * never sent by a browser on its own, so they need no such proof.
+ */
+export function requireCsrfForCookieWrites(app: FastifyInstance) {
+  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    if (request.viaSessionCookie && !SAFE_METHODS.has(request.method)) {
+      app.csrfProtection(request, reply, done);
+      return;
+    }
+    done();
   };
 }
 

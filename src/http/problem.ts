@@ -87,6 +87,12 @@ function fromFastifyError(error: FastifyError): AppError | undefined {
       return new AppError('invalid_json', 'The body is empty; a JSON object was expected.');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new AppError('invalid_json', 'The body is not valid JSON.');
+    case 'FST_CSRF_MISSING_SECRET':
+    case 'FST_CSRF_INVALID_TOKEN':
+      return new AppError(
+        'csrf_failed',
+        'This write came with the session cookie but without a valid X-CSRF-Token.',
+      );
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError('invalid_request', 'The Content-Length header does not match the body.');
   }

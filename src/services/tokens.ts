@@ -35,6 +35,8 @@ export interface AuthConfig {
 export interface UserPrincipal {
   user: UserRecord;
   tokenId: string | null;
+  /** When the token stops being accepted (epoch ms), if it says. */
+  expiresAt: number | undefined;
 }
 
 export interface IssuedSession {
@@ -197,14 +199,15 @@ export class TokenService {
     );
     const user = payload.sub === undefined ? undefined : await this.deps.store.getUser(payload.sub);
     if (!user) throw new AppError('invalid_token', 'The access token belongs to no account.');
-    if (payload.jti === undefined) return { user, tokenId: null };
+    const expiresAt = payload.exp === undefined ? undefined : payload.exp * 1000;
+    if (payload.jti === undefined) return { user, tokenId: null, expiresAt };
     const record = await this.deps.store.getAccessToken(payload.jti);
     if (!record || record.userId !== user.id)
       throw new AppError('invalid_token', 'The access token is not known.');
     if (record.revokedAt !== null)
       throw new AppError('token_revoked', 'The personal access token has been revoked.');
     this.usage?.accessTokenUsed(record.id, this.deps.clock.now());
-    return { user, tokenId: record.id };
+    return { user, tokenId: record.id, expiresAt };
   }
 
   private async verifyRemote(token: string): Promise<UserPrincipal> {
@@ -230,7 +233,7 @@ export class TokenService {
         `The identity provider's token names no account here (claim "${provider.emailClaim}").`,
       );
     }
-    return { user, tokenId: null };
+    return { user, tokenId: null, expiresAt: payload.exp === undefined ? undefined : payload.exp * 1000 };
   }
 
   private async check(verify: () => Promise<{ payload: JWTPayload }>): Promise<JWTPayload> {

@@ -64,7 +64,7 @@ const CALLER_NAMES: Record<CallerKind, string> = {
 
 /** What a caller gets: the route's success status, or a problem (its status is PROBLEMS[code].status). */
 type Outcome = 'ok' | ProblemCode;
-type Access = 'public' | 'methodNotAllowed' | 'read' | 'account' | Permission;
+type Access = 'public' | 'methodNotAllowed' | 'read' | 'account' | 'consoleSession' | 'signOut' | Permission;
 
 function everyCaller(outcome: Outcome): Record<CallerKind, Outcome> {
   return Object.fromEntries(CALLERS.map((caller) => [caller, outcome])) as Record<CallerKind, Outcome>;
@@ -96,6 +96,10 @@ const CAMPAIGN_CALLERS = {
 const EXPECTED: Record<Access, Record<CallerKind, Outcome>> = {
   public: everyCaller('ok'),
   methodNotAllowed: everyCaller('method_not_allowed'),
+  // The console's session lives in a cookie: no bearer credential is one (test/http/console-session).
+  consoleSession: everyCaller('missing_token'),
+  // Signing out is a cookie write: without the session's CSRF token it is refused, whoever asks.
+  signOut: everyCaller('csrf_failed'),
   // POST /functions/v1/brand-agent (DESIGN 4.4): brand read keys, and members' user tokens.
   read: {
     anonymous: 'missing_key',
@@ -255,6 +259,9 @@ const ROUTES: RouteRow[] = [
     documented: false,
   })),
   { method: 'POST', path: '/auth/v1/token', access: 'public', ok: 200, build: (f) => ({ body: f.signIn }) },
+  { method: 'POST', path: '/auth/v1/session', access: 'public', ok: 200, build: (f) => ({ body: f.signIn }) },
+  ...withHead({ method: 'GET', path: '/auth/v1/session', access: 'consoleSession', ok: 200 }),
+  { method: 'DELETE', path: '/auth/v1/session', access: 'signOut', ok: 204 },
   ...withHead({ method: 'GET', path: '/api/v1/workspaces', access: 'account', ok: 200 }),
   {
     method: 'POST',

@@ -1,7 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
 import { systemClock } from '../../core/clock.js';
 import { buildApp } from '../../http/app.js';
+import { hasConsole } from '../../http/console.js';
 import { createLogger } from '../../logger.js';
 import { type DemoSeed, seedDemo } from '../../services/demo.js';
 import { listWorkspaces } from '../../services/workspaces.js';
@@ -10,11 +12,13 @@ import { curlCommand } from '../curl.js';
 import { createOutput } from '../output.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
+/** `npm run build` puts the console beside the compiled CLI: dist/web next to dist/cli. */
+const CONSOLE_DIR = fileURLToPath(new URL('../../web/', import.meta.url));
 
 function demoBanner(baseUrl: string, kind: string, seed: DemoSeed): string {
   return [
     '',
-    `Brand Context is running at ${baseUrl} (${kind}).`,
+    `Brand Context is running at ${baseUrl} (${kind}). Sign in to the console there.`,
     '',
     `  Demo workspace   ${seed.workspace_id}`,
     `  Owner login      ${seed.owner.email} / ${seed.owner.password}`,
@@ -44,7 +48,9 @@ export function serveCommand(program: Command): void {
 
       const workspaces = options.demo ? await listWorkspaces(deps) : [];
       const seed = options.demo && workspaces.length === 0 ? await seedDemo(deps) : undefined;
-      const app = buildApp({ store, logger, auth: config.auth, trustProxy: config.trustProxy });
+      const consoleDir = hasConsole(CONSOLE_DIR) ? CONSOLE_DIR : undefined;
+      if (!consoleDir) logger.warn(`no console at ${CONSOLE_DIR}: run npm run build to serve it`);
+      const app = buildApp({ store, logger, auth: config.auth, trustProxy: config.trustProxy, consoleDir });
 
       let stopping = false;
       const shutdown = (signal: NodeJS.Signals) => {

@@ -1,0 +1,61 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { ZodApp } from './context.js';
+
+/**
+ * The console is a single-page app: the same index.html answers every page path below, and its hashed
+ * assets are cached for good. Nothing outside the console gets these headers, so the read operation's
+ * hot path pays nothing for them.
+ */
+const PAGE_PATHS = ['/', '/sign-in', '/account/*', '/w/*'];
+
+/** No inline script or style, nothing from elsewhere, never framed: an injected tag cannot run. */
+export const CONSOLE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: https:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "manifest-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const SECURITY_HEADERS = {
+  'content-security-policy': CONSOLE_CSP,
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin',
+};
+
+export function hasConsole(dir: string): boolean {
+  return existsSync(join(dir, 'index.html'));
+}
+
+/** Serves the built console (`npm run build` writes it to dist/web) from `dir`. */
+export async function consoleRoutes(app: ZodApp, dir: string): Promise<void> {
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(SECURITY_HEADERS);
+    done();
+  });
+  await app.register(fastifyStatic, {
+    root: dir,
+    index: false,
+    cacheControl: false, // set below, per file
+    // One route per built file, not a catch-all: unknown paths stay problem+json 404s.
+    wildcard: false,
+    setHeaders(res, path) {
+      res.setHeader(
+        'cache-control',
+        path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
+    },
+  });
+  for (const path of PAGE_PATHS) {
+    app.get(path, { schema: { hide: true } }, (_request, reply) => reply.sendFile('index.html'));
+  }
+}

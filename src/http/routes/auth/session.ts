@@ -1,0 +1,85 @@
+import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
+import type { UserPrincipal } from '../../../services/tokens.js';
+import { COOKIE_OPTIONS, CSRF_COOKIE, SESSION_COOKIE, sessionPrincipal } from '../../auth.js';
+import type { AppContext, ZodApp } from '../../context.js';
+import { withProblems } from '../../schemas.js';
+
+const sessionView = z
+  .object({
+    user: z.object({ id: z.string(), email: z.string() }),
+    csrf_token: z.string().describe('Send it as X-CSRF-Token with every write made with the session cookie'),
+    expires_in: z.number().int().describe('Seconds the session lasts from sign-in'),
+  })
+  .meta({ id: 'ConsoleSession' });
+
+/**
+ * The console's sign-in: the user token goes into an HttpOnly, SameSite=Strict cookie (Secure over https)
+ * that page scripts cannot read, and writes made with it need the CSRF token this answers with. The
+ * sign-in itself is JSON only, which a cross-site form cannot send.
+ */
+export function sessionRoutes(app: ZodApp, ctx: AppContext): void {
+  const answer = (reply: FastifyReply, { user, expiresAt }: UserPrincipal) => ({
+    user: { id: user.id, email: user.email },
+    csrf_token: reply.generateCsrf(),
+    expires_in: Math.max(0, Math.floor(((expiresAt ?? 0) - ctx.deps.clock.now()) / 1000)),
+  });
+
+  app.post(
+    '/auth/v1/session',
+    {
+      bodyLimit: 16 * 1024,
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in to the console',
+        description: 'Sets the session cookie; throttled like POST /auth/v1/token.',
+        body: z.object({ email: z.string().max(320), password: z.string().max(1024) }),
+        response: withProblems({ 200: sessionView }),
+      },
+    },
+    async (request, reply) => {
+      const session = await ctx.signIn.signIn(request.body, request.ip);
+      const principal = await ctx.tokens.verify(session.access_token);
+      reply.setCookie(SESSION_COOKIE, session.access_token, {
+        ...COOKIE_OPTIONS,
+        maxAge: session.expires_in,
+      });
+      return answer(reply, principal);
+    },
+  );
+
+  app.get(
+    '/auth/v1/session',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'The console session',
+        description: 'Who is signed in, with a CSRF token for this page load; 401 when no one is.',
+        response: withProblems({ 200: sessionView }),
+      },
+    },
+    async (request, reply) => {
+      const principal = await sessionPrincipal(ctx, request);
+      reply.header('cache-control', 'no-store');
+      return answer(reply, principal);
+    },
+  );
+
+  app.delete(
+    '/auth/v1/session',
+    {
+      onRequest: (request, reply, done) => {
+        app.csrfProtection(request, reply, done);
+      },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign out of the console',
+        response: withProblems({ 204: z.null().describe('Signed out') }),
+      },
+    },
+    async (_request, reply) => {
+      reply.clearCookie(SESSION_COOKIE, COOKIE_OPTIONS).clearCookie(CSRF_COOKIE, COOKIE_OPTIONS);
+      return reply.code(204).send(null);
+    },
+  );
+}
