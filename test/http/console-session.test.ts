@@ -200,7 +200,7 @@ describeEachBackend('the console session (cookie + CSRF)', (backend) => {
     expect(problemOf(response).code).toBe('missing_key');
   });
 
-  it.each(['/', '/sign-in', `/w/${'ws_x'}/settings/agent-access`, '/account/tokens'])(
+  it.each(['/', '/sign-in', '/w/ws_x/settings/agent-access', '/account/tokens'])(
     'serves the console page %s with a strict Content-Security-Policy',
     async (url) => {
       const response = await testApp.app.inject({ method: 'GET', url });
