@@ -13,8 +13,9 @@ describe('can', () => {
     expect(can('member', 'brand.write')).toBe(false);
   });
 
-  it('reserves brand read keys and the audit log to owners and admins (spec section 3)', () => {
-    for (const permission of ['keys.read', 'keys.write', 'audit.read'] as const) {
+  it('lets members list keys read-only, and reserves creating and revoking them to owners and admins (spec section 3)', () => {
+    expect(can('member', 'keys.read')).toBe(true);
+    for (const permission of ['keys.write', 'audit.read'] as const) {
       expect(can('member', permission)).toBe(false);
       expect(can('admin', permission)).toBe(true);
       expect(can('owner', permission)).toBe(true);

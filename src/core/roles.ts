@@ -13,7 +13,8 @@ export const PERMISSIONS = {
   'workspace.read': EVERYONE,
   'brand.read': EVERYONE,
   'brand.write': MANAGERS,
-  'keys.read': MANAGERS,
+  // Members see Settings → Agent Access read-only: names, prefixes, status and expiry, never a secret.
+  'keys.read': EVERYONE,
   'keys.write': MANAGERS,
   'members.read': EVERYONE,
   'members.write': MANAGERS,

@@ -202,15 +202,18 @@ describeEachBackend('Workspace API keys: /api/v1/workspaces/{id}/api-keys', (bac
     expect((await campaignsApi(f, f.apiKey).list()).statusCode).toBe(200);
   });
 
-  it('answers 403 insufficient_role to a member on all three routes, and changes nothing', async () => {
+  it('lets a member list the keys read-only (never a secret) and answers 403 insufficient_role to their writes', async () => {
     const f = fixture();
+    const listed = await call(f, f.member.token, 'GET', keysUrl(f));
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json<{ keys: { id: string }[] }>().keys.map((key) => key.id)).toContain(f.apiKeyId);
+    expect(listed.body).not.toContain(f.apiKey);
     const before = await snapshotTables(f.database.config);
-    const responses = [
-      await call(f, f.member.token, 'GET', keysUrl(f)),
+    const writes = [
       await call(f, f.member.token, 'POST', keysUrl(f), { body: { name: 'member key' } }),
       await call(f, f.member.token, 'DELETE', `${keysUrl(f)}/${f.apiKeyId}`),
     ];
-    expect(responses.map(outcome)).toEqual(Array(3).fill('403 insufficient_role'));
+    expect(writes.map(outcome)).toEqual(Array(2).fill('403 insufficient_role'));
     expect(await snapshotTables(f.database.config)).toEqual(before);
   });
 

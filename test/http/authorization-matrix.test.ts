@@ -137,7 +137,7 @@ const EXPECTED: Record<Access, Record<CallerKind, Outcome>> = {
     ...WITHOUT_USER,
     owner: 'ok',
     admin: 'ok',
-    member: 'insufficient_role',
+    member: 'ok',
     outsider: 'workspace_forbidden',
   },
   'keys.write': {

@@ -127,7 +127,7 @@ describeEachBackend('the console session (cookie + CSRF)', (backend) => {
     const theirs = await session();
     const before = await snapshotTables(database.config);
     for (const headers of [
-      { cookie: mine.cookie },
+      { cookie: mine.cookie } as Record<string, string>,
       { cookie: mine.cookie, 'x-csrf-token': 'forged' },
       { cookie: mine.cookie, 'x-csrf-token': theirs.csrf },
     ]) {
