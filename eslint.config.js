@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -17,5 +18,7 @@ export default tseslint.config(
       ],
     },
   },
+  // The console (web/src, type-checked through web/tsconfig.json): the rules of hooks and of the React Compiler.
+  { files: ['web/src/**/*.{ts,tsx}'], ...reactHooks.configs.flat.recommended },
   { files: ['eslint.config.js'], ...tseslint.configs.disableTypeChecked },
 );

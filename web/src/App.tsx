@@ -1,0 +1,40 @@
+import { Navigate, Route, Routes } from 'react-router';
+import { RequireSession } from './components/RequireSession';
+import { Shell } from './components/Shell';
+import { WorkspaceGate } from './components/WorkspaceGate';
+import { AccessTokens } from './pages/AccessTokens';
+import { AgentAccess } from './pages/AgentAccess';
+import { AuditLog } from './pages/AuditLog';
+import { Brand } from './pages/Brand';
+import { CampaignEditor, NewCampaign } from './pages/CampaignEditor';
+import { Campaigns } from './pages/Campaigns';
+import { Home } from './pages/Home';
+import { Members } from './pages/Members';
+import { NotFound } from './pages/NotFound';
+import { SignIn } from './pages/SignIn';
+
+/** The console's pages (web/CONTRACT.md "Routes of the console"). */
+export function App() {
+  return (
+    <Routes>
+      <Route path="/sign-in" element={<SignIn />} />
+      <Route element={<RequireSession />}>
+        <Route element={<Shell />}>
+          <Route index element={<Home />} />
+          <Route path="w/:workspaceId" element={<WorkspaceGate />}>
+            <Route index element={<Navigate to="brand" replace />} />
+            <Route path="brand" element={<Brand />} />
+            <Route path="campaigns" element={<Campaigns />} />
+            <Route path="campaigns/new" element={<NewCampaign />} />
+            <Route path="campaigns/:campaignId" element={<CampaignEditor />} />
+            <Route path="members" element={<Members />} />
+            <Route path="audit-log" element={<AuditLog />} />
+            <Route path="settings/agent-access" element={<AgentAccess />} />
+          </Route>
+          <Route path="account/tokens" element={<AccessTokens />} />
+          <Route path="*" element={<NotFound />} />
+        </Route>
+      </Route>
+    </Routes>
+  );
+}

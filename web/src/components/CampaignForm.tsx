@@ -1,0 +1,72 @@
+import type { SubmitEvent, ReactNode } from 'react';
+import type { ApiError } from '../api';
+import type { CampaignContent } from '../types';
+import { TextField } from './fields';
+
+interface CampaignFormProps {
+  content: CampaignContent;
+  onChange: (content: CampaignContent) => void;
+  onSubmit: () => void;
+  /** Field errors of the last save. */
+  error: ApiError | undefined;
+  readOnly: boolean;
+  pending: boolean;
+  /** Above the fields: alerts and notices, inside the form so they read in order. */
+  children?: ReactNode;
+}
+
+/** The five fields of a campaign and its Save draft button, for new and existing drafts alike. */
+export function CampaignForm({
+  content,
+  onChange,
+  onSubmit,
+  error,
+  readOnly,
+  pending,
+  children,
+}: CampaignFormProps) {
+  function field(name: keyof CampaignContent) {
+    return {
+      value: content[name],
+      error: error?.fieldError(name),
+      readOnly,
+      onChange: (value: string) => {
+        onChange({ ...content, [name]: value });
+      },
+    };
+  }
+
+  function submit(event: SubmitEvent) {
+    event.preventDefault();
+    onSubmit();
+  }
+
+  return (
+    <form onSubmit={submit} className="stack campaign-form">
+      {children}
+      <TextField label="Name" required hint="Internal: recipients never see it." {...field('name')} />
+      <TextField label="Subject" hint="One line, up to 255 characters." {...field('subject')} />
+      <TextField
+        label="Preheader"
+        hint="The preview text inboxes show after the subject."
+        {...field('preheader')}
+      />
+      <TextField
+        label="HTML body"
+        multiline
+        rows={12}
+        spellCheck={false}
+        className="field-code"
+        {...field('body_html')}
+      />
+      <TextField label="Text body" multiline rows={10} {...field('body_text')} />
+      {!readOnly && (
+        <div className="form-actions">
+          <button type="submit" className="button button-primary" disabled={pending}>
+            Save draft
+          </button>
+        </div>
+      )}
+    </form>
+  );
+}

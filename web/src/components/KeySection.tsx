@@ -1,0 +1,362 @@
+import { type SubmitEvent, useState } from 'react';
+import { type ApiError, api, toApiError, workspacePath } from '../api';
+import { daysUntil, plural } from '../format';
+import { COPY_NOTICE, copyText, useNotice } from '../notice';
+import type { CreatedKey, Member, Workspace, WorkspaceKey } from '../types';
+import { useResource } from '../useResource';
+import { Dialog } from './Dialog';
+import { EmptyRow } from './EmptyRow';
+import { TextField } from './fields';
+import { ProblemAlert } from './ProblemAlert';
+import { RowButton } from './RowButton';
+import { StatusBadge } from './StatusBadge';
+import { StatusMessage } from './StatusMessage';
+import { Time } from './Time';
+import { canManage } from './WorkspaceGate';
+
+/** The words and route that tell brand read keys and workspace API keys apart; the controls are the same. */
+export interface KeyKind {
+  path: 'brand-keys' | 'api-keys';
+  heading: string;
+  description: string;
+  createButton: string;
+  createTitle: string;
+  resultTitle: string;
+  /** The label of the one-time key textbox, and how the table is named. */
+  keyLabel: string;
+  tableName: string;
+}
+
+/** Under this many days an active key is flagged "Expires soon": time enough to rotate calmly. */
+const EXPIRES_SOON_DAYS = 14;
+
+interface KeySectionProps {
+  kind: KeyKind;
+  workspace: Workspace;
+  members: Member[] | undefined;
+  onNotice: (message: string) => void;
+}
+
+/** One kind of workspace key: create (shown once), list with status and expiry, revoke. */
+export function KeySection({ kind, workspace, members, onNotice }: KeySectionProps) {
+  const keys = useResource<{ keys: WorkspaceKey[] }>(workspacePath(workspace.id, `/${kind.path}`));
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<CreatedKey | null>(null);
+  const [revoking, setRevoking] = useState<WorkspaceKey | null>(null);
+  const manage = canManage(workspace);
+  // The API lists keys to owners and admins only: members get the table's frame and the reason it is empty.
+  const refused = keys.error?.code === 'insufficient_role';
+
+  return (
+    <section className="section">
+      <div className="section-header">
+        <div>
+          <h2>{kind.heading}</h2>
+          <p className="section-description">{kind.description}</p>
+        </div>
+        {manage && (
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={() => {
+              setCreating(true);
+            }}
+          >
+            {kind.createButton}
+          </button>
+        )}
+      </div>
+      <ProblemAlert error={refused ? undefined : keys.error} />
+      {keys.data === undefined && !refused ? (
+        keys.loading && <p className="muted">Loading keys…</p>
+      ) : (
+        <KeyTable
+          kind={kind}
+          keys={keys.data?.keys ?? []}
+          emptyText={refused ? 'Only owners and admins can see the keys.' : 'No keys yet.'}
+          now={keys.loadedAt}
+          members={members}
+          onRevoke={manage ? setRevoking : undefined}
+        />
+      )}
+      {creating && (
+        <CreateKeyDialog
+          kind={kind}
+          workspaceId={workspace.id}
+          onCancel={() => {
+            setCreating(false);
+          }}
+          onCreated={(key) => {
+            setCreating(false);
+            setCreated(key);
+            keys.reload();
+          }}
+        />
+      )}
+      {created !== null && (
+        <NewKeyDialog
+          kind={kind}
+          created={created}
+          onDone={() => {
+            // The key leaves React state here; it was never stored anywhere else.
+            setCreated(null);
+          }}
+        />
+      )}
+      {revoking !== null && (
+        <RevokeKeyDialog
+          kind={kind}
+          workspaceId={workspace.id}
+          target={revoking}
+          onCancel={() => {
+            setRevoking(null);
+          }}
+          onRevoked={(revoked) => {
+            setRevoking(null);
+            keys.update(({ keys: list }) => ({
+              keys: list.map((key) => (key.id === revoked.id ? revoked : key)),
+            }));
+            onNotice(`${revoked.name} revoked`);
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+interface KeyTableProps {
+  kind: KeyKind;
+  keys: WorkspaceKey[];
+  emptyText: string;
+  now: number;
+  members: Member[] | undefined;
+  onRevoke: ((key: WorkspaceKey) => void) | undefined;
+}
+
+function KeyTable({ kind, keys, emptyText, now, members, onRevoke }: KeyTableProps) {
+  return (
+    <div className="table-wrap">
+      <table>
+        <caption className="visually-hidden">{kind.tableName}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Key</th>
+            <th scope="col">Status</th>
+            <th scope="col">Created</th>
+            <th scope="col">Expires</th>
+            <th scope="col">Last used</th>
+            <th scope="col">Created by</th>
+            {onRevoke !== undefined && (
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            )}
+          </tr>
+        </thead>
+        <tbody>
+          {keys.length === 0 && <EmptyRow columns={onRevoke === undefined ? 7 : 8}>{emptyText}</EmptyRow>}
+          {keys.map((key) => (
+            <tr key={key.id}>
+              <th scope="row" className="cell-name">
+                {key.name}
+              </th>
+              <td>
+                <code className="key-mask">
+                  {key.prefix}…{key.last4}
+                </code>
+              </td>
+              <td>
+                <StatusBadge status={key.status} />
+              </td>
+              <td>
+                <Time iso={key.created_at} />
+              </td>
+              <td>
+                <Expiry keyItem={key} now={now} />
+              </td>
+              <td>{key.last_used_at === null ? 'Never' : <Time iso={key.last_used_at} withTime />}</td>
+              <td>{creatorOf(key.created_by, members)}</td>
+              {onRevoke !== undefined && (
+                <td className="cell-actions">
+                  {key.status !== 'revoked' && (
+                    <RowButton
+                      action="Revoke"
+                      target={key.name}
+                      danger
+                      onClick={() => {
+                        onRevoke(key);
+                      }}
+                    />
+                  )}
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function creatorOf(createdBy: string | null, members: Member[] | undefined): string {
+  // Keys made with `brand-context keys create` have no user behind them.
+  if (createdBy === null) return 'CLI';
+  return members?.find((member) => member.user_id === createdBy)?.email ?? createdBy;
+}
+
+function Expiry({ keyItem, now }: { keyItem: WorkspaceKey; now: number }) {
+  const days = daysUntil(keyItem.expires_at, now);
+  const date = <Time iso={keyItem.expires_at} />;
+  if (keyItem.status === 'revoked') return date;
+  if (keyItem.status === 'expired' || days <= 0)
+    return (
+      <span className="expiry expiry-over">
+        {date}
+        <span className="expiry-note">expired</span>
+      </span>
+    );
+  const soon = days < EXPIRES_SOON_DAYS;
+  return (
+    <span className={soon ? 'expiry expiry-soon' : 'expiry'}>
+      {date}
+      <span className="expiry-note">expires in {plural(days, 'day')}</span>
+      {soon && <span className="badge badge-warning">Expires soon</span>}
+    </span>
+  );
+}
+
+interface CreateKeyDialogProps {
+  kind: KeyKind;
+  workspaceId: string;
+  onCancel: () => void;
+  onCreated: (key: CreatedKey) => void;
+}
+
+function CreateKeyDialog({ kind, workspaceId, onCancel, onCreated }: CreateKeyDialogProps) {
+  const [name, setName] = useState('');
+  const [error, setError] = useState<ApiError>();
+  const [pending, setPending] = useState(false);
+
+  function submit(event: SubmitEvent) {
+    event.preventDefault();
+    setPending(true);
+    setError(undefined);
+    api
+      .post<CreatedKey>(workspacePath(workspaceId, `/${kind.path}`), { name })
+      .then(onCreated, (failure: unknown) => {
+        setError(toApiError(failure));
+        setPending(false);
+      });
+  }
+
+  return (
+    <Dialog title={kind.createTitle} onClose={onCancel}>
+      <form onSubmit={submit} className="stack">
+        <ProblemAlert error={error} />
+        <TextField
+          label="Key name"
+          value={name}
+          onChange={setName}
+          required
+          hint="Say where it will be used, e.g. “newsletter pipeline”. It expires in 90 days."
+          error={error?.fieldError('name')}
+        />
+        <div className="dialog-actions">
+          <button type="button" className="button" onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="submit" className="button button-primary" disabled={pending}>
+            Create
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function NewKeyDialog({ kind, created, onDone }: { kind: KeyKind; created: CreatedKey; onDone: () => void }) {
+  const [notice, showNotice] = useNotice(COPY_NOTICE);
+  return (
+    <Dialog title={kind.resultTitle} onClose={onDone}>
+      <div className="stack">
+        <p>
+          <strong>{created.name}</strong> is active until <Time iso={created.expires_at} />.
+        </p>
+        <TextField
+          label={kind.keyLabel}
+          value={created.key}
+          readOnly
+          spellCheck={false}
+          className="field-secret"
+        />
+        <p className="callout callout-warning">
+          You will not see this key again. Store it in a server-side secret, never in client-side code or a
+          repository.
+        </p>
+        <div className="dialog-actions">
+          <StatusMessage message={notice} />
+          <button
+            type="button"
+            className="button"
+            onClick={() => {
+              copyText(created.key, showNotice);
+            }}
+          >
+            Copy key
+          </button>
+          <button type="button" className="button button-primary" onClick={onDone}>
+            Done
+          </button>
+        </div>
+      </div>
+    </Dialog>
+  );
+}
+
+interface RevokeKeyDialogProps {
+  kind: KeyKind;
+  workspaceId: string;
+  target: WorkspaceKey;
+  onCancel: () => void;
+  onRevoked: (key: WorkspaceKey) => void;
+}
+
+function RevokeKeyDialog({ kind, workspaceId, target, onCancel, onRevoked }: RevokeKeyDialogProps) {
+  const [error, setError] = useState<ApiError>();
+  const [pending, setPending] = useState(false);
+
+  function revoke() {
+    setPending(true);
+    setError(undefined);
+    api
+      .delete<WorkspaceKey>(workspacePath(workspaceId, `/${kind.path}/${encodeURIComponent(target.id)}`))
+      .then(onRevoked, (failure: unknown) => {
+        setError(toApiError(failure));
+        setPending(false);
+      });
+  }
+
+  return (
+    <Dialog title={`Revoke ${target.name}?`} onClose={onCancel}>
+      <div className="stack">
+        <ProblemAlert error={error} />
+        <p>
+          Every request with{' '}
+          <code>
+            {target.prefix}…{target.last4}
+          </code>{' '}
+          fails from the next one on, everywhere. This cannot be undone.
+        </p>
+        <div className="dialog-actions">
+          <button type="button" className="button" onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="button" className="button button-danger" onClick={revoke} disabled={pending}>
+            Revoke key
+          </button>
+        </div>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,19 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router';
+import { App } from './App';
+import { SessionProvider } from './session';
+import './styles.css';
+
+const root = document.getElementById('root');
+if (root === null) throw new Error('index.html has no #root element');
+
+createRoot(root).render(
+  <StrictMode>
+    <BrowserRouter>
+      <SessionProvider>
+        <App />
+      </SessionProvider>
+    </BrowserRouter>
+  </StrictMode>,
+);

@@ -1,0 +1,117 @@
+import { KeySection, type KeyKind } from '../components/KeySection';
+import { PageHeader } from '../components/PageHeader';
+import { StatusMessage } from '../components/StatusMessage';
+import { canManage, useWorkspace } from '../components/WorkspaceGate';
+import { workspacePath } from '../api';
+import { COPY_NOTICE, copyText, useNotice } from '../notice';
+import type { Member } from '../types';
+import { useResource } from '../useResource';
+
+const BRAND_READ_KEYS: KeyKind = {
+  path: 'brand-keys',
+  heading: 'Brand read keys',
+  description:
+    'For AI system prompts, pipelines and server-side scripts: each key reads this workspace’s brand context and nothing else, and expires 90 days after it is created.',
+  createButton: 'Create key',
+  createTitle: 'Create brand read key',
+  resultTitle: 'Your new brand read key',
+  keyLabel: 'Brand read key',
+  tableName: 'Brand read keys',
+};
+
+const WORKSPACE_API_KEYS: KeyKind = {
+  path: 'api-keys',
+  heading: 'Workspace API keys',
+  description:
+    'For integrations that read and write this workspace’s campaign drafts through the campaign API. They expire after 90 days too.',
+  createButton: 'Create API key',
+  createTitle: 'Create workspace API key',
+  resultTitle: 'Your new workspace API key',
+  keyLabel: 'Workspace API key',
+  tableName: 'Workspace API keys',
+};
+
+function testRequest(workspaceId: string): string {
+  return [
+    `curl -sS -X POST ${window.location.origin}/functions/v1/brand-agent \\`,
+    '  -H "Authorization: Bearer $BRAND_READ_KEY" \\',
+    "  -H 'Content-Type: application/json' \\",
+    `  -d '{"action":"context","workspace_id":"${workspaceId}"}'`,
+  ].join('\n');
+}
+
+/** Settings → Agent Access (spec sections 3 and 5): the workspace id, keys, and how to rotate one. */
+export function AgentAccess() {
+  const workspace = useWorkspace();
+  // Only to name who created each key.
+  const members = useResource<{ members: Member[] }>(workspacePath(workspace.id, '/members'));
+  const [notice, showNotice] = useNotice(COPY_NOTICE);
+
+  return (
+    <>
+      <PageHeader title="Agent Access" eyebrow="Settings">
+        <p className="lead">
+          Let AI clients, pipelines and scripts read this workspace’s brand. Keys are shown once, expire after
+          90 days and can be revoked at any time.
+        </p>
+      </PageHeader>
+      <StatusMessage message={notice} />
+      {!canManage(workspace) && <p className="callout">Only owners and admins can create and revoke keys.</p>}
+
+      <section className="section">
+        <h2>Workspace ID</h2>
+        <p className="section-description">
+          Send it as <code>workspace_id</code> in every read request.
+        </p>
+        <div className="copy-row">
+          <code data-testid="workspace-id" className="copy-value">
+            {workspace.id}
+          </code>
+          <button
+            type="button"
+            className="button"
+            onClick={() => {
+              copyText(workspace.id, showNotice);
+            }}
+          >
+            Copy workspace ID
+          </button>
+        </div>
+      </section>
+
+      <KeySection
+        kind={BRAND_READ_KEYS}
+        workspace={workspace}
+        members={members.data?.members}
+        onNotice={showNotice}
+      />
+
+      <section className="section">
+        <h2>Rotating a key</h2>
+        <p className="section-description">
+          Before a key’s 90 days run out, or as soon as it may have leaked, replace it in this order so that
+          nothing stops working:
+        </p>
+        <ol className="steps">
+          <li>Create a replacement key here in Settings → Agent Access.</li>
+          <li>
+            Update the environment variable that holds the key (e.g. BRAND_READ_KEY) in every environment that
+            uses it.
+          </li>
+          <li>
+            Verify the new key with a test request; it answers 200 with the brand:
+            <pre className="code-block">{testRequest(workspace.id)}</pre>
+          </li>
+          <li>Revoke the old key.</li>
+        </ol>
+      </section>
+
+      <KeySection
+        kind={WORKSPACE_API_KEYS}
+        workspace={workspace}
+        members={members.data?.members}
+        onNotice={showNotice}
+      />
+    </>
+  );
+}

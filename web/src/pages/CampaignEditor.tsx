@@ -1,0 +1,188 @@
+import { useState } from 'react';
+import { useLocation, useNavigate, useParams } from 'react-router';
+import { ApiError, api, toApiError, workspacePath } from '../api';
+import { CampaignForm } from '../components/CampaignForm';
+import { PageHeader } from '../components/PageHeader';
+import { ProblemAlert } from '../components/ProblemAlert';
+import { StatusBadge } from '../components/StatusBadge';
+import { StatusMessage } from '../components/StatusMessage';
+import { useWorkspace } from '../components/WorkspaceGate';
+import { useNotice } from '../notice';
+import type { Campaign, CampaignContent } from '../types';
+import { useResource } from '../useResource';
+
+const EMPTY: CampaignContent = { name: '', subject: '', preheader: '', body_html: '', body_text: '' };
+
+function contentOf(campaign: Campaign): CampaignContent {
+  const { name, subject, preheader, body_html, body_text } = campaign;
+  return { name, subject, preheader, body_html, body_text };
+}
+
+/** What a 412 means here, in the words of someone editing a draft. */
+const CONFLICT = new ApiError(
+  412,
+  'version_mismatch',
+  'Someone else changed this draft since you opened it, so your changes were not saved.',
+  'Reload to see their version, then make your changes again. Until you reload, your text stays here to copy.',
+);
+
+/** Location state of a draft just created: its editor opens with "Saved". */
+interface CreatedState {
+  created: true;
+}
+
+function isCreated(state: unknown): state is CreatedState {
+  return typeof state === 'object' && state !== null && 'created' in state;
+}
+
+/** `campaigns/new`: nothing exists until the first Save draft. */
+export function NewCampaign() {
+  const workspace = useWorkspace();
+  const navigate = useNavigate();
+  const [content, setContent] = useState(EMPTY);
+  const [error, setError] = useState<ApiError>();
+  const [pending, setPending] = useState(false);
+
+  function save() {
+    setPending(true);
+    setError(undefined);
+    api.post<Campaign>(workspacePath(workspace.id, '/campaigns'), content).then(
+      (campaign) => {
+        const state: CreatedState = { created: true };
+        void navigate(`/w/${encodeURIComponent(workspace.id)}/campaigns/${encodeURIComponent(campaign.id)}`, {
+          replace: true,
+          state,
+        });
+      },
+      (failure: unknown) => {
+        setError(toApiError(failure));
+        setPending(false);
+      },
+    );
+  }
+
+  return (
+    <>
+      <PageHeader title="New draft" eyebrow="Campaign drafts" />
+      <CampaignForm
+        content={content}
+        onChange={setContent}
+        onSubmit={save}
+        error={error}
+        readOnly={false}
+        pending={pending}
+      >
+        <ProblemAlert error={error} />
+      </CampaignForm>
+    </>
+  );
+}
+
+export function CampaignEditor() {
+  const workspace = useWorkspace();
+  const { campaignId = '' } = useParams();
+  const campaign = useResource<Campaign>(
+    workspacePath(workspace.id, `/campaigns/${encodeURIComponent(campaignId)}`),
+  );
+  const state: unknown = useLocation().state;
+
+  if (campaign.data === undefined)
+    return (
+      <>
+        <PageHeader
+          title={campaign.error === undefined ? 'Loading campaign…' : 'Campaign not available'}
+          eyebrow="Campaign drafts"
+        />
+        <ProblemAlert error={campaign.error} />
+      </>
+    );
+  // Each load (a Reload after a conflict included) starts the form afresh from what the service holds.
+  return (
+    <DraftEditor
+      key={campaign.loadedAt}
+      workspaceId={workspace.id}
+      loaded={campaign.data}
+      justCreated={isCreated(state)}
+      onReload={campaign.reload}
+    />
+  );
+}
+
+interface DraftEditorProps {
+  workspaceId: string;
+  loaded: Campaign;
+  justCreated: boolean;
+  onReload: () => void;
+}
+
+function DraftEditor({ workspaceId, loaded, justCreated, onReload }: DraftEditorProps) {
+  const [saved, setSaved] = useState(loaded);
+  const [content, setContent] = useState(() => contentOf(loaded));
+  const [error, setError] = useState<ApiError>();
+  const [pending, setPending] = useState(false);
+  const [notice, showNotice] = useNotice({ initial: justCreated ? 'Saved' : null });
+  const [lockedReason, setLockedReason] = useState<string | null>(null);
+
+  const readOnly = saved.status !== 'draft' || lockedReason !== null;
+  const conflict = error?.code === 'version_mismatch';
+
+  function save() {
+    setPending(true);
+    setError(undefined);
+    showNotice(null);
+    api
+      .patch<Campaign>(workspacePath(workspaceId, `/campaigns/${encodeURIComponent(saved.id)}`), content, {
+        // The version this edit is based on: a newer one answers 412 instead of being overwritten.
+        'if-match': `"${String(saved.version)}"`,
+      })
+      .then(
+        (campaign) => {
+          setSaved(campaign);
+          setPending(false);
+          showNotice('Saved');
+        },
+        (failure: unknown) => {
+          const problem = toApiError(failure);
+          if (problem.code === 'campaign_not_draft') setLockedReason(problem.detail);
+          setError(problem);
+          setPending(false);
+        },
+      );
+  }
+
+  return (
+    <>
+      <PageHeader title={saved.name} eyebrow="Campaign drafts">
+        <p className="meta-row">
+          <StatusBadge status={saved.status} />
+          <span className="muted">Version {saved.version}</span>
+        </p>
+      </PageHeader>
+      <CampaignForm
+        content={content}
+        onChange={(next) => {
+          setContent(next);
+          showNotice(null);
+        }}
+        onSubmit={save}
+        error={conflict ? undefined : error}
+        readOnly={readOnly}
+        pending={pending}
+      >
+        {conflict ? (
+          <ProblemAlert error={CONFLICT}>
+            <button type="button" className="button" onClick={onReload}>
+              Reload
+            </button>
+          </ProblemAlert>
+        ) : (
+          <ProblemAlert error={error} />
+        )}
+        {readOnly && lockedReason === null && (
+          <p className="callout">This campaign is {saved.status}: only drafts can be edited.</p>
+        )}
+        <StatusMessage message={notice} />
+      </CampaignForm>
+    </>
+  );
+}

@@ -1,0 +1,70 @@
+import { type SubmitEvent, useState } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { type ApiError, toApiError } from '../api';
+import { TextField } from '../components/fields';
+import { ProblemAlert } from '../components/ProblemAlert';
+import { useSession } from '../session';
+
+function returnPath(state: unknown): string {
+  if (typeof state !== 'object' || state === null || !('from' in state)) return '/';
+  const { from } = state;
+  if (typeof from !== 'object' || from === null || !('pathname' in from)) return '/';
+  return typeof from.pathname === 'string' ? from.pathname : '/';
+}
+
+export function SignIn() {
+  const { state, signIn } = useSession();
+  const location = useLocation();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<ApiError>();
+  const [pending, setPending] = useState(false);
+
+  // Also how a successful sign-in leaves: the session turns signed-in.
+  if (state.status === 'signed-in') return <Navigate to={returnPath(location.state)} replace />;
+
+  function submit(event: SubmitEvent) {
+    event.preventDefault();
+    setPending(true);
+    setError(undefined);
+    signIn(email, password).catch((failure: unknown) => {
+      setError(toApiError(failure));
+      setPending(false);
+    });
+  }
+
+  return (
+    <main className="centered-page">
+      <title>Sign in · Brand Context</title>
+      <div className="sign-in-card">
+        <p className="brand-mark">
+          <span className="brand-mark-dot" aria-hidden="true" />
+          Brand Context
+        </p>
+        <h1>Sign in</h1>
+        <ProblemAlert error={error} />
+        <form onSubmit={submit} className="stack">
+          <TextField
+            label="Email"
+            type="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={setEmail}
+          />
+          <TextField
+            label="Password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={setPassword}
+          />
+          <button type="submit" className="button button-primary button-block" disabled={pending}>
+            Sign in
+          </button>
+        </form>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,94 @@
+import { createContext, type ReactNode, use, useCallback, useEffect, useMemo, useState } from 'react';
+import { type ApiError, api, onUnauthorized, request, setCsrfToken, toApiError } from './api';
+import type { Session, User, Workspace } from './types';
+
+type SessionState =
+  | { status: 'loading' }
+  | { status: 'signed-out' }
+  | { status: 'failed'; error: ApiError }
+  | { status: 'signed-in'; user: User; workspaces: Workspace[] };
+
+interface SessionValue {
+  state: SessionState;
+  signIn: (email: string, password: string) => Promise<void>;
+  signOut: () => Promise<void>;
+  retry: () => void;
+}
+
+const SessionContext = createContext<SessionValue | null>(null);
+
+async function start(session: Session): Promise<SessionState> {
+  setCsrfToken(session.csrf_token);
+  const { workspaces } = await api.get<{ workspaces: Workspace[] }>('/api/v1/workspaces');
+  return { status: 'signed-in', user: session.user, workspaces };
+}
+
+/** Who is signed in, and their workspaces; the session itself is an HttpOnly cookie the console never sees. */
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [state, setState] = useState<SessionState>({ status: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    let current = true;
+    request<Session>('/auth/v1/session', { endSessionOn401: false })
+      .then(start)
+      .then(
+        (next) => {
+          if (current) setState(next);
+        },
+        (error: unknown) => {
+          const failure = toApiError(error);
+          if (current)
+            setState(
+              failure.status === 401 ? { status: 'signed-out' } : { status: 'failed', error: failure },
+            );
+        },
+      );
+    return () => {
+      current = false;
+    };
+  }, [attempt]);
+
+  useEffect(() => {
+    onUnauthorized(() => {
+      setCsrfToken(null);
+      setState({ status: 'signed-out' });
+    });
+  }, []);
+
+  const signIn = useCallback(async (email: string, password: string) => {
+    const session = await request<Session>('/auth/v1/session', {
+      method: 'POST',
+      body: { email, password },
+      endSessionOn401: false,
+    });
+    setState(await start(session));
+  }, []);
+
+  const signOut = useCallback(async () => {
+    await api.delete('/auth/v1/session');
+    setCsrfToken(null);
+    setState({ status: 'signed-out' });
+  }, []);
+
+  const retry = useCallback(() => {
+    setState({ status: 'loading' });
+    setAttempt((n) => n + 1);
+  }, []);
+
+  const value = useMemo(() => ({ state, signIn, signOut, retry }), [state, signIn, signOut, retry]);
+  return <SessionContext value={value}>{children}</SessionContext>;
+}
+
+export function useSession(): SessionValue {
+  const value = use(SessionContext);
+  if (value === null) throw new Error('useSession is used outside SessionProvider');
+  return value;
+}
+
+/** The signed-in user and their workspaces: for pages behind RequireSession only. */
+export function useSignedIn(): Extract<SessionState, { status: 'signed-in' }> {
+  const { state } = useSession();
+  if (state.status !== 'signed-in') throw new Error('useSignedIn is used outside RequireSession');
+  return state;
+}
