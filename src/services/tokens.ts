@@ -22,6 +22,8 @@ const LOCAL_AUDIENCE = 'brand-context';
 const DAY_S = 24 * 60 * 60;
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const MIN_SECRET_LENGTH = 32;
+/** Sign-in sessions carry a `jti` of this prefix (personal access tokens carry their record's id). */
+const SESSION_ID_PREFIX = 'ses';
 
 export interface AuthConfig {
   /** HS256 secret for tokens this service issues; generated once and kept in the store when absent. */
@@ -35,6 +37,8 @@ export interface AuthConfig {
 export interface UserPrincipal {
   user: UserRecord;
   tokenId: string | null;
+  /** The sign-in session's id, which signing out revokes; null for other tokens. */
+  sessionId: string | null;
   /** When the token stops being accepted (epoch ms), if it says. */
   expiresAt: number | undefined;
 }
@@ -104,8 +108,16 @@ export class TokenService {
 
   async issueSession(user: UserRecord): Promise<IssuedSession> {
     const ttl = this.config.sessionTtlSeconds;
-    const token = await this.sign(user, this.deps.clock.now() + ttl * 1000);
+    const token = await this.sign(user, this.deps.clock.now() + ttl * 1000, newId(SESSION_ID_PREFIX));
     return { access_token: token, token_type: 'bearer', expires_in: ttl };
+  }
+
+  /** Signing out: the session's token is refused from now on, on every node. */
+  async signOut(principal: UserPrincipal): Promise<void> {
+    const { sessionId, expiresAt } = principal;
+    if (sessionId === null || expiresAt === undefined) return;
+    const now = isoAt(this.deps.clock);
+    await this.deps.store.signOutSession(sessionId, new Date(expiresAt).toISOString(), now);
   }
 
   /** A personal access token for AI clients and scripts: shown once, at most 90 days, revocable. */
@@ -200,14 +212,19 @@ export class TokenService {
     const user = payload.sub === undefined ? undefined : await this.deps.store.getUser(payload.sub);
     if (!user) throw new AppError('invalid_token', 'The access token belongs to no account.');
     const expiresAt = payload.exp === undefined ? undefined : payload.exp * 1000;
-    if (payload.jti === undefined) return { user, tokenId: null, expiresAt };
+    if (payload.jti === undefined) return { user, tokenId: null, sessionId: null, expiresAt };
+    if (payload.jti.startsWith(`${SESSION_ID_PREFIX}_`)) {
+      if (await this.deps.store.isSessionSignedOut(payload.jti))
+        throw new AppError('token_revoked', 'This session was signed out.');
+      return { user, tokenId: null, sessionId: payload.jti, expiresAt };
+    }
     const record = await this.deps.store.getAccessToken(payload.jti);
     if (!record || record.userId !== user.id)
       throw new AppError('invalid_token', 'The access token is not known.');
     if (record.revokedAt !== null)
       throw new AppError('token_revoked', 'The personal access token has been revoked.');
     this.usage?.accessTokenUsed(record.id, this.deps.clock.now());
-    return { user, tokenId: record.id, expiresAt };
+    return { user, tokenId: record.id, sessionId: null, expiresAt };
   }
 
   private async verifyRemote(token: string): Promise<UserPrincipal> {
@@ -233,7 +250,12 @@ export class TokenService {
         `The identity provider's token names no account here (claim "${provider.emailClaim}").`,
       );
     }
-    return { user, tokenId: null, expiresAt: payload.exp === undefined ? undefined : payload.exp * 1000 };
+    return {
+      user,
+      tokenId: null,
+      sessionId: null,
+      expiresAt: payload.exp === undefined ? undefined : payload.exp * 1000,
+    };
   }
 
   private async check(verify: () => Promise<{ payload: JWTPayload }>): Promise<JWTPayload> {

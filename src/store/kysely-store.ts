@@ -618,6 +618,26 @@ export class KyselyStore implements Store {
     return this.touch('access_tokens', stamps);
   }
 
+  async signOutSession(id: string, expiresAt: string, now: string): Promise<void> {
+    await this.inTransaction(async (store) => {
+      await store.db.deleteFrom('signed_out_sessions').where('expires_at', '<', now).execute();
+      await store.db
+        .insertInto('signed_out_sessions')
+        .values({ id, expires_at: expiresAt })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute();
+    });
+  }
+
+  async isSessionSignedOut(id: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('signed_out_sessions')
+      .select('id')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async appendAuditEvent(event: AuditEventRecord): Promise<void> {
     await this.db
       .insertInto('audit_events')

@@ -89,6 +89,7 @@ export interface Database {
     created_at: string;
     updated_at: string;
   };
+  signed_out_sessions: { id: string; expires_at: string };
   brand_keys: KeyColumns;
   api_keys: KeyColumns;
 }

@@ -210,6 +210,10 @@ export interface Store {
   ): Promise<Revocation<AccessTokenRecord> | undefined>;
   touchAccessTokens(stamps: readonly UsageStamp[]): Promise<void>;
 
+  /** Records a signed-out session until `expiresAt`, forgetting those whose tokens are past `now`. */
+  signOutSession(id: string, expiresAt: string, now: string): Promise<void>;
+  isSessionSignedOut(id: string): Promise<boolean>;
+
   appendAuditEvent(event: AuditEventRecord): Promise<void>;
   /** Newest first; `beforeSeq` continues a listing after its last event. */
   listAuditEvents(

@@ -189,6 +189,29 @@ describeEachBackend('the console session (cookie + CSRF)', (backend) => {
     expect(cleared.get('bc_csrf')).toMatch(/^bc_csrf=; Max-Age=0/);
   });
 
+  it('revokes the session on sign-out: a copy of the cookie stops working, other sessions do not', async () => {
+    const signedOut = await session();
+    const other = await session();
+    const response = await testApp.app.inject({
+      method: 'DELETE',
+      url: '/auth/v1/session',
+      headers: { cookie: signedOut.cookie, 'x-csrf-token': signedOut.csrf },
+    });
+    expect(response.statusCode).toBe(204);
+    const replayed = await testApp.app.inject({
+      method: 'GET',
+      url: '/api/v1/workspaces',
+      headers: { cookie: signedOut.cookie },
+    });
+    expect(problemOf(replayed).code).toBe('token_revoked');
+    const still = await testApp.app.inject({
+      method: 'GET',
+      url: '/api/v1/workspaces',
+      headers: { cookie: other.cookie },
+    });
+    expect(still.statusCode).toBe(200);
+  });
+
   it('never lets the session cookie stand in for a brand read key on the read operation', async () => {
     const { cookie } = await session();
     const response = await testApp.app.inject({

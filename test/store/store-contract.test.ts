@@ -574,6 +574,17 @@ describeEachBackend('Store contract', (backend) => {
       ).toEqual(actors);
     });
 
+    it('remembers a signed-out session, once, and forgets those whose tokens have expired', async () => {
+      const [stale, current] = [unique('ses'), unique('ses')];
+      expect(await store.isSessionSignedOut(current)).toBe(false);
+      await store.signOutSession(stale, at(5), at(0));
+      await store.signOutSession(current, at(60), at(10));
+      await store.signOutSession(current, at(60), at(10));
+      expect(await store.isSessionSignedOut(current)).toBe(true);
+      // Signed out at minute 10, the stale session's token (expired at minute 5) needs no record any more.
+      expect(await store.isSessionSignedOut(stale)).toBe(false);
+    });
+
     it('keeps the first value of a setting, whoever asks later', async () => {
       const name = unique('setting');
       expect(await store.getOrCreateSetting(name, 'first')).toBe('first');

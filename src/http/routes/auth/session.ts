@@ -74,10 +74,15 @@ export function sessionRoutes(app: ZodApp, ctx: AppContext): void {
       schema: {
         tags: ['auth'],
         summary: 'Sign out of the console',
+        description:
+          'Clears the cookies and revokes the session on the server: a copy of the cookie stops working too.',
         response: withProblems({ 204: z.null().describe('Signed out') }),
       },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
+      // A copied cookie must stop working too, not just this browser's copy; an invalid one is gone anyway.
+      const principal = await sessionPrincipal(ctx, request).catch(() => undefined);
+      if (principal) await ctx.tokens.signOut(principal);
       reply.clearCookie(SESSION_COOKIE, COOKIE_OPTIONS).clearCookie(CSRF_COOKIE, COOKIE_OPTIONS);
       return reply.code(204).send(null);
     },
