@@ -47,6 +47,8 @@ export const roleSchema = z.enum(ROLES);
 export const MAX_TOKEN_DAYS = 90;
 export const tokenDaysSchema = z.number().int().min(1).max(MAX_TOKEN_DAYS);
 
+export const NUL_MESSAGE = 'must not contain NUL (\\u0000) characters';
+
 /**
  * Where `value` holds a NUL character (in a string or an object key), as field paths. PostgreSQL text
  * cannot store NUL, and no brand or campaign text needs one, so it is refused as input everywhere.
@@ -65,7 +67,7 @@ export function nulCharacterFields(value: unknown, path: PropertyKey[] = []): st
 export function refuseNulCharacters(value: unknown, field = '', subject = 'Invalid input'): void {
   const fields = nulCharacterFields(value).map((path) => ({
     field: [field, path].filter(Boolean).join('.'),
-    message: 'must not contain NUL (\\u0000) characters',
+    message: NUL_MESSAGE,
   }));
   if (fields.length === 0) return;
   const summary = fields.map((issue) => `${issue.field || 'body'} ${issue.message}`).join('; ');

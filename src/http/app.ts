@@ -8,6 +8,7 @@ import Fastify, {
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
+  type HookHandlerDoneFunction,
   LogController,
 } from 'fastify';
 import {
@@ -115,6 +116,16 @@ function requestId(request: IncomingMessage): string {
   return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
+function refuseNulInput(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  try {
+    for (const input of [request.params, request.query, request.body])
+      refuseNulCharacters(input, '', 'Invalid request');
+    done();
+  } catch (error) {
+    done(error as AppError);
+  }
+}
+
 const WORKSPACE_ROUTES = [
   getBrandRoute,
   putBrandRoute,
@@ -170,16 +181,6 @@ export function buildApp(options: AppOptions): FastifyInstance {
     reply.header('x-request-id', request.id);
     done();
   });
-  // PostgreSQL text cannot hold NUL: refuse it up front (400 naming the field) instead of failing in the store.
-  app.addHook('preValidation', (request, _reply, done) => {
-    try {
-      for (const input of [request.params, request.query, request.body])
-        refuseNulCharacters(input, '', 'Invalid request');
-      done();
-    } catch (error) {
-      done(error as AppError);
-    }
-  });
 
   const deps = { store, clock };
   const usage = new UsageRecorder(
@@ -231,6 +232,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
           return typeof token === 'string' ? token : undefined;
         },
       });
+      // PostgreSQL text cannot hold NUL: refuse it up front (400 naming the field), not in the store. The read
+      // operation, outside this scope, refuses it in its own schema instead of paying for a hook.
+      browser.addHook('preValidation', refuseNulInput);
       sessionRoutes(browser, ctx);
       await browser.register(async (api: ZodApp) => {
         api.addHook('onRequest', authenticate(ctx));

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { type BrandContext, brandContextSchema } from '../../core/brand-context.js';
 import { BRAND_KEY, WORKSPACE_API_KEY } from '../../core/secret-keys.js';
 import { AppError } from '../../core/errors.js';
+import { NUL_MESSAGE } from '../../core/inputs.js';
 import { authorize } from '../../services/access.js';
 import type { VerifiedKey } from '../../services/brand-reader.js';
 import { looksLikeJwt } from '../../services/tokens.js';
@@ -27,7 +28,8 @@ const requestSchema = z.strictObject({
   workspace_id: z
     .string({ error: 'must be a string' })
     .min(1, 'must not be empty')
-    .max(128, 'must be at most 128 characters'),
+    .max(128, 'must be at most 128 characters')
+    .refine((id) => !id.includes('\0'), NUL_MESSAGE),
 });
 
 function isJson(contentType: string | undefined): boolean {
