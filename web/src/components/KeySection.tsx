@@ -1,11 +1,13 @@
 import { type SubmitEvent, useState } from 'react';
-import { type ApiError, api, toApiError, workspacePath } from '../api';
+import { api, workspacePath } from '../api';
 import { daysUntil, plural } from '../format';
 import { COPY_NOTICE, copyText, useNotice } from '../notice';
 import type { CreatedKey, Member, Workspace, WorkspaceKey } from '../types';
 import { useResource } from '../useResource';
+import { useSubmit } from '../useSubmit';
+import { ConfirmDialog } from './ConfirmDialog';
+import { DataTable } from './DataTable';
 import { Dialog } from './Dialog';
-import { EmptyRow } from './EmptyRow';
 import { TextField } from './fields';
 import { ProblemAlert } from './ProblemAlert';
 import { RowButton } from './RowButton';
@@ -104,14 +106,28 @@ export function KeySection({ kind, workspace, members, onNotice }: KeySectionPro
         />
       )}
       {revoking !== null && (
-        <RevokeKeyDialog
-          kind={kind}
-          workspaceId={workspace.id}
-          target={revoking}
+        <ConfirmDialog
+          title={`Revoke ${revoking.name}?`}
+          explanation={
+            <>
+              Every request with{' '}
+              <code>
+                {revoking.prefix}…{revoking.last4}
+              </code>{' '}
+              fails from the next one on, everywhere. This cannot be undone.
+            </>
+          }
+          confirmLabel="Revoke key"
+          danger
+          action={() =>
+            api.delete<WorkspaceKey>(
+              workspacePath(workspace.id, `/${kind.path}/${encodeURIComponent(revoking.id)}`),
+            )
+          }
           onCancel={() => {
             setRevoking(null);
           }}
-          onRevoked={(revoked) => {
+          onDone={(revoked) => {
             setRevoking(null);
             keys.update(({ keys: list }) => ({
               keys: list.map((key) => (key.id === revoked.id ? revoked : key)),
@@ -135,67 +151,51 @@ interface KeyTableProps {
 
 function KeyTable({ kind, keys, emptyText, now, members, onRevoke }: KeyTableProps) {
   return (
-    <div className="table-wrap">
-      <table>
-        <caption className="visually-hidden">{kind.tableName}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Key</th>
-            <th scope="col">Status</th>
-            <th scope="col">Created</th>
-            <th scope="col">Expires</th>
-            <th scope="col">Last used</th>
-            <th scope="col">Created by</th>
-            {onRevoke !== undefined && (
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            )}
-          </tr>
-        </thead>
-        <tbody>
-          {keys.length === 0 && <EmptyRow columns={onRevoke === undefined ? 7 : 8}>{emptyText}</EmptyRow>}
-          {keys.map((key) => (
-            <tr key={key.id}>
-              <th scope="row" className="cell-name">
-                {key.name}
-              </th>
-              <td>
-                <code className="key-mask">
-                  {key.prefix}…{key.last4}
-                </code>
-              </td>
-              <td>
-                <StatusBadge status={key.status} />
-              </td>
-              <td>
-                <Time iso={key.created_at} />
-              </td>
-              <td>
-                <Expiry keyItem={key} now={now} />
-              </td>
-              <td>{key.last_used_at === null ? 'Never' : <Time iso={key.last_used_at} withTime />}</td>
-              <td>{creatorOf(key.created_by, members)}</td>
-              {onRevoke !== undefined && (
-                <td className="cell-actions">
-                  {key.status !== 'revoked' && (
-                    <RowButton
-                      action="Revoke"
-                      target={key.name}
-                      danger
-                      onClick={() => {
-                        onRevoke(key);
-                      }}
-                    />
-                  )}
-                </td>
+    <DataTable
+      name={kind.tableName}
+      columns={['Name', 'Key', 'Status', 'Created', 'Expires', 'Last used', 'Created by']}
+      actions={onRevoke !== undefined}
+      rows={keys}
+      emptyText={emptyText}
+    >
+      {(key) => (
+        <tr key={key.id}>
+          <th scope="row" className="cell-name">
+            {key.name}
+          </th>
+          <td>
+            <code className="key-mask">
+              {key.prefix}…{key.last4}
+            </code>
+          </td>
+          <td>
+            <StatusBadge status={key.status} />
+          </td>
+          <td>
+            <Time iso={key.created_at} />
+          </td>
+          <td>
+            <Expiry keyItem={key} now={now} />
+          </td>
+          <td>{key.last_used_at === null ? 'Never' : <Time iso={key.last_used_at} withTime />}</td>
+          <td>{creatorOf(key.created_by, members)}</td>
+          {onRevoke !== undefined && (
+            <td className="cell-actions">
+              {key.status !== 'revoked' && (
+                <RowButton
+                  action="Revoke"
+                  target={key.name}
+                  danger
+                  onClick={() => {
+                    onRevoke(key);
+                  }}
+                />
               )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+            </td>
+          )}
+        </tr>
+      )}
+    </DataTable>
   );
 }
 
@@ -235,19 +235,11 @@ interface CreateKeyDialogProps {
 
 function CreateKeyDialog({ kind, workspaceId, onCancel, onCreated }: CreateKeyDialogProps) {
   const [name, setName] = useState('');
-  const [error, setError] = useState<ApiError>();
-  const [pending, setPending] = useState(false);
+  const { pending, error, run } = useSubmit();
 
   function submit(event: SubmitEvent) {
     event.preventDefault();
-    setPending(true);
-    setError(undefined);
-    api
-      .post<CreatedKey>(workspacePath(workspaceId, `/${kind.path}`), { name })
-      .then(onCreated, (failure: unknown) => {
-        setError(toApiError(failure));
-        setPending(false);
-      });
+    run(() => api.post<CreatedKey>(workspacePath(workspaceId, `/${kind.path}`), { name }), onCreated);
   }
 
   return (
@@ -307,53 +299,6 @@ function NewKeyDialog({ kind, created, onDone }: { kind: KeyKind; created: Creat
           </button>
           <button type="button" className="button button-primary" onClick={onDone}>
             Done
-          </button>
-        </div>
-      </div>
-    </Dialog>
-  );
-}
-
-interface RevokeKeyDialogProps {
-  kind: KeyKind;
-  workspaceId: string;
-  target: WorkspaceKey;
-  onCancel: () => void;
-  onRevoked: (key: WorkspaceKey) => void;
-}
-
-function RevokeKeyDialog({ kind, workspaceId, target, onCancel, onRevoked }: RevokeKeyDialogProps) {
-  const [error, setError] = useState<ApiError>();
-  const [pending, setPending] = useState(false);
-
-  function revoke() {
-    setPending(true);
-    setError(undefined);
-    api
-      .delete<WorkspaceKey>(workspacePath(workspaceId, `/${kind.path}/${encodeURIComponent(target.id)}`))
-      .then(onRevoked, (failure: unknown) => {
-        setError(toApiError(failure));
-        setPending(false);
-      });
-  }
-
-  return (
-    <Dialog title={`Revoke ${target.name}?`} onClose={onCancel}>
-      <div className="stack">
-        <ProblemAlert error={error} />
-        <p>
-          Every request with{' '}
-          <code>
-            {target.prefix}…{target.last4}
-          </code>{' '}
-          fails from the next one on, everywhere. This cannot be undone.
-        </p>
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onCancel}>
-            Cancel
-          </button>
-          <button type="button" className="button button-danger" onClick={revoke} disabled={pending}>
-            Revoke key
           </button>
         </div>
       </div>

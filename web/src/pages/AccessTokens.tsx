@@ -1,9 +1,9 @@
 import { type SubmitEvent, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { type ApiError, api, toApiError } from '../api';
+import { api } from '../api';
 import { CodeBlock } from '../components/CodeBlock';
-import { Dialog } from '../components/Dialog';
-import { EmptyRow } from '../components/EmptyRow';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { DataTable } from '../components/DataTable';
 import { TextField } from '../components/fields';
 import { PageHeader } from '../components/PageHeader';
 import { ProblemAlert } from '../components/ProblemAlert';
@@ -15,6 +15,7 @@ import { COPY_NOTICE, copyText, useNotice } from '../notice';
 import { useSignedIn } from '../session';
 import type { AccessToken } from '../types';
 import { useResource } from '../useResource';
+import { useSubmit } from '../useSubmit';
 
 const MAX_DAYS = 90;
 
@@ -127,66 +128,56 @@ export function AccessTokens() {
         {tokens.data === undefined ? (
           tokens.loading && <p className="muted">Loading tokens…</p>
         ) : (
-          <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">Access tokens</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {tokens.data.tokens.length === 0 && <EmptyRow columns={6}>No tokens yet.</EmptyRow>}
-                {tokens.data.tokens.map((token) => (
-                  <tr key={token.id}>
-                    <th scope="row" className="cell-name">
-                      {token.name}
-                    </th>
-                    <td>
-                      <StatusBadge status={token.status} />
-                    </td>
-                    <td>
-                      <Time iso={token.created_at} />
-                    </td>
-                    <td>
-                      <Time iso={token.expires_at} />
-                    </td>
-                    <td>
-                      {token.last_used_at === null ? 'Never' : <Time iso={token.last_used_at} withTime />}
-                    </td>
-                    <td className="cell-actions">
-                      {token.status !== 'revoked' && (
-                        <RowButton
-                          action="Revoke"
-                          target={token.name}
-                          danger
-                          onClick={() => {
-                            setRevoking(token);
-                          }}
-                        />
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            name="Access tokens"
+            columns={['Name', 'Status', 'Created', 'Expires', 'Last used']}
+            actions
+            rows={tokens.data.tokens}
+            emptyText="No tokens yet."
+          >
+            {(token) => (
+              <tr key={token.id}>
+                <th scope="row" className="cell-name">
+                  {token.name}
+                </th>
+                <td>
+                  <StatusBadge status={token.status} />
+                </td>
+                <td>
+                  <Time iso={token.created_at} />
+                </td>
+                <td>
+                  <Time iso={token.expires_at} />
+                </td>
+                <td>{token.last_used_at === null ? 'Never' : <Time iso={token.last_used_at} withTime />}</td>
+                <td className="cell-actions">
+                  {token.status !== 'revoked' && (
+                    <RowButton
+                      action="Revoke"
+                      target={token.name}
+                      danger
+                      onClick={() => {
+                        setRevoking(token);
+                      }}
+                    />
+                  )}
+                </td>
+              </tr>
+            )}
+          </DataTable>
         )}
       </section>
       {revoking !== null && (
-        <RevokeTokenDialog
-          target={revoking}
+        <ConfirmDialog
+          title={`Revoke ${revoking.name}?`}
+          explanation="Any AI client or script using this token stops working at its next request."
+          confirmLabel="Revoke token"
+          danger
+          action={() => api.delete<AccessToken>(`/api/v1/tokens/${encodeURIComponent(revoking.id)}`)}
           onCancel={() => {
             setRevoking(null);
           }}
-          onRevoked={(revoked) => {
+          onDone={(revoked) => {
             setRevoking(null);
             tokens.update(({ tokens: list }) => ({
               tokens: list.map((token) => (token.id === revoked.id ? revoked : token)),
@@ -202,22 +193,15 @@ export function AccessTokens() {
 function CreateTokenForm({ onCreated }: { onCreated: (token: CreatedToken) => void }) {
   const [name, setName] = useState('');
   const [days, setDays] = useState('30');
-  const [error, setError] = useState<ApiError>();
-  const [pending, setPending] = useState(false);
+  const { pending, error, run } = useSubmit();
 
   function submit(event: SubmitEvent) {
     event.preventDefault();
-    setPending(true);
-    setError(undefined);
-    api.post<CreatedToken>('/api/v1/tokens', { name, expires_in_days: Number(days) }).then(
+    run(
+      () => api.post<CreatedToken>('/api/v1/tokens', { name, expires_in_days: Number(days) }),
       (token) => {
         setName('');
-        setPending(false);
         onCreated(token);
-      },
-      (failure: unknown) => {
-        setError(toApiError(failure));
-        setPending(false);
       },
     );
   }
@@ -252,44 +236,5 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: CreatedToken) => vo
         </button>
       </form>
     </section>
-  );
-}
-
-interface RevokeTokenDialogProps {
-  target: AccessToken;
-  onCancel: () => void;
-  onRevoked: (token: AccessToken) => void;
-}
-
-function RevokeTokenDialog({ target, onCancel, onRevoked }: RevokeTokenDialogProps) {
-  const [error, setError] = useState<ApiError>();
-  const [pending, setPending] = useState(false);
-
-  function revoke() {
-    setPending(true);
-    setError(undefined);
-    api
-      .delete<AccessToken>(`/api/v1/tokens/${encodeURIComponent(target.id)}`)
-      .then(onRevoked, (failure: unknown) => {
-        setError(toApiError(failure));
-        setPending(false);
-      });
-  }
-
-  return (
-    <Dialog title={`Revoke ${target.name}?`} onClose={onCancel}>
-      <div className="stack">
-        <ProblemAlert error={error} />
-        <p>Any AI client or script using this token stops working at its next request.</p>
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onCancel}>
-            Cancel
-          </button>
-          <button type="button" className="button button-danger" onClick={revoke} disabled={pending}>
-            Revoke token
-          </button>
-        </div>
-      </div>
-    </Dialog>
   );
 }

@@ -1,12 +1,12 @@
-import { useState } from 'react';
-import { type ApiError, api, toApiError, workspacePath } from '../api';
-import { EmptyRow } from '../components/EmptyRow';
+import { workspacePath } from '../api';
+import { DataTable } from '../components/DataTable';
+import { LoadMoreButton } from '../components/LoadMoreButton';
 import { PageHeader } from '../components/PageHeader';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { Time } from '../components/Time';
 import { useWorkspace } from '../components/WorkspaceGate';
 import type { AuditActor, AuditEvent } from '../types';
-import { useResource } from '../useResource';
+import { usePagedResource } from '../usePagedResource';
 
 interface AuditPage {
   events: AuditEvent[];
@@ -34,31 +34,9 @@ function detailsText(details: AuditEvent['details']): string {
 
 export function AuditLog() {
   const workspace = useWorkspace();
-  const path = workspacePath(workspace.id, '/audit-log');
-  const first = useResource<AuditPage>(`${path}?limit=${String(PAGE_SIZE)}`);
-  // Later pages, appended as they are asked for.
-  const [more, setMore] = useState<AuditPage[]>([]);
-  const [error, setError] = useState<ApiError>();
-  const [pending, setPending] = useState(false);
-
-  const pages = first.data === undefined ? [] : [first.data, ...more];
-  const events = pages.flatMap((page) => page.events);
-  const cursor = pages.at(-1)?.next_cursor ?? null;
-
-  function loadMore(from: string) {
-    setPending(true);
-    setError(undefined);
-    api.get<AuditPage>(`${path}?limit=${String(PAGE_SIZE)}&cursor=${encodeURIComponent(from)}`).then(
-      (page) => {
-        setMore((loaded) => [...loaded, page]);
-        setPending(false);
-      },
-      (failure: unknown) => {
-        setError(toApiError(failure));
-        setPending(false);
-      },
-    );
-  }
+  const log = usePagedResource<AuditPage>(
+    `${workspacePath(workspace.id, '/audit-log')}?limit=${String(PAGE_SIZE)}`,
+  );
 
   return (
     <>
@@ -67,66 +45,44 @@ export function AuditLog() {
           Who created or revoked keys, changed the brand, or added or removed members — newest first.
         </p>
       </PageHeader>
-      <ProblemAlert error={first.error ?? error} />
-      {first.data === undefined ? (
-        first.loading && <p className="muted">Loading the audit log…</p>
+      <ProblemAlert error={log.error} />
+      {log.pages === undefined ? (
+        log.loading && <p className="muted">Loading the audit log…</p>
       ) : (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Audit log</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">Action</th>
-                <th scope="col">Target</th>
-              </tr>
-            </thead>
-            <tbody>
-              {events.length === 0 && (
-                <EmptyRow columns={4}>Nothing has happened in this workspace yet.</EmptyRow>
-              )}
-              {events.map((event) => (
-                <tr key={event.id}>
-                  <td className="cell-nowrap">
-                    <Time iso={event.created_at} withTime />
-                  </td>
-                  <td>{actorName(event.actor)}</td>
-                  <td className="cell-nowrap">
-                    <code>{event.action}</code>
-                  </td>
-                  <td>
-                    <span>
-                      {event.target.type}
-                      {event.target.id !== null && (
-                        <>
-                          {' '}
-                          <code>{event.target.id}</code>
-                        </>
-                      )}
-                    </span>
-                    {Object.keys(event.details).length > 0 && (
-                      <span className="cell-detail">{detailsText(event.details)}</span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {cursor !== null && (
-        <button
-          type="button"
-          className="button load-more"
-          disabled={pending}
-          onClick={() => {
-            loadMore(cursor);
-          }}
+        <DataTable
+          name="Audit log"
+          columns={['When', 'Who', 'Action', 'Target']}
+          rows={log.pages.flatMap((page) => page.events)}
+          emptyText="Nothing has happened in this workspace yet."
         >
-          Load more
-        </button>
+          {(event) => (
+            <tr key={event.id}>
+              <td className="cell-nowrap">
+                <Time iso={event.created_at} withTime />
+              </td>
+              <td>{actorName(event.actor)}</td>
+              <td className="cell-nowrap">
+                <code>{event.action}</code>
+              </td>
+              <td>
+                <span>
+                  {event.target.type}
+                  {event.target.id !== null && (
+                    <>
+                      {' '}
+                      <code>{event.target.id}</code>
+                    </>
+                  )}
+                </span>
+                {Object.keys(event.details).length > 0 && (
+                  <span className="cell-detail">{detailsText(event.details)}</span>
+                )}
+              </td>
+            </tr>
+          )}
+        </DataTable>
       )}
+      {log.loadMore !== undefined && <LoadMoreButton onClick={log.loadMore} pending={log.loadingMore} />}
     </>
   );
 }

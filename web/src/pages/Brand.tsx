@@ -1,5 +1,5 @@
 import { type SubmitEvent, type ReactNode, useEffect, useMemo, useState } from 'react';
-import { type ApiError, api, toApiError, workspacePath } from '../api';
+import { api, workspacePath } from '../api';
 import { AssetsEditor } from '../brand/AssetsEditor';
 import { ColorsEditor } from '../brand/ColorsEditor';
 import { FontsEditor } from '../brand/FontsEditor';
@@ -19,6 +19,7 @@ import { capitalize } from '../format';
 import { useNotice } from '../notice';
 import type { BrandContext } from '../types';
 import { useResource } from '../useResource';
+import { useSubmit } from '../useSubmit';
 
 export function Brand() {
   const workspace = useWorkspace();
@@ -46,12 +47,6 @@ function valueAt(document: BrandDocument, path: string): unknown {
   );
 }
 
-/** The last save's field errors, each shown until its field changes. */
-interface Rejection {
-  error: ApiError;
-  sent: BrandDocument;
-}
-
 /** Gives the rows of `form` the ids the service assigned to the entries saved from it (same order). */
 function adoptIds(form: BrandForm, saved: BrandContext): BrandForm {
   return {
@@ -71,8 +66,9 @@ interface BrandEditorProps {
 function BrandEditor({ workspaceId, loaded, readOnly }: BrandEditorProps) {
   const [saved, setSaved] = useState(loaded);
   const [form, setForm] = useState(() => toForm(loaded));
-  const [rejection, setRejection] = useState<Rejection>();
-  const [pending, setPending] = useState(false);
+  const { pending, error, run } = useSubmit();
+  // What the last save sent: its field errors each show until their field changes from it.
+  const [sent, setSent] = useState<BrandDocument>();
   const [notice, showNotice] = useNotice();
 
   const document = useMemo(() => toDocument(form), [form]);
@@ -95,10 +91,9 @@ function BrandEditor({ workspaceId, loaded, readOnly }: BrandEditorProps) {
   /** The service's word on a field while it still holds what was sent; otherwise the live check's. */
   function errorAt(path: string): string | undefined {
     const live = issues.get(path);
-    if (rejection === undefined) return live;
-    const unchanged =
-      JSON.stringify(valueAt(document, path)) === JSON.stringify(valueAt(rejection.sent, path));
-    const rejected = unchanged ? rejection.error.fieldError(path) : undefined;
+    if (error === undefined || sent === undefined) return live;
+    const unchanged = JSON.stringify(valueAt(document, path)) === JSON.stringify(valueAt(sent, path));
+    const rejected = unchanged ? error.fieldError(path) : undefined;
     return rejected === undefined ? live : capitalize(rejected);
   }
 
@@ -112,21 +107,15 @@ function BrandEditor({ workspaceId, loaded, readOnly }: BrandEditorProps) {
   function save(event: SubmitEvent) {
     event.preventDefault();
     const sentForm = form;
-    const sent = document;
-    setPending(true);
-    setRejection(undefined);
+    setSent(document);
     showNotice(null);
-    api.put<BrandContext>(workspacePath(workspaceId, '/brand'), sent).then(
+    run(
+      () => api.put<BrandContext>(workspacePath(workspaceId, '/brand'), document),
       (brand) => {
         setSaved(brand);
         // Rows typed during the save stay as they are; otherwise new entries learn their ids.
         setForm((current) => (current === sentForm ? adoptIds(current, brand) : current));
-        setPending(false);
         showNotice('Saved');
-      },
-      (failure: unknown) => {
-        setRejection({ error: toApiError(failure), sent });
-        setPending(false);
       },
     );
   }
@@ -204,7 +193,7 @@ function BrandEditor({ workspaceId, loaded, readOnly }: BrandEditorProps) {
           </fieldset>
           {!readOnly && (
             <div className="save-bar">
-              <ProblemAlert error={rejection?.error} />
+              <ProblemAlert error={error} />
               <div className="save-bar-row">
                 <button type="submit" className="button button-primary" disabled={pending}>
                   Save brand

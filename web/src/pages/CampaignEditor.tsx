@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
-import { ApiError, api, toApiError, workspacePath } from '../api';
+import { ApiError, api, workspacePath } from '../api';
 import { CampaignForm } from '../components/CampaignForm';
 import { PageHeader } from '../components/PageHeader';
 import { ProblemAlert } from '../components/ProblemAlert';
@@ -10,6 +10,7 @@ import { useWorkspace } from '../components/WorkspaceGate';
 import { useNotice } from '../notice';
 import type { Campaign, CampaignContent } from '../types';
 import { useResource } from '../useResource';
+import { useSubmit } from '../useSubmit';
 
 const EMPTY: CampaignContent = { name: '', subject: '', preheader: '', body_html: '', body_text: '' };
 
@@ -40,23 +41,17 @@ export function NewCampaign() {
   const workspace = useWorkspace();
   const navigate = useNavigate();
   const [content, setContent] = useState(EMPTY);
-  const [error, setError] = useState<ApiError>();
-  const [pending, setPending] = useState(false);
+  const { pending, error, run } = useSubmit();
 
   function save() {
-    setPending(true);
-    setError(undefined);
-    api.post<Campaign>(workspacePath(workspace.id, '/campaigns'), content).then(
+    run(
+      () => api.post<Campaign>(workspacePath(workspace.id, '/campaigns'), content),
       (campaign) => {
         const state: CreatedState = { created: true };
         void navigate(`/w/${encodeURIComponent(workspace.id)}/campaigns/${encodeURIComponent(campaign.id)}`, {
           replace: true,
           state,
         });
-      },
-      (failure: unknown) => {
-        setError(toApiError(failure));
-        setPending(false);
       },
     );
   }
@@ -118,8 +113,7 @@ interface DraftEditorProps {
 function DraftEditor({ workspaceId, loaded, justCreated, onReload }: DraftEditorProps) {
   const [saved, setSaved] = useState(loaded);
   const [content, setContent] = useState(() => contentOf(loaded));
-  const [error, setError] = useState<ApiError>();
-  const [pending, setPending] = useState(false);
+  const { pending, error, run } = useSubmit();
   const [notice, showNotice] = useNotice({ initial: justCreated ? 'Saved' : null });
   const [lockedReason, setLockedReason] = useState<string | null>(null);
 
@@ -127,27 +121,25 @@ function DraftEditor({ workspaceId, loaded, justCreated, onReload }: DraftEditor
   const conflict = error?.code === 'version_mismatch';
 
   function save() {
-    setPending(true);
-    setError(undefined);
     showNotice(null);
-    api
-      .patch<Campaign>(workspacePath(workspaceId, `/campaigns/${encodeURIComponent(saved.id)}`), content, {
-        // The version this edit is based on: a newer one answers 412 instead of being overwritten.
-        'if-match': `"${String(saved.version)}"`,
-      })
-      .then(
-        (campaign) => {
-          setSaved(campaign);
-          setPending(false);
-          showNotice('Saved');
-        },
-        (failure: unknown) => {
-          const problem = toApiError(failure);
-          if (problem.code === 'campaign_not_draft') setLockedReason(problem.detail);
-          setError(problem);
-          setPending(false);
-        },
-      );
+    run(
+      () =>
+        api.patch<Campaign>(
+          workspacePath(workspaceId, `/campaigns/${encodeURIComponent(saved.id)}`),
+          content,
+          {
+            // The version this edit is based on: a newer one answers 412 instead of being overwritten.
+            'if-match': `"${String(saved.version)}"`,
+          },
+        ),
+      (campaign) => {
+        setSaved(campaign);
+        showNotice('Saved');
+      },
+      (problem) => {
+        if (problem.code === 'campaign_not_draft') setLockedReason(problem.detail);
+      },
+    );
   }
 
   return (

@@ -1,14 +1,14 @@
-import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { type ApiError, api, toApiError, workspacePath } from '../api';
-import { EmptyRow } from '../components/EmptyRow';
+import { workspacePath } from '../api';
+import { DataTable } from '../components/DataTable';
+import { LoadMoreButton } from '../components/LoadMoreButton';
 import { PageHeader } from '../components/PageHeader';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { StatusBadge } from '../components/StatusBadge';
 import { Time } from '../components/Time';
 import { useWorkspace } from '../components/WorkspaceGate';
 import type { CampaignSummary } from '../types';
-import { useResource } from '../useResource';
+import { usePagedResource } from '../usePagedResource';
 
 interface CampaignPage {
   campaigns: CampaignSummary[];
@@ -17,32 +17,9 @@ interface CampaignPage {
 
 export function Campaigns() {
   const workspace = useWorkspace();
-  const path = workspacePath(workspace.id, '/campaigns');
-  const first = useResource<CampaignPage>(path);
-  const [more, setMore] = useState<CampaignPage[]>([]);
-  const [error, setError] = useState<ApiError>();
-  const [pending, setPending] = useState(false);
-
-  const pages = first.data === undefined ? [] : [first.data, ...more];
-  const campaigns = pages.flatMap((page) => page.campaigns);
-  const cursor = pages.at(-1)?.next_cursor ?? null;
+  const list = usePagedResource<CampaignPage>(workspacePath(workspace.id, '/campaigns'));
   const base = `/w/${encodeURIComponent(workspace.id)}/campaigns`;
   const navigate = useNavigate();
-
-  function loadMore(from: string) {
-    setPending(true);
-    setError(undefined);
-    api.get<CampaignPage>(`${path}?cursor=${encodeURIComponent(from)}`).then(
-      (page) => {
-        setMore((loaded) => [...loaded, page]);
-        setPending(false);
-      },
-      (failure: unknown) => {
-        setError(toApiError(failure));
-        setPending(false);
-      },
-    );
-  }
 
   return (
     <>
@@ -64,57 +41,33 @@ export function Campaigns() {
           Emails drafted by people, scripts and AI clients together. Nothing here is sent without a person.
         </p>
       </PageHeader>
-      <ProblemAlert error={first.error ?? error} />
-      {first.data === undefined ? (
-        first.loading && <p className="muted">Loading campaigns…</p>
+      <ProblemAlert error={list.error} />
+      {list.pages === undefined ? (
+        list.loading && <p className="muted">Loading campaigns…</p>
       ) : (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Campaigns</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Subject</th>
-                <th scope="col">Status</th>
-                <th scope="col">Updated</th>
-              </tr>
-            </thead>
-            <tbody>
-              {campaigns.length === 0 && (
-                <EmptyRow columns={4}>
-                  No campaigns yet. Start one with New draft, or let an AI client draft one.
-                </EmptyRow>
-              )}
-              {campaigns.map((campaign) => (
-                <tr key={campaign.id}>
-                  <th scope="row" className="cell-name">
-                    <Link to={`${base}/${encodeURIComponent(campaign.id)}`}>{campaign.name}</Link>
-                  </th>
-                  <td>{campaign.subject || <span className="muted">No subject yet</span>}</td>
-                  <td>
-                    <StatusBadge status={campaign.status} />
-                  </td>
-                  <td>
-                    <Time iso={campaign.updated_at} withTime />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {cursor !== null && (
-        <button
-          type="button"
-          className="button load-more"
-          disabled={pending}
-          onClick={() => {
-            loadMore(cursor);
-          }}
+        <DataTable
+          name="Campaigns"
+          columns={['Name', 'Subject', 'Status', 'Updated']}
+          rows={list.pages.flatMap((page) => page.campaigns)}
+          emptyText="No campaigns yet. Start one with New draft, or let an AI client draft one."
         >
-          Load more
-        </button>
+          {(campaign) => (
+            <tr key={campaign.id}>
+              <th scope="row" className="cell-name">
+                <Link to={`${base}/${encodeURIComponent(campaign.id)}`}>{campaign.name}</Link>
+              </th>
+              <td>{campaign.subject || <span className="muted">No subject yet</span>}</td>
+              <td>
+                <StatusBadge status={campaign.status} />
+              </td>
+              <td>
+                <Time iso={campaign.updated_at} withTime />
+              </td>
+            </tr>
+          )}
+        </DataTable>
       )}
+      {list.loadMore !== undefined && <LoadMoreButton onClick={list.loadMore} pending={list.loadingMore} />}
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { type SubmitEvent, useState } from 'react';
-import { type ApiError, api, toApiError, workspacePath } from '../api';
-import { Dialog } from '../components/Dialog';
+import { api, workspacePath } from '../api';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { DataTable } from '../components/DataTable';
 import { SelectField, TextField } from '../components/fields';
 import { PageHeader } from '../components/PageHeader';
 import { ProblemAlert } from '../components/ProblemAlert';
@@ -13,6 +14,7 @@ import { useNotice } from '../notice';
 import { useSignedIn } from '../session';
 import type { Member, Role } from '../types';
 import { useResource } from '../useResource';
+import { useSubmit } from '../useSubmit';
 
 const ROLE_OPTIONS: { value: Role; label: string }[] = [
   { value: 'member', label: 'Member — reads the brand, writes campaign drafts' },
@@ -47,60 +49,53 @@ export function Members() {
       {members.data === undefined ? (
         members.loading && <p className="muted">Loading members…</p>
       ) : (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Members</caption>
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Added</th>
-                {manage && (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                )}
-              </tr>
-            </thead>
-            <tbody>
-              {members.data.members.map((member) => (
-                <tr key={member.user_id}>
-                  <th scope="row" className="cell-name">
-                    {member.email}
-                    {member.user_id === user.id && <span className="muted"> (you)</span>}
-                  </th>
-                  <td>
-                    <span className={`badge badge-role-${member.role}`}>{capitalize(member.role)}</span>
-                  </td>
-                  <td>
-                    <Time iso={member.created_at} />
-                  </td>
-                  {manage && (
-                    <td className="cell-actions">
-                      <RowButton
-                        action="Remove"
-                        target={member.email}
-                        danger
-                        onClick={() => {
-                          setRemoving(member);
-                        }}
-                      />
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          name="Members"
+          columns={['Email', 'Role', 'Added']}
+          actions={manage}
+          rows={members.data.members}
+        >
+          {(member) => (
+            <tr key={member.user_id}>
+              <th scope="row" className="cell-name">
+                {member.email}
+                {member.user_id === user.id && <span className="muted"> (you)</span>}
+              </th>
+              <td>
+                <span className={`badge badge-role-${member.role}`}>{capitalize(member.role)}</span>
+              </td>
+              <td>
+                <Time iso={member.created_at} />
+              </td>
+              {manage && (
+                <td className="cell-actions">
+                  <RowButton
+                    action="Remove"
+                    target={member.email}
+                    danger
+                    onClick={() => {
+                      setRemoving(member);
+                    }}
+                  />
+                </td>
+              )}
+            </tr>
+          )}
+        </DataTable>
       )}
       {removing !== null && (
-        <RemoveMemberDialog
-          workspaceId={workspace.id}
-          member={removing}
+        <ConfirmDialog
+          title={`Remove ${removing.email}?`}
+          explanation="They lose access to this workspace at once. Keys they created keep working until revoked."
+          confirmLabel="Remove member"
+          danger
+          action={() =>
+            api.delete(workspacePath(workspace.id, `/members/${encodeURIComponent(removing.user_id)}`))
+          }
           onCancel={() => {
             setRemoving(null);
           }}
-          onRemoved={() => {
+          onDone={() => {
             setRemoving(null);
             members.update(({ members: list }) => ({
               members: list.filter((member) => member.user_id !== removing.user_id),
@@ -116,22 +111,15 @@ export function Members() {
 function AddMemberForm({ workspaceId, onAdded }: { workspaceId: string; onAdded: (member: Member) => void }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
-  const [error, setError] = useState<ApiError>();
-  const [pending, setPending] = useState(false);
+  const { pending, error, run } = useSubmit();
 
   function submit(event: SubmitEvent) {
     event.preventDefault();
-    setPending(true);
-    setError(undefined);
-    api.post<Member>(workspacePath(workspaceId, '/members'), { email, role }).then(
+    run(
+      () => api.post<Member>(workspacePath(workspaceId, '/members'), { email, role }),
       (member) => {
         setEmail('');
-        setPending(false);
         onAdded(member);
-      },
-      (failure: unknown) => {
-        setError(toApiError(failure));
-        setPending(false);
       },
     );
   }
@@ -163,45 +151,5 @@ function AddMemberForm({ workspaceId, onAdded }: { workspaceId: string; onAdded:
         </button>
       </form>
     </section>
-  );
-}
-
-interface RemoveMemberDialogProps {
-  workspaceId: string;
-  member: Member;
-  onCancel: () => void;
-  onRemoved: () => void;
-}
-
-function RemoveMemberDialog({ workspaceId, member, onCancel, onRemoved }: RemoveMemberDialogProps) {
-  const [error, setError] = useState<ApiError>();
-  const [pending, setPending] = useState(false);
-
-  function remove() {
-    setPending(true);
-    setError(undefined);
-    api
-      .delete(workspacePath(workspaceId, `/members/${encodeURIComponent(member.user_id)}`))
-      .then(onRemoved, (failure: unknown) => {
-        setError(toApiError(failure));
-        setPending(false);
-      });
-  }
-
-  return (
-    <Dialog title={`Remove ${member.email}?`} onClose={onCancel}>
-      <div className="stack">
-        <ProblemAlert error={error} />
-        <p>They lose access to this workspace at once. Keys they created keep working until revoked.</p>
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onCancel}>
-            Cancel
-          </button>
-          <button type="button" className="button button-danger" onClick={remove} disabled={pending}>
-            Remove member
-          </button>
-        </div>
-      </div>
-    </Dialog>
   );
 }

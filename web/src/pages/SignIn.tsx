@@ -1,9 +1,9 @@
 import { type SubmitEvent, useState } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { type ApiError, toApiError } from '../api';
 import { TextField } from '../components/fields';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { useSession } from '../session';
+import { useSubmit } from '../useSubmit';
 
 function returnPath(state: unknown): string {
   if (typeof state !== 'object' || state === null || !('from' in state)) return '/';
@@ -17,20 +17,14 @@ export function SignIn() {
   const location = useLocation();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<ApiError>();
-  const [pending, setPending] = useState(false);
+  const { pending, error, run } = useSubmit();
 
   // Also how a successful sign-in leaves: the session turns signed-in.
   if (state.status === 'signed-in') return <Navigate to={returnPath(location.state)} replace />;
 
   function submit(event: SubmitEvent) {
     event.preventDefault();
-    setPending(true);
-    setError(undefined);
-    signIn(email, password).catch((failure: unknown) => {
-      setError(toApiError(failure));
-      setPending(false);
-    });
+    run(() => signIn(email, password));
   }
 
   return (

@@ -1,0 +1,54 @@
+import type { ReactNode } from 'react';
+import { useSubmit } from '../useSubmit';
+import { Dialog } from './Dialog';
+import { ProblemAlert } from './ProblemAlert';
+
+interface ConfirmDialogProps<T> {
+  /** The dialog's heading and accessible name: "Revoke newsletter pipeline?". */
+  title: string;
+  /** What confirming does, and what it cannot undo. */
+  explanation: ReactNode;
+  confirmLabel: string;
+  /** A red confirm button, for what cannot be undone. */
+  danger?: boolean;
+  /** The request confirming sends; while it fails the dialog stays open and shows why. */
+  action: () => Promise<T>;
+  onDone: (result: T) => void;
+  onCancel: () => void;
+}
+
+/** Asks before a write, runs it on confirm, and closes (through `onDone`) only once it succeeded. */
+export function ConfirmDialog<T>({
+  title,
+  explanation,
+  confirmLabel,
+  danger = false,
+  action,
+  onDone,
+  onCancel,
+}: ConfirmDialogProps<T>) {
+  const confirm = useSubmit();
+  return (
+    <Dialog title={title} onClose={onCancel}>
+      <div className="stack">
+        <ProblemAlert error={confirm.error} />
+        <p>{explanation}</p>
+        <div className="dialog-actions">
+          <button type="button" className="button" onClick={onCancel}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className={danger ? 'button button-danger' : 'button button-primary'}
+            disabled={confirm.pending}
+            onClick={() => {
+              confirm.run(action, onDone);
+            }}
+          >
+            {confirmLabel}
+          </button>
+        </div>
+      </div>
+    </Dialog>
+  );
+}

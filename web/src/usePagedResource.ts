@@ -1,0 +1,48 @@
+import { useState } from 'react';
+import { type ApiError, api } from './api';
+import { useResource } from './useResource';
+import { useSubmit } from './useSubmit';
+
+interface Page {
+  next_cursor: string | null;
+}
+
+interface PagedResource<P extends Page> {
+  /** Every page loaded so far, in order; undefined until the first one arrives. */
+  pages: P[] | undefined;
+  error: ApiError | undefined;
+  loading: boolean;
+  /** Appends the next page; undefined when there is none. */
+  loadMore: (() => void) | undefined;
+  loadingMore: boolean;
+}
+
+/** A cursor-paged list: GETs `path` (which may carry a query), then the pages after it as they are asked for. */
+export function usePagedResource<P extends Page>(path: string): PagedResource<P> {
+  const first = useResource<P>(path);
+  // Later pages, appended as they are asked for.
+  const [more, setMore] = useState<P[]>([]);
+  const next = useSubmit();
+
+  const pages = first.data === undefined ? undefined : [first.data, ...more];
+  const cursor = pages?.at(-1)?.next_cursor ?? null;
+  const separator = path.includes('?') ? '&' : '?';
+
+  return {
+    pages,
+    error: first.error ?? next.error,
+    loading: first.loading,
+    loadMore:
+      cursor === null
+        ? undefined
+        : () => {
+            next.run(
+              () => api.get<P>(`${path}${separator}cursor=${encodeURIComponent(cursor)}`),
+              (page) => {
+                setMore((loaded) => [...loaded, page]);
+              },
+            );
+          },
+    loadingMore: next.pending,
+  };
+}
