@@ -39,13 +39,20 @@ describeInBrowser('The brand editor in the console', () => {
       .key;
   });
 
-  it('saves edits of name, voice, primary color and a knowledge entry, which the read operation then returns', async () => {
+  /** The owner's Brand page, once the stored brand has loaded into the form. */
+  async function openBrandPage() {
     const f = fixture();
     const session = await f.open(f.owner);
     const { page } = session;
     await navigate(page, 'Brand');
     const name = page.getByRole('textbox', { name: 'Name', exact: true });
-    await expect.poll(() => name.inputValue(), { timeout: WAIT_MS }).toBe('Acme Coffee');
+    await expect.poll(() => name.inputValue(), { timeout: WAIT_MS }).not.toBe('');
+    return { f, session, page, name };
+  }
+
+  it('saves edits of name, voice, primary color and a knowledge entry, which the read operation then returns', async () => {
+    const { f, session, page, name } = await openBrandPage();
+    expect(await name.inputValue()).toBe('Acme Coffee');
 
     const voice = 'Bright and brief. Say what the coffee tastes like.';
     await name.fill('Acme Coffee Roasters');
@@ -117,12 +124,7 @@ describeInBrowser('The brand editor in the console', () => {
   });
 
   it('flags an invalid hex color in the form as it is typed, and saves nothing with it', async () => {
-    const f = fixture();
-    const session = await f.open(f.owner);
-    const { page } = session;
-    await navigate(page, 'Brand');
-    const name = page.getByRole('textbox', { name: 'Name', exact: true });
-    await expect.poll(() => name.inputValue(), { timeout: WAIT_MS }).not.toBe('');
+    const { f, session, page } = await openBrandPage();
     const before = await getBrand(f.testApp.deps, f.workspaceId);
     const writes: string[] = [];
     page.on('request', (request) => {
@@ -147,12 +149,7 @@ describeInBrowser('The brand editor in the console', () => {
   });
 
   it('shows a field error of the API next to its field and saves nothing', async () => {
-    const f = fixture();
-    const session = await f.open(f.owner);
-    const { page } = session;
-    await navigate(page, 'Brand');
-    const name = page.getByRole('textbox', { name: 'Name', exact: true });
-    await expect.poll(() => name.inputValue(), { timeout: WAIT_MS }).not.toBe('');
+    const { f, session, page } = await openBrandPage();
     const before = await getBrand(f.testApp.deps, f.workspaceId);
 
     // The API accepts only absolute https URLs for social profiles (social.instagram).
@@ -179,12 +176,7 @@ describeInBrowser('The brand editor in the console', () => {
   });
 
   it('previews the read operation response of unsaved edits as they are typed', async () => {
-    const f = fixture();
-    const session = await f.open(f.owner);
-    const { page } = session;
-    await navigate(page, 'Brand');
-    const name = page.getByRole('textbox', { name: 'Name', exact: true });
-    await expect.poll(() => name.inputValue(), { timeout: WAIT_MS }).not.toBe('');
+    const { f, session, page, name } = await openBrandPage();
     const region = page.getByRole('region', { name: 'Preview', exact: true });
     await region.getByRole('heading', { level: 2, name: 'Preview', exact: true }).waitFor();
     const shown = await preview(page);
