@@ -31,15 +31,6 @@ export const CSRF_COOKIE = 'bc_csrf';
 export const COOKIE_OPTIONS = { path: '/', httpOnly: true, sameSite: 'strict', secure: 'auto' } as const;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** Who the console's session cookie belongs to; 401 when there is none or it is no longer valid. */
-export function sessionPrincipal(ctx: AppContext, request: FastifyRequest): Promise<UserPrincipal> {
-  const token = request.cookies[SESSION_COOKIE];
-  if (token === undefined || token === '') {
-    return Promise.reject(new AppError('missing_token', 'Not signed in: there is no session cookie.'));
-  }
-  return ctx.tokens.verify(token);
-}
-
 /** `Bearer <token>`: the scheme is case-insensitive (RFC 9110 §11.1), the token one word. */
 export function bearerToken(header: string): string | undefined {
   return /^Bearer +(\S+) *$/i.exec(header)?.[1];
@@ -53,9 +44,10 @@ export function authenticate(ctx: AppContext) {
   return async (request: FastifyRequest): Promise<void> => {
     const header = request.headers.authorization;
     if (header === undefined || header === '') {
-      if (request.cookies[SESSION_COOKIE] === undefined)
+      const session = request.cookies[SESSION_COOKIE];
+      if (session === undefined || session === '')
         throw new AppError('missing_token', 'The Authorization header is missing.');
-      request.principal = await sessionPrincipal(ctx, request);
+      request.principal = await ctx.tokens.verify(session);
       request.viaSessionCookie = true;
       return;
     }

@@ -3,6 +3,7 @@ import { AppError } from '../core/errors.js';
 import { emailSchema, parseInput } from '../core/inputs.js';
 import type { Deps } from './deps.js';
 import { hashPassword, verifyPassword } from './passwords.js';
+import type { UserRecord } from '../store/store.js';
 import type { IssuedSession, TokenService } from './tokens.js';
 
 export interface SignInLimits {
@@ -57,7 +58,10 @@ export class SignInService {
     });
   }
 
-  async signIn(input: { email: string; password: string }, ip: string): Promise<IssuedSession> {
+  async signIn(
+    input: { email: string; password: string },
+    ip: string,
+  ): Promise<{ user: UserRecord; session: IssuedSession }> {
     await consumeOrThrottle(this.perIp, ip);
     const email = parseInput(emailSchema, input.email, 'email');
     // The attempt takes its point before the password is checked, so concurrent guesses cannot all slip
@@ -74,6 +78,6 @@ export class SignInService {
       throw new AppError('invalid_credentials', 'The email or password is wrong.');
     }
     await this.perAccount.delete(email);
-    return this.tokens.issueSession(user);
+    return { user, session: await this.tokens.issueSession(user) };
   }
 }

@@ -1,7 +1,9 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { AppError } from '../../../core/errors.js';
 import type { UserPrincipal } from '../../../services/tokens.js';
-import { COOKIE_OPTIONS, CSRF_COOKIE, SESSION_COOKIE, sessionPrincipal } from '../../auth.js';
+import type { UserRecord } from '../../../store/store.js';
+import { COOKIE_OPTIONS, CSRF_COOKIE, SESSION_COOKIE } from '../../auth.js';
 import type { AppContext, ZodApp } from '../../context.js';
 import { withProblems } from '../../schemas.js';
 
@@ -13,16 +15,24 @@ const sessionView = z
   })
   .meta({ id: 'ConsoleSession' });
 
+/** Who the session cookie belongs to; 401 when there is none or it is no longer valid. */
+async function sessionPrincipal(ctx: AppContext, request: FastifyRequest): Promise<UserPrincipal> {
+  const token = request.cookies[SESSION_COOKIE];
+  if (token === undefined || token === '')
+    throw new AppError('missing_token', 'Not signed in: there is no session cookie.');
+  return ctx.tokens.verify(token);
+}
+
 /**
  * The console's sign-in: the user token goes into an HttpOnly, SameSite=Strict cookie (Secure over https)
  * that page scripts cannot read, and writes made with it need the CSRF token this answers with. The
  * sign-in itself is JSON only, which a cross-site form cannot send.
  */
 export function sessionRoutes(app: ZodApp, ctx: AppContext): void {
-  const answer = (reply: FastifyReply, { user, expiresAt }: UserPrincipal) => ({
+  const answer = (reply: FastifyReply, user: UserRecord, expiresIn: number) => ({
     user: { id: user.id, email: user.email },
     csrf_token: reply.generateCsrf(),
-    expires_in: Math.max(0, Math.floor(((expiresAt ?? 0) - ctx.deps.clock.now()) / 1000)),
+    expires_in: expiresIn,
   });
 
   app.post(
@@ -38,13 +48,12 @@ export function sessionRoutes(app: ZodApp, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const session = await ctx.signIn.signIn(request.body, request.ip);
-      const principal = await ctx.tokens.verify(session.access_token);
+      const { user, session } = await ctx.signIn.signIn(request.body, request.ip);
       reply.setCookie(SESSION_COOKIE, session.access_token, {
         ...COOKIE_OPTIONS,
         maxAge: session.expires_in,
       });
-      return answer(reply, principal);
+      return answer(reply, user, session.expires_in);
     },
   );
 
@@ -59,9 +68,10 @@ export function sessionRoutes(app: ZodApp, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const principal = await sessionPrincipal(ctx, request);
+      const { user, expiresAt } = await sessionPrincipal(ctx, request);
       reply.header('cache-control', 'no-store');
-      return answer(reply, principal);
+      const secondsLeft = Math.floor(((expiresAt ?? 0) - ctx.deps.clock.now()) / 1000);
+      return answer(reply, user, Math.max(0, secondsLeft));
     },
   );
 

@@ -16,6 +16,6 @@ export function signInRoute(app: ZodApp, ctx: AppContext): void {
         response: withProblems({ 200: sessionSchema }),
       },
     },
-    (request) => ctx.signIn.signIn(request.body, request.ip),
+    async (request) => (await ctx.signIn.signIn(request.body, request.ip)).session,
   );
 }
