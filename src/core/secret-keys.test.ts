@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { BRAND_KEY, hashKey, type KeyFormat, redactKeys, WORKSPACE_API_KEY } from './secret-keys.js';
+import {
+  BRAND_KEY,
+  hashKey,
+  type KeyFormat,
+  looksLikeJwt,
+  redactKeys,
+  WORKSPACE_API_KEY,
+} from './secret-keys.js';
 
 describe.each([
   ['brand read keys', BRAND_KEY, 'brk_'],
@@ -57,5 +64,14 @@ describe('redactKeys', () => {
   it('replaces every key of either kind embedded in text', () => {
     const [brand, api] = [BRAND_KEY.generate(), WORKSPACE_API_KEY.generate()];
     expect(redactKeys(`url=/x?k=${brand}&y=${api}`)).toBe('url=/x?k=brk_[REDACTED]&y=wsk_[REDACTED]');
+  });
+});
+
+describe('looksLikeJwt', () => {
+  it('tells a three-part token from keys and other text', () => {
+    expect(looksLikeJwt('eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl')).toBe(true);
+    expect(looksLikeJwt(BRAND_KEY.generate())).toBe(false);
+    expect(looksLikeJwt('a.b')).toBe(false);
+    expect(looksLikeJwt('a.b.c d')).toBe(false);
   });
 });

@@ -52,6 +52,13 @@ export const BRAND_KEY = defineKeyFormat('brk_');
 /** Workspace API keys: the campaign API of one workspace, nothing else. */
 export const WORKSPACE_API_KEY = defineKeyFormat('wsk_');
 
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/** Whether a bearer token has a JWT's three base64url parts (a user token, not a key). */
+export function looksLikeJwt(token: string): boolean {
+  return JWT_SHAPE.test(token);
+}
+
 const ANY_KEY = /\b(brk|wsk)_[0-9A-Za-z]{36}/g;
 
 /** Replaces anything shaped like a secret key in `text`: for logs and error details that echo input. */

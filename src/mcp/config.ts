@@ -1,4 +1,4 @@
-import { BRAND_KEY, WORKSPACE_API_KEY } from '../core/secret-keys.js';
+import { BRAND_KEY, looksLikeJwt, WORKSPACE_API_KEY } from '../core/secret-keys.js';
 
 /**
  * Configuration of `brand-context mcp` (DESIGN 4.6), read from the environment that an MCP client's config
@@ -25,7 +25,6 @@ export class McpConfigError extends Error {
   override readonly name = 'McpConfigError';
 }
 
-const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const WORKSPACE_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 /** Client configs often carry `"VAR": ""` for an unused variable: empty means unset. */
@@ -70,7 +69,7 @@ function parseAccessToken(value: string | undefined): string | undefined {
       'BRAND_CONTEXT_ACCESS_TOKEN holds a brand read key (brk_…); put it in BRAND_READ_KEY and set BRAND_CONTEXT_ACCESS_TOKEN to a user access token or workspace API key',
     );
   }
-  if (!JWT.test(value) && WORKSPACE_API_KEY.formatProblem(value) !== undefined) {
+  if (!looksLikeJwt(value) && WORKSPACE_API_KEY.formatProblem(value) !== undefined) {
     throw new McpConfigError(
       'BRAND_CONTEXT_ACCESS_TOKEN is neither a user access token (a JWT from sign-in or POST /api/v1/tokens) nor a workspace API key (wsk_…); check that the whole token was copied',
     );

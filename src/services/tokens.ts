@@ -10,6 +10,7 @@ import {
 import { newId } from '../core/base62.js';
 import { isoAt } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
+import { looksLikeJwt } from '../core/secret-keys.js';
 import { nameSchema, parseInput, tokenDaysSchema } from '../core/inputs.js';
 import { brandKeyStatus, lifecycleTimes } from '../core/key-lifecycle.js';
 import type { AccessTokenRecord, UserRecord } from '../store/store.js';
@@ -20,7 +21,6 @@ import type { UsageRecorder } from './usage.js';
 export const LOCAL_ISSUER = 'brand-context';
 const LOCAL_AUDIENCE = 'brand-context';
 const DAY_S = 24 * 60 * 60;
-const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const MIN_SECRET_LENGTH = 32;
 /** Sign-in sessions carry a `jti` of this prefix (personal access tokens carry their record's id). */
 const SESSION_ID_PREFIX = 'ses';
@@ -59,8 +59,9 @@ export interface AccessTokenView {
   last_used_at: string | null;
 }
 
-export function looksLikeJwt(token: string): boolean {
-  return JWT_SHAPE.test(token);
+/** When a verified token stops being accepted, in epoch ms (`exp` is in seconds). */
+function expiryOf(payload: JWTPayload): number | undefined {
+  return payload.exp === undefined ? undefined : payload.exp * 1000;
 }
 
 /**
@@ -211,7 +212,7 @@ export class TokenService {
     );
     const user = payload.sub === undefined ? undefined : await this.deps.store.getUser(payload.sub);
     if (!user) throw new AppError('invalid_token', 'The access token belongs to no account.');
-    const expiresAt = payload.exp === undefined ? undefined : payload.exp * 1000;
+    const expiresAt = expiryOf(payload);
     if (payload.jti === undefined) return { user, tokenId: null, sessionId: null, expiresAt };
     if (payload.jti.startsWith(`${SESSION_ID_PREFIX}_`)) {
       if (await this.deps.store.isSessionSignedOut(payload.jti))
@@ -250,12 +251,7 @@ export class TokenService {
         `The identity provider's token names no account here (claim "${provider.emailClaim}").`,
       );
     }
-    return {
-      user,
-      tokenId: null,
-      sessionId: null,
-      expiresAt: payload.exp === undefined ? undefined : payload.exp * 1000,
-    };
+    return { user, tokenId: null, sessionId: null, expiresAt: expiryOf(payload) };
   }
 
   private async check(verify: () => Promise<{ payload: JWTPayload }>): Promise<JWTPayload> {

@@ -2,12 +2,11 @@ import type { FastifyRequest } from 'fastify';
 import fresh from 'fresh';
 import { z } from 'zod';
 import { type BrandContext, brandContextSchema } from '../../core/brand-context.js';
-import { BRAND_KEY, WORKSPACE_API_KEY } from '../../core/secret-keys.js';
+import { BRAND_KEY, looksLikeJwt, WORKSPACE_API_KEY } from '../../core/secret-keys.js';
 import { AppError } from '../../core/errors.js';
 import { NUL_MESSAGE } from '../../core/inputs.js';
 import { authorize } from '../../services/access.js';
 import type { VerifiedKey } from '../../services/brand-reader.js';
-import { looksLikeJwt } from '../../services/tokens.js';
 import { bearerToken, principalOf } from '../auth.js';
 import type { AppContext, ZodApp } from '../context.js';
 import { withProblems } from '../schemas.js';
@@ -65,13 +64,13 @@ export function brandAgentRoutes(app: ZodApp, ctx: AppContext): void {
     const token = bearerToken(header);
     if (token === undefined)
       throw new AppError('malformed_key', 'The Authorization header must be "Bearer <key>".');
-    if (token.startsWith(WORKSPACE_API_KEY.prefix)) {
-      throw new AppError(
-        'malformed_key',
-        'This is a workspace API key (wsk_…), which reaches campaigns only; the read operation takes a brand read key (brk_…).',
-      );
-    }
     if (token.startsWith(BRAND_KEY.prefix) || !looksLikeJwt(token)) {
+      if (token.startsWith(WORKSPACE_API_KEY.prefix)) {
+        throw new AppError(
+          'malformed_key',
+          'This is a workspace API key (wsk_…), which reaches campaigns only; the read operation takes a brand read key (brk_…).',
+        );
+      }
       const verified = ctx.reader.verifyKey(token);
       request.brandKey = verified instanceof Promise ? await verified : verified;
     } else {
