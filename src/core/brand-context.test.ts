@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_BRAND } from '../services/demo-brand.js';
 import {
+  BRAND_SECTIONS,
+  brandContextSchema,
   type BrandContext,
   type BrandDocument,
   emptyBrand,
@@ -340,6 +342,17 @@ describe('serializeBrandContext', () => {
   it('round-trips through parseBrandDocument', () => {
     const exported: unknown = JSON.parse(serializeBrandContext(context()));
     expect(parsed(exported)).toEqual(settled());
+  });
+});
+
+describe('BRAND_SECTIONS', () => {
+  it('names every section of the brand context object, in its documented order', () => {
+    expect(Object.keys(brandContextSchema.shape)).toEqual([
+      'workspace_id',
+      ...BRAND_SECTIONS,
+      'updated_at',
+      'version',
+    ]);
   });
 });
 

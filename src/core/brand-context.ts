@@ -195,6 +195,21 @@ export function parseBrandDocument(input: unknown): BrandDocument {
   return parseInput(brandDocumentSchema, input, '', 'The brand document is invalid');
 }
 
+/** The brand's own sections, in the documented order: all of the object but its server-set fields. */
+export const BRAND_SECTIONS = [
+  'name',
+  'description',
+  'voice',
+  'colors',
+  'fonts',
+  'social',
+  'knowledge',
+  'assets',
+  'skills',
+  'preferences',
+] as const satisfies readonly Exclude<keyof BrandContext, 'workspace_id' | 'updated_at' | 'version'>[];
+export type BrandSection = (typeof BRAND_SECTIONS)[number];
+
 /**
  * Serializes a brand context with its keys in the documented order, so that clients (and ETags) see the
  * same bytes for the same brand.

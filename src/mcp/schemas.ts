@@ -8,20 +8,6 @@ import { CAMPAIGN_STATUSES } from '../core/campaigns.js';
  * matches the advertised schema (unknown fields are dropped rather than failing the client's validation).
  */
 
-export const BRAND_SECTIONS = [
-  'name',
-  'description',
-  'voice',
-  'colors',
-  'fonts',
-  'social',
-  'knowledge',
-  'assets',
-  'skills',
-  'preferences',
-] as const;
-export type BrandSection = (typeof BRAND_SECTIONS)[number];
-
 /** The service's own schema of the brand context object (DESIGN 4.5), so the two cannot drift apart. */
 export const brandContextOutput = brandContextSchema;
 

@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { type CallToolResult, type GetPromptResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { BRAND_SECTIONS, type BrandSection } from '../core/brand-context.js';
 import { CAMPAIGN_STATUSES } from '../core/campaigns.js';
 import type { McpConfig } from './config.js';
 import {
-  BRAND_SECTIONS,
   type BrandContextOutput,
   brandContextToolOutput,
-  type BrandSection,
   campaignListSchema,
   campaignSchema,
 } from './schemas.js';
