@@ -409,9 +409,22 @@ export class KyselyStore implements Store {
     return this.touch('api_keys', stamps);
   }
 
-  /** Key writes are announced: the read operation's cache must forget a revoked key at once. */
+  /**
+   * Brand read key writes are announced: the read operation's cache must forget a revoked key at once.
+   * Workspace API keys are not in that cache, so their writes evict nothing and notify no one.
+   */
+  private keyWrite<T>(
+    table: KeyTable,
+    workspaceId: string,
+    work: (db: Kysely<Database>) => Promise<T>,
+  ): Promise<T> {
+    return table === 'brand_keys'
+      ? this.write(workspaceId, work)
+      : this.inTransaction((store) => work(store.db));
+  }
+
   private async insertKey(table: KeyTable, key: KeyRecord): Promise<void> {
-    await this.write(key.workspaceId, (db) =>
+    await this.keyWrite(table, key.workspaceId, (db) =>
       db
         .insertInto(table)
         .values({
@@ -457,7 +470,7 @@ export class KyselyStore implements Store {
     keyId: string,
     revokedAt: string,
   ): Promise<Revocation<KeyRecord> | undefined> {
-    return this.write(workspaceId, async (db) => {
+    return this.keyWrite(table, workspaceId, async (db) => {
       const { numUpdatedRows } = await db
         .updateTable(table)
         .set({ revoked_at: revokedAt })

@@ -613,6 +613,17 @@ describeEachBackend('Store contract', (backend) => {
       expect(received.filter((change) => change.workspaceId === ws.id).length).toBeGreaterThanOrEqual(2);
     });
 
+    it('announces no workspace API key write: those keys are not in the read operation’s cache', async () => {
+      const ws = workspace();
+      await store.createWorkspace(ws, emptyBrand());
+      unsubscribe = store.changes.subscribe((change) => received.push(change));
+      const key = apiKey(ws.id);
+      await store.createApiKey(key);
+      await store.revokeApiKey(ws.id, key.id, at(6));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(received.filter((change) => change.workspaceId === ws.id)).toEqual([]);
+    });
+
     it('announces nothing for a transaction that rolled back', async () => {
       const ws = workspace();
       await store.createWorkspace(ws, emptyBrand());
