@@ -134,6 +134,12 @@ export const PROBLEMS = {
     title: 'Already a member',
     resolution: 'Remove the member first to add them again with another role.',
   },
+  account_has_password: {
+    status: 409,
+    title: 'The account already has a password',
+    resolution:
+      'Add the member without a temporary password: they sign in with the password they have. Only they (or an operator with brand-context users set-password) can change it.',
+  },
   campaign_not_draft: {
     status: 409,
     title: 'Only drafts can change',

@@ -64,6 +64,14 @@ export const memberSchema = z
   .object({ user_id: z.string(), email: z.string(), role: z.enum(ROLES), created_at: z.string() })
   .meta({ id: 'Member' });
 
+export const addedMemberSchema = memberSchema
+  .extend({
+    temporary_password_set: z
+      .boolean()
+      .describe('True when the request’s temporary password was set on the account'),
+  })
+  .meta({ id: 'AddedMember' });
+
 const detailValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 export const auditEventSchema = z
   .object({

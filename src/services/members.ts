@@ -1,9 +1,10 @@
 import { isoAt } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
-import { parseInput, roleSchema } from '../core/inputs.js';
+import { parseInput, passwordSchema, roleSchema } from '../core/inputs.js';
 import { canManageMember, type Role } from '../core/roles.js';
 import { type Actor, recordAudit } from './audit.js';
 import type { Deps } from './deps.js';
+import { hashPassword } from './passwords.js';
 import { findOrCreateUser } from './workspaces.js';
 
 export interface MemberView {
@@ -28,24 +29,45 @@ function refuseUnlessManages(actorRole: Role, target: Role): void {
   }
 }
 
+export interface AddedMemberView extends MemberView {
+  /** Whether the account got the temporary password sent with the request. */
+  temporary_password_set: boolean;
+}
+
 /**
- * Adds the account with this email (created without a password if it does not exist yet: the person signs
- * in through the identity provider, or an operator sets a password) to the workspace.
+ * Adds the account with this email (created if it does not exist yet) to the workspace. A temporary
+ * `password` (until invitations exist) is set only on an account that has none: a new one, or one added
+ * earlier without a password; an account with its own password answers 409 `account_has_password` and
+ * nothing changes. The audit event says that a temporary password was set, never what it is.
  */
 export async function addMember(
   deps: Deps,
   actor: Actor,
   actorRole: Role,
   workspaceId: string,
-  input: { email: string; role: unknown },
-): Promise<MemberView> {
+  input: { email: string; role: unknown; password?: string | undefined },
+): Promise<AddedMemberView> {
   const role = parseInput(roleSchema, input.role, 'role');
   refuseUnlessManages(actorRole, role);
-  const user = await findOrCreateUser(deps, input.email);
+  const passwordHash =
+    input.password === undefined
+      ? undefined
+      : await hashPassword(parseInput(passwordSchema, input.password, 'password'));
   const createdAt = isoAt(deps.clock);
-  await deps.store.transaction(async (store) => {
+  return deps.store.transaction(async (store) => {
+    // Inside the transaction: an account created here is gone again if the member cannot be added.
+    const user = await findOrCreateUser({ store, clock: deps.clock }, input.email);
     if (await store.getMembership(workspaceId, user.id)) {
       throw new AppError('member_exists', `${user.email} is already a member of this workspace.`);
+    }
+    if (passwordHash !== undefined) {
+      if (user.passwordHash !== null) {
+        throw new AppError(
+          'account_has_password',
+          `${user.email} already has a password of their own, which a temporary one must not replace.`,
+        );
+      }
+      await store.setPasswordHash(user.id, passwordHash);
     }
     await store.addMember({ workspaceId, userId: user.id, role, createdAt });
     await recordAudit(store, actor, createdAt, {
@@ -53,10 +75,20 @@ export async function addMember(
       action: 'member.added',
       targetType: 'user',
       targetId: user.id,
-      details: { email: user.email, role },
+      details: {
+        email: user.email,
+        role,
+        ...(passwordHash !== undefined && { temporary_password: true }),
+      },
     });
+    return {
+      user_id: user.id,
+      email: user.email,
+      role,
+      created_at: createdAt,
+      temporary_password_set: passwordHash !== undefined,
+    };
   });
-  return { user_id: user.id, email: user.email, role, created_at: createdAt };
 }
 
 export async function removeMember(

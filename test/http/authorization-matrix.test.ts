@@ -338,7 +338,10 @@ const ROUTES: RouteRow[] = [
     access: 'members.write',
     ok: 201,
     mutating: true,
-    build: () => ({ body: { email: `invitee${next()}@example.com`, role: 'member' } }),
+    // With a temporary password: a refused caller must not get to set one (or create the account).
+    build: () => ({
+      body: { email: `invitee${next()}@example.com`, role: 'member', password: 'temporary password 1' },
+    }),
   },
   {
     method: 'DELETE',

@@ -3,9 +3,12 @@ import { ROLES } from '../../../../core/roles.js';
 import { addMember } from '../../../../services/members.js';
 import { actorOf, membershipOf } from '../../../auth.js';
 import type { AppContext, ZodApp } from '../../../context.js';
-import { memberSchema, withProblems, workspaceParams } from '../../../schemas.js';
+import { addedMemberSchema, withProblems, workspaceParams } from '../../../schemas.js';
 
-/** POST /api/v1/workspaces/{id}/members: adds an account by email (created if new). Admins cannot add owners. */
+/**
+ * POST /api/v1/workspaces/{id}/members: adds an account by email (created if new), optionally with a
+ * temporary password for an account that has none (README "Management API"). Admins cannot add owners.
+ */
 export function addMemberRoute(app: ZodApp, ctx: AppContext): void {
   app.post(
     '/api/v1/workspaces/:id/members',
@@ -15,8 +18,17 @@ export function addMemberRoute(app: ZodApp, ctx: AppContext): void {
         tags: ['members'],
         summary: 'Add a member',
         params: workspaceParams,
-        body: z.strictObject({ email: z.string(), role: z.enum(ROLES) }),
-        response: withProblems({ 201: memberSchema }),
+        description:
+          'With `password`, a new account (or one without a password yet) gets it as a temporary password to sign in with; an account with a password of its own answers 409 account_has_password.',
+        body: z.strictObject({
+          email: z.string(),
+          role: z.enum(ROLES),
+          password: z
+            .string()
+            .optional()
+            .describe('Temporary password (at least 12 characters): share it safely; the member changes it'),
+        }),
+        response: withProblems({ 201: addedMemberSchema }),
       },
     },
     async (request, reply) => {
