@@ -50,28 +50,84 @@ export const tokenDaysSchema = z.number().int().min(1).max(MAX_TOKEN_DAYS);
 export const NUL_MESSAGE = 'must not contain NUL (\\u0000) characters';
 
 /**
- * Where `value` holds a NUL character (in a string or an object key), as field paths. PostgreSQL text
- * cannot store NUL, and no brand or campaign text needs one, so it is refused as input everywhere.
+ * Where `value` holds a NUL character (in a string or an object key), as paths of keys and indexes. PostgreSQL text
+ * cannot store NUL, and no brand or campaign text needs one, so it is refused as input everywhere. The walk
+ * keeps its own stack: a value's depth can never overflow the call stack.
  */
-export function nulCharacterFields(value: unknown, path: PropertyKey[] = []): string[] {
-  if (typeof value === 'string') return value.includes('\0') ? [formatFieldPath(path)] : [];
-  if (Array.isArray(value))
-    return value.flatMap((item: unknown, index) => nulCharacterFields(item, [...path, index]));
-  if (typeof value !== 'object' || value === null) return [];
-  return Object.entries(value).flatMap(([key, item]: [string, unknown]) =>
-    key.includes('\0') ? [formatFieldPath([...path, key])] : nulCharacterFields(item, [...path, key]),
-  );
+export function nulCharacterPaths(value: unknown): PropertyKey[][] {
+  interface Visit {
+    value: unknown;
+    key: PropertyKey | undefined;
+    parent: Visit | undefined;
+  }
+  // Each visit links to its parent, so a path is built only for what is found: O(size), whatever the depth.
+  const pathTo = (visit: Visit, ...last: PropertyKey[]): PropertyKey[] => {
+    const path: PropertyKey[] = [];
+    for (let at: Visit | undefined = visit; at?.key !== undefined; at = at.parent) path.push(at.key);
+    return [...path.reverse(), ...last];
+  };
+  const found: PropertyKey[][] = [];
+  const pending: Visit[] = [{ value, key: undefined, parent: undefined }];
+  for (let visit = pending.pop(); visit !== undefined; visit = pending.pop()) {
+    const item = visit.value;
+    if (typeof item === 'string') {
+      if (item.includes('\0')) found.push(pathTo(visit));
+    } else if (Array.isArray(item)) {
+      // Children go on the stack last first, so fields are reported in document order.
+      for (let index = item.length - 1; index >= 0; index--)
+        pending.push({ value: item[index] as unknown, key: index, parent: visit });
+    } else if (typeof item === 'object' && item !== null) {
+      const entries = Object.entries(item);
+      for (let index = entries.length - 1; index >= 0; index--) {
+        const [key, child] = entries[index] as [string, unknown];
+        if (key.includes('\0')) found.push(pathTo(visit, key));
+        else pending.push({ value: child, key, parent: visit });
+      }
+    }
+  }
+  return found;
 }
 
 /** Throws `invalid_request` naming each field of `value` that holds a NUL character. */
 export function refuseNulCharacters(value: unknown, field = '', subject = 'Invalid input'): void {
-  const fields = nulCharacterFields(value).map((path) => ({
-    field: [field, path].filter(Boolean).join('.'),
+  const fields = nulCharacterPaths(value).map((path) => ({
+    field: [field, formatFieldPath(path)].filter(Boolean).join('.'),
     message: NUL_MESSAGE,
   }));
   if (fields.length === 0) return;
   const summary = fields.map((issue) => `${issue.field || 'body'} ${issue.message}`).join('; ');
   throw new AppError('invalid_request', `${subject}: ${summary}.`, fields);
+}
+
+/** How deeply a JSON body may nest arrays and objects: no document of this service comes near it. */
+export const MAX_JSON_DEPTH = 64;
+
+const JSON_STRUCTURE = /[[\]{}"]/g;
+/** The rest of a JSON string after its opening quote, escapes included (unrolled: no backtracking). */
+const JSON_STRING_REST = /[^"\\]*(?:\\[\s\S][^"\\]*)*"/y;
+
+/**
+ * Whether JSON `text` nests arrays and objects deeper than `max`, in one linear scan that stops at the first
+ * level too deep. It runs before JSON.parse, which spends about half a second on 2 MB of `[[[[…` and whose
+ * result would overflow the call stack of any recursive walk.
+ */
+export function jsonNestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  JSON_STRUCTURE.lastIndex = 0;
+  for (let match = JSON_STRUCTURE.exec(text); match !== null; match = JSON_STRUCTURE.exec(text)) {
+    const char = match[0];
+    if (char === '"') {
+      JSON_STRING_REST.lastIndex = match.index + 1;
+      // An unterminated string: not JSON at all, which the parser will say.
+      if (!JSON_STRING_REST.test(text)) return false;
+      JSON_STRUCTURE.lastIndex = JSON_STRING_REST.lastIndex;
+    } else if (char === '[' || char === '{') {
+      if (++depth > max) return true;
+    } else {
+      depth--;
+    }
+  }
+  return false;
 }
 
 /**
@@ -84,9 +140,12 @@ export function parseInput<T extends z.ZodType>(
   field = '',
   subject = 'Invalid input',
 ): z.output<T> {
-  refuseNulCharacters(value, field, subject);
   const result = schema.safeParse(value);
-  if (result.success) return result.data;
+  if (result.success) {
+    // On the parsed value, whose shape the schema bounds, not on whatever the caller sent.
+    refuseNulCharacters(result.data, field, subject);
+    return result.data;
+  }
   const fields = toFieldIssues(result.error.issues).map((issue) => ({
     field: [field, issue.field].filter(Boolean).join('.'),
     message: issue.message,

@@ -15,7 +15,6 @@ import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
   serializerCompiler,
-  validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { levels } from 'pino';
@@ -38,6 +37,7 @@ import {
 import { consoleRoutes } from './console.js';
 import type { AppContext, ZodApp } from './context.js';
 import { handleError } from './problem.js';
+import { parseJsonBodies, validatorCompiler } from './request-input.js';
 import { auditLogRoute } from './routes/api/audit-log.js';
 import { getBrandRoute } from './routes/api/brand/get.js';
 import { putBrandRoute } from './routes/api/brand/put.js';
@@ -116,10 +116,17 @@ function requestId(request: IncomingMessage): string {
   return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
-function refuseNulInput(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+/**
+ * The path and query name what authorization looks up, so a NUL there (which PostgreSQL text cannot hold) is
+ * refused before it; bodies are checked after authorization, when they are validated (src/http/request-input.ts).
+ */
+function refuseNulInPathAndQuery(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+): void {
   try {
-    for (const input of [request.params, request.query, request.body])
-      refuseNulCharacters(input, '', 'Invalid request');
+    for (const input of [request.params, request.query]) refuseNulCharacters(input, '', 'Invalid request');
     done();
   } catch (error) {
     done(error as AppError);
@@ -165,6 +172,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.setSerializerCompiler(serializerCompiler);
   // Only JSON bodies are understood; text/plain would otherwise be parsed into a string.
   app.removeContentTypeParser('text/plain');
+  parseJsonBodies(app);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) =>
     handleError(
@@ -232,9 +240,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
           return typeof token === 'string' ? token : undefined;
         },
       });
-      // PostgreSQL text cannot hold NUL: refuse it up front (400 naming the field), not in the store. The read
-      // operation, outside this scope, refuses it in its own schema instead of paying for a hook.
-      browser.addHook('preValidation', refuseNulInput);
+      // The read operation, outside this scope, has no path parameters or query to check.
+      browser.addHook('preValidation', refuseNulInPathAndQuery);
       sessionRoutes(browser, ctx);
       await browser.register(async (api: ZodApp) => {
         api.addHook('onRequest', authenticate(ctx));

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { type BrandContext, brandContextSchema } from '../../core/brand-context.js';
 import { BRAND_KEY, looksLikeJwt, WORKSPACE_API_KEY } from '../../core/secret-keys.js';
 import { AppError } from '../../core/errors.js';
-import { NUL_MESSAGE } from '../../core/inputs.js';
 import { authorize } from '../../services/access.js';
 import type { VerifiedKey } from '../../services/brand-reader.js';
 import { bearerToken, principalOf } from '../auth.js';
@@ -27,8 +26,7 @@ const requestSchema = z.strictObject({
   workspace_id: z
     .string({ error: 'must be a string' })
     .min(1, 'must not be empty')
-    .max(128, 'must be at most 128 characters')
-    .refine((id) => !id.includes('\0'), NUL_MESSAGE),
+    .max(128, 'must be at most 128 characters'),
 });
 
 function isJson(contentType: string | undefined): boolean {
