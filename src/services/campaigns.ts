@@ -7,11 +7,11 @@ import {
 } from '../core/campaigns.js';
 import { isoAt } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
-import type { CampaignCursor, CampaignRecord, CampaignUpdate } from '../store/store.js';
+import type { CampaignCursor, CampaignRecord, CampaignUpdate, Store } from '../store/store.js';
 import { type Actor, recordAudit } from './audit.js';
 import type { Deps } from './deps.js';
 
-/** A campaign as the API shows it (DESIGN 4.8), with the version its ETag names. */
+/** A campaign as the API shows it, with the version its ETag names. */
 export interface CampaignView {
   id: string;
   workspace_id: string;
@@ -106,14 +106,14 @@ export async function listCampaigns(
   };
 }
 
-async function requireCampaign(deps: Deps, workspaceId: string, id: string): Promise<CampaignRecord> {
-  const campaign = await deps.store.getCampaign(workspaceId, id);
+async function requireCampaign(store: Store, workspaceId: string, id: string): Promise<CampaignRecord> {
+  const campaign = await store.getCampaign(workspaceId, id);
   if (!campaign) throw new AppError('campaign_not_found', `Workspace ${workspaceId} has no campaign ${id}.`);
   return campaign;
 }
 
 export async function getCampaign(deps: Deps, workspaceId: string, id: string): Promise<CampaignView> {
-  return toCampaignView(await requireCampaign(deps, workspaceId, id));
+  return toCampaignView(await requireCampaign(deps.store, workspaceId, id));
 }
 
 export async function createCampaign(
@@ -149,13 +149,10 @@ export async function createCampaign(
   return toCampaignView(record);
 }
 
-/** How often a change without If-Match is re-applied after losing a race with another writer. */
-const MAX_ATTEMPTS = 3;
-
 /**
- * Applies a change to a draft, atomically against the version it was checked on: a concurrent change
- * never slips in between. With `ifMatch`, a version other than the caller's answers 412; without it,
- * the change is re-applied to whatever version is current.
+ * Applies a change to a draft in one transaction, to whatever version is current: concurrent changes apply
+ * one after the other, each raising the version by one. With `ifMatch`, the version the change was applied
+ * to is checked afterwards, and a mismatch (412) rolls the change back: nothing can slip in between.
  */
 async function changeDraft(
   deps: Deps,
@@ -164,37 +161,30 @@ async function changeDraft(
   change: { update: Omit<CampaignUpdate, 'updatedAt'>; action: string; details: Record<string, string> },
 ): Promise<CampaignView> {
   const { workspaceId, id, ifMatch } = target;
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const current = await requireCampaign(deps, workspaceId, id);
-    if (current.status !== 'draft') {
+  const now = isoAt(deps.clock);
+  const updated = await deps.store.transaction(async (store) => {
+    const result = await store.updateCampaign(workspaceId, id, 'draft', { ...change.update, updatedAt: now });
+    if (!result) {
+      const current = await requireCampaign(store, workspaceId, id);
       throw new AppError('campaign_not_draft', `Campaign ${id} is ${current.status}; only drafts change.`);
     }
-    if (!ifMatchAllows(ifMatch, current.version)) {
+    const appliedTo = result.version - 1;
+    if (!ifMatchAllows(ifMatch, appliedTo)) {
       throw new AppError(
         'version_mismatch',
-        `Campaign ${id} is at version ${String(current.version)}, not the one in If-Match.`,
+        `Campaign ${id} is at version ${String(appliedTo)}, not the one in If-Match.`,
       );
     }
-    const now = isoAt(deps.clock);
-    const updated = await deps.store.transaction(async (store) => {
-      const result = await store.updateCampaign(workspaceId, id, current.version, {
-        ...change.update,
-        updatedAt: now,
-      });
-      if (result) {
-        await recordAudit(store, actor, now, {
-          workspaceId,
-          action: change.action,
-          targetType: 'campaign',
-          targetId: id,
-          details: { name: result.name, ...change.details },
-        });
-      }
-      return result;
+    await recordAudit(store, actor, now, {
+      workspaceId,
+      action: change.action,
+      targetType: 'campaign',
+      targetId: id,
+      details: { name: result.name, ...change.details },
     });
-    if (updated) return toCampaignView(updated);
-  }
-  throw new AppError('version_mismatch', `Campaign ${id} kept changing while this change was applied.`);
+    return result;
+  });
+  return toCampaignView(updated);
 }
 
 export function updateCampaign(

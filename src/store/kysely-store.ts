@@ -551,28 +551,29 @@ export class KyselyStore implements Store {
   async updateCampaign(
     workspaceId: string,
     id: string,
-    fromVersion: number,
+    fromStatus: CampaignStatus,
     update: CampaignUpdate,
   ): Promise<CampaignRecord | undefined> {
-    return this.inTransaction(async (store) => {
-      const { numUpdatedRows } = await store.db
-        .updateTable('campaigns')
-        .set({
-          name: update.name,
-          subject: update.subject,
-          preheader: update.preheader,
-          body_html: update.bodyHtml,
-          body_text: update.bodyText,
-          status: update.status,
-          version: fromVersion + 1,
-          updated_at: update.updatedAt,
-        })
-        .where('workspace_id', '=', workspaceId)
-        .where('id', '=', id)
-        .where('version', '=', fromVersion)
-        .executeTakeFirst();
-      return numUpdatedRows > 0n ? store.getCampaign(workspaceId, id) : undefined;
-    });
+    // One statement: the status check and the version bump see the same row, whatever runs alongside (on
+    // PostgreSQL a concurrent update waits for the row and re-checks the condition on its new version).
+    const row = await this.db
+      .updateTable('campaigns')
+      .set((eb) => ({
+        name: update.name,
+        subject: update.subject,
+        preheader: update.preheader,
+        body_html: update.bodyHtml,
+        body_text: update.bodyText,
+        status: update.status,
+        version: eb('version', '+', 1),
+        updated_at: update.updatedAt,
+      }))
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .where('status', '=', fromStatus)
+      .returningAll()
+      .executeTakeFirst();
+    return row && toCampaign(row);
   }
 
   async createAccessToken(token: AccessTokenRecord): Promise<void> {

@@ -63,7 +63,7 @@ export interface CampaignRecord extends CampaignContent {
   updatedAt: string;
 }
 
-/** A change to a campaign, applied only if it is still at the version the change was based on. */
+/** A change to a campaign: the fields it names, and when it was made. */
 export interface CampaignUpdate extends Partial<CampaignContent> {
   status?: CampaignStatus;
   updatedAt: string;
@@ -190,13 +190,14 @@ export interface Store {
     options: { status?: CampaignStatus | undefined; after?: CampaignCursor | undefined; limit: number },
   ): Promise<CampaignRecord[]>;
   /**
-   * Applies `update` and bumps the version if the campaign is still at `fromVersion`; returns the updated
-   * campaign, or undefined if there is no such campaign at that version (it changed meanwhile, or is gone).
+   * Applies `update` if the campaign is in `fromStatus`, raising its version by one, atomically against
+   * concurrent updates: each applies to the version the previous one left. Returns the updated campaign
+   * (the version it was applied to is one less), or undefined if there is no such campaign in that status.
    */
   updateCampaign(
     workspaceId: string,
     id: string,
-    fromVersion: number,
+    fromStatus: CampaignStatus,
     update: CampaignUpdate,
   ): Promise<CampaignRecord | undefined>;
 

@@ -328,12 +328,12 @@ describeEachBackend('Store contract', (backend) => {
       ).toEqual([records[0]?.id]);
     });
 
-    it('applies an update only at the version it was based on, bumping the version and leaving unnamed fields as they were', async () => {
+    it('applies an update only to a campaign in the given status, bumping the version and leaving unnamed fields as they were', async () => {
       const [wsId, otherId] = [await newWorkspace(), await newWorkspace()];
       const record = campaign(wsId);
       await store.createCampaign(record);
 
-      const updated = await store.updateCampaign(wsId, record.id, 1, {
+      const updated = await store.updateCampaign(wsId, record.id, 'draft', {
         subject: 'New subject',
         updatedAt: at(5),
       });
@@ -341,19 +341,19 @@ describeEachBackend('Store contract', (backend) => {
       expect(updated).toEqual({ ...record, subject: 'New subject', version: 2, updatedAt: at(5) });
       expect(await store.getCampaign(wsId, record.id)).toEqual(updated);
 
-      // Stale version, another workspace, an unknown campaign: nothing applies, nothing changes.
+      // Another status, another workspace, an unknown campaign: nothing applies, nothing changes.
       expect(
-        await store.updateCampaign(wsId, record.id, 1, { name: 'Stale', updatedAt: at(6) }),
+        await store.updateCampaign(wsId, record.id, 'scheduled', { name: 'Not scheduled', updatedAt: at(6) }),
       ).toBeUndefined();
       expect(
-        await store.updateCampaign(otherId, record.id, 2, { name: 'Other', updatedAt: at(6) }),
+        await store.updateCampaign(otherId, record.id, 'draft', { name: 'Other', updatedAt: at(6) }),
       ).toBeUndefined();
       expect(
-        await store.updateCampaign(wsId, 'cmp_missing', 1, { name: 'None', updatedAt: at(6) }),
+        await store.updateCampaign(wsId, 'cmp_missing', 'draft', { name: 'None', updatedAt: at(6) }),
       ).toBeUndefined();
       expect(await store.getCampaign(wsId, record.id)).toEqual(updated);
 
-      const scheduled = await store.updateCampaign(wsId, record.id, 2, {
+      const scheduled = await store.updateCampaign(wsId, record.id, 'draft', {
         name: undefined,
         bodyHtml: '',
         status: 'scheduled',
@@ -367,18 +367,22 @@ describeEachBackend('Store contract', (backend) => {
         version: 3,
         updatedAt: at(7),
       });
+      expect(
+        await store.updateCampaign(wsId, record.id, 'draft', { name: 'Too late', updatedAt: at(8) }),
+      ).toBeUndefined();
     });
 
-    it('lets exactly one of two updates from the same version apply', async () => {
+    it('applies every one of concurrent updates, each to the version the previous one left', async () => {
       const wsId = await newWorkspace();
       const record = campaign(wsId);
       await store.createCampaign(record);
-      const results = await Promise.all([
-        store.updateCampaign(wsId, record.id, 1, { subject: 'A', updatedAt: at(5) }),
-        store.updateCampaign(wsId, record.id, 1, { subject: 'B', updatedAt: at(5) }),
-      ]);
-      expect(results.filter((result) => result !== undefined)).toHaveLength(1);
-      expect(await store.getCampaign(wsId, record.id)).toMatchObject({ version: 2 });
+      const results = await Promise.all(
+        ['A', 'B', 'C'].map((subject) =>
+          store.updateCampaign(wsId, record.id, 'draft', { subject, updatedAt: at(5) }),
+        ),
+      );
+      expect(results.map((result) => result?.version).sort()).toEqual([2, 3, 4]);
+      expect(await store.getCampaign(wsId, record.id)).toMatchObject({ version: 4 });
     });
 
     it('rejects a status outside draft, scheduled and sent', async () => {
