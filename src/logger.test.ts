@@ -34,9 +34,13 @@ describe('redactKeys, for request lines', () => {
     expect(redacted).toBe('/a/brk_[REDACTED]/b?k=brk_[REDACTED]');
   });
 
-  it('leaves text without a brand key unchanged', () => {
-    const url = '/functions/v1/brand-agent?workspace_id=ws_1&note=brk_short';
+  it('leaves text without a key unchanged', () => {
+    const url = '/functions/v1/brand-agent?workspace_id=ws_1&note=brick_short';
     expect(redactKeys(url)).toBe(url);
+  });
+
+  it('masks a key cut short: most of a secret is still a secret', () => {
+    expect(redactKeys('/x?note=brk_short')).toBe('/x?note=brk_[REDACTED]');
   });
 });
 
@@ -70,6 +74,32 @@ describe('createLogger', () => {
     });
     expect(out.text()).not.toContain(key);
     expect(out.text()).not.toContain('s3cr3t');
+  });
+
+  it('masks a key or token wherever it stands in a line: messages, error messages and stacks', () => {
+    const out = capture();
+    const key = BRAND_KEY.generate();
+    const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c3JfMSJ9.c2lnbmF0dXJlLXNlY3JldA';
+    const logger = createLogger('info', out.stream);
+    logger.info({ note: `x_${key}`, deep: { list: [`Bearer%20${key}`] } }, `saw ${token}`);
+    logger.error({ err: new Error(`query failed for ${key}`) }, 'failed');
+    expect(out.text()).not.toContain(key.slice(4, 34));
+    expect(out.text()).not.toContain('c2lnbmF0dXJlLXNlY3JldA');
+    expect(out.lines()[0]).toMatchObject({ note: 'x_brk_[REDACTED]', msg: 'saw [REDACTED_TOKEN]' });
+  });
+
+  it('never writes the raw request bytes that Node attaches to a client error', () => {
+    const out = capture();
+    const key = BRAND_KEY.generate();
+    const error = Object.assign(new Error('Parse Error: Invalid header value char'), {
+      code: 'HPE_INVALID_HEADER_TOKEN',
+      rawPacket: Buffer.from(`GET / HTTP/1.1\r\nAuthorization: Bearer ${key}\r\n\r\n`),
+    });
+    createLogger('trace', out.stream).trace({ err: error }, 'client error');
+    const [line] = out.lines();
+    expect(line?.err).toMatchObject({ code: 'HPE_INVALID_HEADER_TOKEN' });
+    expect(line?.err).not.toHaveProperty('rawPacket');
+    expect(out.text()).not.toContain('Authorization');
   });
 
   it('redacts password and key fields, at the top level and one level down', () => {

@@ -65,6 +65,21 @@ describe('redactKeys', () => {
     const [brand, api] = [BRAND_KEY.generate(), WORKSPACE_API_KEY.generate()];
     expect(redactKeys(`url=/x?k=${brand}&y=${api}`)).toBe('url=/x?k=brk_[REDACTED]&y=wsk_[REDACTED]');
   });
+
+  it('masks a key after a letter, a digit, an underscore or a percent-encoded space', () => {
+    const key = BRAND_KEY.generate();
+    for (const before of ['a', '7', '_', 'Bearer%20', '%22'])
+      expect(redactKeys(`?auth=${before}${key}&x=1`)).toBe(`?auth=${before}brk_[REDACTED]&x=1`);
+  });
+
+  it('masks a key whose underscore is percent-encoded', () => {
+    const key = WORKSPACE_API_KEY.generate();
+    expect(redactKeys(`/x/${key.replace('_', '%5F')}`)).toBe('/x/wsk_[REDACTED]');
+  });
+
+  it('masks user tokens (JWTs)', () => {
+    expect(redactKeys('t=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln&x=1')).toBe('t=[REDACTED_TOKEN]&x=1');
+  });
 });
 
 describe('looksLikeJwt', () => {

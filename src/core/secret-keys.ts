@@ -59,11 +59,29 @@ export function looksLikeJwt(token: string): boolean {
   return JWT_SHAPE.test(token);
 }
 
-const ANY_KEY = /\b(brk|wsk)_[0-9A-Za-z]{36}/g;
+/** Every kind of secret key, for redaction: a new kind is added here with its format. */
+const SECRET_KEY_FORMATS = [BRAND_KEY, WORKSPACE_API_KEY];
+const SECRET_KEY_NAMES = SECRET_KEY_FORMATS.map((format) => format.prefix.slice(0, -1)).join('|');
+/**
+ * Anything shaped like a secret: a key prefix (its `_` possibly percent-encoded) followed by any base62 run, even
+ * one cut short, wherever it stands (after `%20`, a letter, a digit or `_` too); and a JWT (`eyJ…` header).
+ */
+const ANY_SECRET = new RegExp(
+  `(${SECRET_KEY_NAMES})(?:_|%5[Ff])[0-9A-Za-z]+|eyJ[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]*(?:\\.[A-Za-z0-9_-]*)?`,
+  'g',
+);
 
-/** Replaces anything shaped like a secret key in `text`: for logs and error details that echo input. */
+/** Masks anything shaped like a key or a user token in `text`: for logs and error details that echo input. */
 export function redactKeys(text: string): string {
-  return text.replace(ANY_KEY, '$1_[REDACTED]');
+  return text.replace(ANY_SECRET, (_match, keyName: string | undefined) =>
+    keyName === undefined ? '[REDACTED_TOKEN]' : `${keyName}_[REDACTED]`,
+  );
+}
+
+/** Whether `text` holds anything shaped like a key or a user token. */
+export function containsSecret(text: string): boolean {
+  ANY_SECRET.lastIndex = 0;
+  return ANY_SECRET.test(text);
 }
 
 /** The only form in which a key is stored. A 178-bit random secret needs no slow hash. */

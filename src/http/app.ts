@@ -18,7 +18,6 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { levels } from 'pino';
-import { redactKeys } from '../core/secret-keys.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { refuseNulCharacters } from '../core/inputs.js';
@@ -98,9 +97,10 @@ class AccessLog extends LogController {
     // Successful reads are the hot path: build no line (URL redaction included) that would be dropped.
     // ('silent' has no number: nothing is logged.)
     if ((levels.values[level] ?? 0) < (levels.values[request.log.level] ?? Number.POSITIVE_INFINITY)) return;
+    // The logger masks anything key-shaped in every line it writes (src/logger.ts), the URL included.
     const line = {
       method: request.method,
-      url: redactKeys(request.url),
+      url: request.url,
       status,
       ms: Math.round(reply.elapsedTime * 100) / 100,
     };
@@ -108,9 +108,14 @@ class AccessLog extends LogController {
   }
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+/**
+ * A caller's `X-Request-Id` is kept only in the shapes load balancers and proxies generate (a UUID; nginx's and
+ * others' 16-64 hex digits), which no secret of this service has and which cannot forge a log line; anything
+ * else is replaced by a fresh UUID.
+ */
+const REQUEST_ID =
+  /^(?:[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}|[0-9A-Fa-f]{16,64})$/;
 
-/** A caller's `X-Request-Id` is kept when it is safe to log; otherwise a fresh UUID. */
 function requestId(request: IncomingMessage): string {
   const incoming = request.headers['x-request-id'];
   return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -174,13 +179,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.removeContentTypeParser('text/plain');
   parseJsonBodies(app);
   app.setErrorHandler(handleError);
-  app.setNotFoundHandler((request, reply) =>
-    handleError(
-      new AppError('not_found', `No route ${request.method} ${redactKeys(request.url.split('?')[0] ?? '')}.`),
-      request,
-      reply,
-    ),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    // The path, not the query, and not a long one in full; problem details are masked for keys anyway.
+    const path = request.url.split('?')[0] ?? '';
+    const shown = path.length > 100 ? `${path.slice(0, 100)}…` : path;
+    return handleError(new AppError('not_found', `No route ${request.method} ${shown}.`), request, reply);
+  });
   app.decorateRequest('principal', null);
   app.decorateRequest('apiKey', null);
   app.decorateRequest('viaSessionCookie', false);
