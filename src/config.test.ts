@@ -151,7 +151,21 @@ describe('parseAuthSettings', () => {
       issuer: 'https://idp.example/',
       audience: 'brand-context',
       emailClaim: 'email',
+      maxTokenAgeSeconds: 86_400,
     });
+  });
+
+  it('refuses provider tokens older than BRAND_CONTEXT_JWT_MAX_AGE seconds, a day unless set', () => {
+    const jwks = { BRAND_CONTEXT_JWKS_URL: 'https://idp.example/.well-known/jwks.json' };
+    expect(parseAuthSettings(jwks).identityProvider?.maxTokenAgeSeconds).toBe(86_400);
+    expect(
+      parseAuthSettings({ ...jwks, BRAND_CONTEXT_JWT_MAX_AGE: '3600' }).identityProvider?.maxTokenAgeSeconds,
+    ).toBe(3600);
+    for (const value of ['59', '7776001', '1h', '-5', '3600.5']) {
+      expect(() => parseAuthSettings({ ...jwks, BRAND_CONTEXT_JWT_MAX_AGE: value })).toThrow(
+        'BRAND_CONTEXT_JWT_MAX_AGE must be 60-7776000 seconds',
+      );
+    }
   });
 
   it('refuses a short JWT secret, a bad session lifetime and a JWKS URL that is not http(s)', () => {

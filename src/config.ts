@@ -5,7 +5,13 @@ export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgre
 export interface AuthSettings {
   jwtSecret?: string;
   sessionTtlSeconds: number;
-  identityProvider?: { jwksUrl: string; issuer?: string; audience?: string; emailClaim: string };
+  identityProvider?: {
+    jwksUrl: string;
+    issuer?: string;
+    audience?: string;
+    emailClaim: string;
+    maxTokenAgeSeconds: number;
+  };
 }
 
 export interface Config {
@@ -54,6 +60,10 @@ function parsePort(value: string | undefined): number {
 }
 
 const MIN_JWT_SECRET = 32;
+/** An identity provider's token is refused a day after its `iat` (the longest session this service issues). */
+const DEFAULT_JWT_MAX_AGE_SECONDS = 86_400;
+/** …and never accepted for longer than a personal access token lives (90 days). */
+const MAX_JWT_MAX_AGE_SECONDS = 90 * 86_400;
 
 /** User tokens: our own (signed with BRAND_CONTEXT_JWT_SECRET) and, optionally, an identity provider's. */
 export function parseAuthSettings(env: NodeJS.ProcessEnv): AuthSettings {
@@ -69,6 +79,10 @@ export function parseAuthSettings(env: NodeJS.ProcessEnv): AuthSettings {
   if (jwksUrl !== undefined && !/^https?:\/\/\S+$/.test(jwksUrl)) {
     throw new ConfigError('BRAND_CONTEXT_JWKS_URL must be an http(s) URL');
   }
+  const maxAge = env.BRAND_CONTEXT_JWT_MAX_AGE || String(DEFAULT_JWT_MAX_AGE_SECONDS);
+  if (!/^\d+$/.test(maxAge) || Number(maxAge) < 60 || Number(maxAge) > MAX_JWT_MAX_AGE_SECONDS) {
+    throw new ConfigError(`BRAND_CONTEXT_JWT_MAX_AGE must be 60-${MAX_JWT_MAX_AGE_SECONDS} seconds`);
+  }
   return {
     jwtSecret: secret,
     sessionTtlSeconds: Number(ttl),
@@ -80,6 +94,7 @@ export function parseAuthSettings(env: NodeJS.ProcessEnv): AuthSettings {
             issuer: env.BRAND_CONTEXT_JWT_ISSUER || undefined,
             audience: env.BRAND_CONTEXT_JWT_AUDIENCE || undefined,
             emailClaim: env.BRAND_CONTEXT_JWT_EMAIL_CLAIM || 'email',
+            maxTokenAgeSeconds: Number(maxAge),
           },
   };
 }

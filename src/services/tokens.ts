@@ -5,13 +5,15 @@ import {
   errors as joseErrors,
   type JWTPayload,
   jwtVerify,
+  type JWTVerifyGetKey,
+  type JWTVerifyOptions,
   SignJWT,
 } from 'jose';
 import { newId } from '../core/base62.js';
 import { isoAt } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { looksLikeJwt } from '../core/secret-keys.js';
-import { nameSchema, parseInput, tokenDaysSchema } from '../core/inputs.js';
+import { MAX_TOKEN_DAYS, nameSchema, parseInput, tokenDaysSchema } from '../core/inputs.js';
 import { brandKeyStatus, lifecycleTimes } from '../core/key-lifecycle.js';
 import type { AccessTokenRecord, UserRecord } from '../store/store.js';
 import { type Actor, recordAudit } from './audit.js';
@@ -29,9 +31,29 @@ export interface AuthConfig {
   /** HS256 secret for tokens this service issues; generated once and kept in the store when absent. */
   jwtSecret?: string;
   sessionTtlSeconds: number;
-  /** Tokens of an existing identity provider, verified against its JWKS. */
-  identityProvider?: { jwksUrl: string; issuer?: string; audience?: string; emailClaim: string };
+  /**
+   * Tokens of an existing identity provider, verified against its JWKS, and refused once `iat` is more than
+   * `maxTokenAgeSeconds` ago (BRAND_CONTEXT_JWT_MAX_AGE), whatever their `exp` says.
+   */
+  identityProvider?: {
+    jwksUrl: string;
+    issuer?: string;
+    audience?: string;
+    emailClaim: string;
+    maxTokenAgeSeconds: number;
+  };
 }
+
+type RegisteredClaim = 'iss' | 'sub' | 'aud' | 'iat' | 'exp' | 'jti';
+/** A payload whose `required` claims jose has checked are present. */
+type VerifiedPayload<Required extends RegisteredClaim> = JWTPayload & {
+  [Claim in Required]-?: NonNullable<JWTPayload[Claim]>;
+};
+
+/** Every token this service issues carries all of these (README: Management API). */
+const LOCAL_CLAIMS = ['iss', 'aud', 'sub', 'iat', 'exp', 'jti'] as const;
+/** The provider's token must say when it was issued and when it expires (README: identity provider). */
+const PROVIDER_CLAIMS = ['iat', 'exp'] as const;
 
 /** A caller authenticated by a user token: the user, and the personal access token's id when it is one. */
 export interface UserPrincipal {
@@ -59,9 +81,16 @@ export interface AccessTokenView {
   last_used_at: string | null;
 }
 
-/** When a verified token stops being accepted, in epoch ms (`exp` is in seconds). */
-function expiryOf(payload: JWTPayload): number | undefined {
-  return payload.exp === undefined ? undefined : payload.exp * 1000;
+/** Why jose refused a token's claims, for the problem's detail: which claim, and what was wrong with it. */
+function claimProblem(
+  error: joseErrors.JWTClaimValidationFailed | joseErrors.JWTExpired,
+  { maxTokenAge }: JWTVerifyOptions,
+): string {
+  if (error.reason === 'missing') return `The access token has no "${error.claim}" claim.`;
+  if (error instanceof joseErrors.JWTExpired && maxTokenAge !== undefined) {
+    return `The access token was issued ("iat") more than ${String(maxTokenAge)} s ago, longer than this service accepts.`;
+  }
+  return `The access token's "${error.claim}" claim was refused: ${error.message}.`;
 }
 
 /**
@@ -198,23 +227,29 @@ export class TokenService {
     } catch {
       throw new AppError('invalid_token', 'The bearer token is not a valid access token.');
     }
-    return issuer === LOCAL_ISSUER ? this.verifyLocal(token) : this.verifyRemote(token);
+    return issuer === LOCAL_ISSUER ? this.verifyLocal(token) : this.verifyRemote(token, issuer);
   }
 
   private async verifyLocal(token: string): Promise<UserPrincipal> {
-    const payload = await this.check(() =>
-      jwtVerify(token, this.signingKey.bind(this), {
-        issuer: LOCAL_ISSUER,
-        audience: LOCAL_AUDIENCE,
-        algorithms: ['HS256'],
-        currentDate: new Date(this.deps.clock.now()),
-      }),
-    );
-    const user = payload.sub === undefined ? undefined : await this.deps.store.getUser(payload.sub);
+    const payload = await this.verifyJwt(token, this.signingKey.bind(this), LOCAL_CLAIMS, {
+      issuer: LOCAL_ISSUER,
+      audience: LOCAL_AUDIENCE,
+      algorithms: ['HS256'],
+    });
+    // A signature alone does not prove the service made the token (the secret may have leaked): one that
+    // lives longer than any this service issues is refused.
+    const isSession = payload.jti.startsWith(`${SESSION_ID_PREFIX}_`);
+    const maxLifetime = isSession ? this.config.sessionTtlSeconds : MAX_TOKEN_DAYS * DAY_S;
+    if (payload.exp - payload.iat > maxLifetime) {
+      throw new AppError(
+        'invalid_token',
+        `The access token's lifetime (exp − iat, ${String(payload.exp - payload.iat)} s) is longer than this service issues (${String(maxLifetime)} s).`,
+      );
+    }
+    const user = await this.deps.store.getUser(payload.sub);
     if (!user) throw new AppError('invalid_token', 'The access token belongs to no account.');
-    const expiresAt = expiryOf(payload);
-    if (payload.jti === undefined) return { user, tokenId: null, sessionId: null, expiresAt };
-    if (payload.jti.startsWith(`${SESSION_ID_PREFIX}_`)) {
+    const expiresAt = payload.exp * 1000;
+    if (isSession) {
       if (await this.deps.store.isSessionSignedOut(payload.jti))
         throw new AppError('token_revoked', 'This session was signed out.');
       return { user, tokenId: null, sessionId: payload.jti, expiresAt };
@@ -228,18 +263,21 @@ export class TokenService {
     return { user, tokenId: record.id, sessionId: null, expiresAt };
   }
 
-  private async verifyRemote(token: string): Promise<UserPrincipal> {
+  private async verifyRemote(token: string, issuer: string | undefined): Promise<UserPrincipal> {
     const provider = this.config.identityProvider;
-    if (!provider || !this.remoteKeys)
-      throw new AppError('invalid_token', 'The access token was not issued by this service.');
-    const keys = this.remoteKeys;
-    const payload = await this.check(() =>
-      jwtVerify(token, keys, {
-        issuer: provider.issuer,
-        audience: provider.audience,
-        currentDate: new Date(this.deps.clock.now()),
-      }),
-    );
+    if (!provider || !this.remoteKeys) {
+      throw new AppError(
+        'invalid_token',
+        issuer === undefined
+          ? 'The access token has no "iss" claim.'
+          : 'The access token was not issued by this service.',
+      );
+    }
+    const payload = await this.verifyJwt(token, this.remoteKeys, PROVIDER_CLAIMS, {
+      issuer: provider.issuer,
+      audience: provider.audience,
+      maxTokenAge: provider.maxTokenAgeSeconds,
+    });
     const email = payload[provider.emailClaim];
     const user =
       typeof email === 'string'
@@ -251,15 +289,35 @@ export class TokenService {
         `The identity provider's token names no account here (claim "${provider.emailClaim}").`,
       );
     }
-    return { user, tokenId: null, sessionId: null, expiresAt: expiryOf(payload) };
+    return { user, tokenId: null, sessionId: null, expiresAt: payload.exp * 1000 };
   }
 
-  private async check(verify: () => Promise<{ payload: JWTPayload }>): Promise<JWTPayload> {
+  /** jose's verification against the injected clock, its refusals as 401 problems saying why. */
+  private async verifyJwt<Required extends RegisteredClaim>(
+    token: string,
+    key: JWTVerifyGetKey,
+    required: readonly Required[],
+    options: JWTVerifyOptions,
+  ): Promise<VerifiedPayload<Required>> {
     try {
-      return (await verify()).payload;
+      const { payload } = await jwtVerify(token, key, {
+        ...options,
+        requiredClaims: [...required],
+        currentDate: new Date(this.deps.clock.now()),
+      });
+      // jose checks that every required claim is present, that `iat` and `exp` are numbers, and `iss` and
+      // `aud` against the options, but not the type of the other string claims.
+      for (const claim of ['sub', 'jti'] as const) {
+        if (claim in payload && typeof payload[claim] !== 'string')
+          throw new AppError('invalid_token', `The access token's "${claim}" claim is not a string.`);
+      }
+      return payload as VerifiedPayload<Required>;
     } catch (error) {
-      if (error instanceof joseErrors.JWTExpired)
+      // jose reports an `iat` older than maxTokenAge as JWTExpired too: such a token is refused, not expired.
+      if (error instanceof joseErrors.JWTExpired && error.claim === 'exp')
         throw new AppError('token_expired', 'The access token has expired.');
+      if (error instanceof joseErrors.JWTExpired || error instanceof joseErrors.JWTClaimValidationFailed)
+        throw new AppError('invalid_token', claimProblem(error, options));
       if (error instanceof joseErrors.JOSEError)
         throw new AppError('invalid_token', 'The access token is not valid.');
       throw error;

@@ -13,6 +13,8 @@ import { problemOf, readContext } from './brand-agent.fixtures.js';
 const ISSUER = 'https://idp.test/';
 const AUDIENCE = 'brand-context';
 const KID = 'idp-key-1';
+/** BRAND_CONTEXT_JWT_MAX_AGE of this suite: provider tokens older than an hour are refused. */
+const MAX_TOKEN_AGE_S = 3600;
 
 let server: Server;
 let jwksUrl: string;
@@ -64,6 +66,10 @@ describeEachBackend('Identity provider tokens (JWKS)', (backend) => {
     email?: unknown;
     /** Seconds from the test clock's now. */
     expiresIn?: number;
+    /** Seconds before the test clock's now. */
+    issuedAgo?: number;
+    /** Registered claims to leave out. */
+    without?: ('exp' | 'iat')[];
     key?: CryptoKey;
     kid?: string;
     extra?: JWTPayload;
@@ -72,16 +78,20 @@ describeEachBackend('Identity provider tokens (JWKS)', (backend) => {
   /** A token as the identity provider issues it, dated by the app's clock; each part can be broken. */
   function idpToken(claims: Claims = {}): Promise<string> {
     const now = Math.floor(testApp.clock.now() / 1000);
-    const payload: JWTPayload = { ...claims.extra };
+    const payload: JWTPayload = {
+      iss: claims.iss ?? ISSUER,
+      aud: claims.aud ?? AUDIENCE,
+      sub: 'idp|12345',
+      iat: now - (claims.issuedAgo ?? 60),
+      exp: now + (claims.expiresIn ?? 600),
+      ...claims.extra,
+    };
     if ('email' in claims) payload.email = claims.email;
     else payload.email = member.email;
-    return new SignJWT(payload)
+    const without: string[] = claims.without ?? [];
+    const kept = Object.entries(payload).filter(([claim]) => !without.includes(claim));
+    return new SignJWT(Object.fromEntries(kept))
       .setProtectedHeader({ alg: 'RS256', kid: claims.kid ?? KID, typ: 'JWT' })
-      .setIssuer(claims.iss ?? ISSUER)
-      .setAudience(claims.aud ?? AUDIENCE)
-      .setSubject('idp|12345')
-      .setIssuedAt(now - 60)
-      .setExpirationTime(now + (claims.expiresIn ?? 600))
       .sign(claims.key ?? idpKey);
   }
 
@@ -92,7 +102,15 @@ describeEachBackend('Identity provider tokens (JWKS)', (backend) => {
   beforeAll(async () => {
     database = await backend.create();
     testApp = await startTestApp(database, {
-      auth: { identityProvider: { jwksUrl, issuer: ISSUER, audience: AUDIENCE, emailClaim: 'email' } },
+      auth: {
+        identityProvider: {
+          jwksUrl,
+          issuer: ISSUER,
+          audience: AUDIENCE,
+          emailClaim: 'email',
+          maxTokenAgeSeconds: MAX_TOKEN_AGE_S,
+        },
+      },
     });
     workspaceId = (await createWorkspace(testApp.deps, OPERATOR, { name: 'IdP Co' })).id;
     otherWorkspaceId = (await createWorkspace(testApp.deps, OPERATOR, { name: 'Not Yours Ltd' })).id;
@@ -157,6 +175,35 @@ describeEachBackend('Identity provider tokens (JWKS)', (backend) => {
     expect(problemOf(response).code).toBe('token_expired');
     const read = await readContext(testApp.app, workspaceId, { key: token });
     expect(read.statusCode).toBe(401);
+  });
+
+  it('rejects a provider token without exp or iat with 401 invalid_token naming the claim', async () => {
+    for (const claim of ['exp', 'iat'] as const) {
+      const token = await idpToken({ without: [claim] });
+      for (const response of [
+        await listWorkspaces(token),
+        await readContext(testApp.app, workspaceId, { key: token }),
+      ]) {
+        expect(response.statusCode, claim).toBe(401);
+        expect(problemOf(response).code, claim).toBe('invalid_token');
+        expect(problemOf(response).detail, claim).toContain(`"${claim}"`);
+      }
+    }
+  });
+
+  it('rejects a provider token issued longer ago than the maximum age, even before its exp, with 401 invalid_token', async () => {
+    const young = await idpToken({ issuedAgo: MAX_TOKEN_AGE_S - 60, expiresIn: 3600 });
+    expect((await listWorkspaces(young)).statusCode).toBe(200);
+    const old = await idpToken({ issuedAgo: MAX_TOKEN_AGE_S + 60, expiresIn: 3600 });
+    for (const response of [
+      await listWorkspaces(old),
+      await readContext(testApp.app, workspaceId, { key: old }),
+    ]) {
+      expect(response.statusCode).toBe(401);
+      expect(problemOf(response).code).toBe('invalid_token');
+      expect(problemOf(response).detail).toContain('"iat"');
+      expect(problemOf(response).detail).toContain(String(MAX_TOKEN_AGE_S));
+    }
   });
 
   it('rejects a valid provider token naming no account here, or no email at all, with 401', async () => {

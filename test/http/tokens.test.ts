@@ -1,4 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
+import { type JWTPayload, SignJWT } from 'jose';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { OPERATOR } from '../../src/services/audit.js';
 import { TokenService } from '../../src/services/tokens.js';
@@ -46,6 +47,30 @@ describeEachBackend('Personal access tokens (/api/v1/tokens)', (backend) => {
 
   function listWorkspaces(token: string): Promise<LightMyRequestResponse> {
     return testApp.app.inject({ method: 'GET', url: '/api/v1/workspaces', headers: bearer(token) });
+  }
+
+  /**
+   * A token signed with the service's own secret (so it passes the signature check) carrying exactly
+   * `claims`: what a leaked secret or a past bug could have produced.
+   */
+  async function signedByService(claims: JWTPayload): Promise<string> {
+    const secret = await testApp.store.getOrCreateSetting('jwt_secret', 'unused: the app made one');
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .sign(new TextEncoder().encode(secret));
+  }
+
+  /** The claims of a session this service would issue now (an hour long), for `user`. */
+  function sessionClaims(): JWTPayload {
+    const now = Math.floor(testApp.clock.now() / 1000);
+    return {
+      iss: 'brand-context',
+      aud: 'brand-context',
+      sub: user.id,
+      iat: now,
+      exp: now + 3600,
+      jti: 'ses_handMadeSession',
+    };
   }
 
   function revoke(token: string, id: string): Promise<LightMyRequestResponse> {
@@ -237,6 +262,56 @@ describeEachBackend('Personal access tokens (/api/v1/tokens)', (backend) => {
     const mixed = await listWorkspaces(`${String(header)}.${payload}.${String(signature)}`);
     expect(mixed.statusCode).toBe(401);
     expect(problemOf(mixed).code).toBe('invalid_token');
+  });
+
+  it('refuses a correctly signed token that lacks exp, iat, sub, iss, aud or jti with 401 invalid_token naming the claim', async () => {
+    // the hand-made session itself is accepted, so each refusal below is down to the one missing claim
+    expect((await listWorkspaces(await signedByService(sessionClaims()))).statusCode).toBe(200);
+    for (const claim of ['exp', 'iat', 'sub', 'iss', 'aud', 'jti']) {
+      const { [claim]: _missing, ...claims } = sessionClaims();
+      const token = await signedByService(claims);
+      for (const response of [
+        await listWorkspaces(token),
+        await readContext(testApp.app, workspaceId, { key: token }),
+      ]) {
+        expect(response.statusCode, claim).toBe(401);
+        expect(problemOf(response).code, claim).toBe('invalid_token');
+        expect(problemOf(response).detail, claim).toContain(`"${claim}"`);
+        expect(response.headers['www-authenticate']).toBe(
+          'Bearer realm="brand-context", error="invalid_token"',
+        );
+      }
+    }
+  });
+
+  it('refuses a correctly signed token whose sub or jti is not a string with 401 invalid_token', async () => {
+    for (const claim of ['sub', 'jti']) {
+      const token = await signedByService({ ...sessionClaims(), [claim]: 42 });
+      const response = await listWorkspaces(token);
+      expect(response.statusCode, claim).toBe(401);
+      expect(problemOf(response).code, claim).toBe('invalid_token');
+      expect(problemOf(response).detail, claim).toContain(`"${claim}"`);
+    }
+  });
+
+  it('refuses a token that lives longer than the service issues: a session over its TTL, a personal access token over 90 days', async () => {
+    const now = Math.floor(testApp.clock.now() / 1000);
+    const longSession = await signedByService({ ...sessionClaims(), exp: now + 3601 });
+    const { id } = await created(user, { name: 'stretched', expires_in_days: 90 });
+    const ninetyDays = await signedByService({ ...sessionClaims(), jti: id, exp: now + 90 * 86_400 });
+    const longPat = await signedByService({ ...sessionClaims(), jti: id, exp: now + 90 * 86_400 + 1 });
+    const forever = await signedByService({ ...sessionClaims(), jti: id, exp: 4e9 });
+    expect((await listWorkspaces(ninetyDays)).statusCode).toBe(200);
+    for (const token of [longSession, longPat, forever]) {
+      for (const response of [
+        await listWorkspaces(token),
+        await readContext(testApp.app, workspaceId, { key: token }),
+      ]) {
+        expect(response.statusCode).toBe(401);
+        expect(problemOf(response).code).toBe('invalid_token');
+        expect(problemOf(response).detail).toMatch(/lifetime/);
+      }
+    }
   });
 
   it('never stores a token in plaintext', async () => {
