@@ -101,6 +101,17 @@ describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
       expect(problemOf(response)).toMatchObject({ code: 'key_revoked', resolution: SPEC_401 });
     });
 
+    it('rejects a key revoked by a process whose clock runs 10 s ahead, on the very next request', async () => {
+      const { app, deps, clock, workspaceId } = fixture();
+      const created = await createBrandKey(deps, OPERATOR, { workspaceId, name: 'revoked by a fast clock' });
+      expect((await readContext(app, workspaceId, { key: created.key })).statusCode).toBe(200);
+      const fastClock = { now: () => clock.now() + 10_000 };
+      await revokeBrandKey({ ...deps, clock: fastClock }, OPERATOR, workspaceId, created.id);
+      const response = await readContext(app, workspaceId, { key: created.key });
+      expect(response.statusCode).toBe(401);
+      expect(problemOf(response).code).toBe('key_revoked');
+    });
+
     it('reports a key revoked after it expired as revoked', async () => {
       const { app, deps, clock, workspaceId } = fixture();
       const created = await createBrandKey(deps, OPERATOR, { workspaceId, name: 'expired then revoked' });
