@@ -77,7 +77,7 @@ export interface KeyView {
   last_used_at: string | null;
 }
 
-/** The create call's answer (DESIGN 4.2): the only time the key itself is ever shown. */
+/** The create call's answer (README "Command line", `keys create`): the only time the key itself is shown. */
 export interface CreatedKey {
   id: string;
   name: string;
@@ -188,17 +188,44 @@ async function revokeKey(
   return toKeyView(revocation.record, deps.clock.now());
 }
 
+/**
+ * Rotation's first step (README "Brand read keys"): a replacement for a key of the workspace, named after it
+ * unless `name` is given. An unknown key id is refused before anything is created: a typo must not leave an
+ * extra live key behind. The old key stays valid until it is revoked.
+ */
+async function rotateKey(
+  kind: KeyKind,
+  deps: Deps,
+  actor: Actor,
+  input: { workspaceId: string; keyId: string; name?: string | undefined },
+): Promise<{ replaced: KeyView; created: CreatedKey }> {
+  const replaced = (await listKeys(kind, deps, input.workspaceId)).find((key) => key.id === input.keyId);
+  if (!replaced) {
+    throw new AppError(kind.notFound, `Workspace ${input.workspaceId} has no ${kind.label} ${input.keyId}.`);
+  }
+  const name = input.name ?? `${replaced.name} (rotated)`;
+  const created = await createKey(kind, deps, actor, { workspaceId: input.workspaceId, name });
+  return { replaced, created };
+}
+
 type Create = (deps: Deps, actor: Actor, input: { workspaceId: string; name: string }) => Promise<CreatedKey>;
 type List = (deps: Deps, workspaceId: string, usage?: UsageRecorder) => Promise<KeyView[]>;
 type Revoke = (deps: Deps, actor: Actor, workspaceId: string, keyId: string) => Promise<KeyView>;
+type Rotate = (
+  deps: Deps,
+  actor: Actor,
+  input: { workspaceId: string; keyId: string; name?: string | undefined },
+) => Promise<{ replaced: KeyView; created: CreatedKey }>;
 
 export const createBrandKey: Create = (...args) => createKey(BRAND_KEYS, ...args);
 export const listBrandKeys: List = (...args) => listKeys(BRAND_KEYS, ...args);
 export const revokeBrandKey: Revoke = (...args) => revokeKey(BRAND_KEYS, ...args);
+export const rotateBrandKey: Rotate = (...args) => rotateKey(BRAND_KEYS, ...args);
 
 export const createApiKey: Create = (...args) => createKey(API_KEYS, ...args);
 export const listApiKeys: List = (...args) => listKeys(API_KEYS, ...args);
 export const revokeApiKey: Revoke = (...args) => revokeKey(API_KEYS, ...args);
+export const rotateApiKey: Rotate = (...args) => rotateKey(API_KEYS, ...args);
 
 /** A workspace API key that passed every check of this request. */
 export interface VerifiedApiKey {

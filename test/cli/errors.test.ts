@@ -1,3 +1,7 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, type ExpectStatic, it } from 'vitest';
 import { killAllChildren, runCli } from './cli-process.js';
 
@@ -65,7 +69,7 @@ describe.concurrent('brand-context errors', () => {
   it('reports an SQLite path that cannot be created in one line, exit code 1, without hanging', async ({
     expect,
   }) => {
-    const result = await runCli(['workspace', 'list'], {
+    const result = await runCli(['workspace', 'create', '--name', 'X'], {
       databaseUrl: 'sqlite:/proc/nope/x.db',
       timeoutMs: 10_000,
     });
@@ -75,7 +79,9 @@ describe.concurrent('brand-context errors', () => {
   });
 
   it('reports an SQLite path under a regular file in one line, exit code 1', async ({ expect }) => {
-    const result = await runCli(['workspace', 'list'], { databaseUrl: 'sqlite:/etc/hostname/x.db' });
+    const result = await runCli(['workspace', 'create', '--name', 'X'], {
+      databaseUrl: 'sqlite:/etc/hostname/x.db',
+    });
     expect(result.code).toBe(1);
     expectOneLine(expect, result.stderr);
     expect(result.stderr).toContain('SQLite database at /etc/hostname/x.db');
@@ -120,5 +126,34 @@ describe.concurrent('brand-context errors', () => {
         detail: expect.stringMatching(/^cannot use PostgreSQL at 127\.0\.0\.1:1\/x: /) as string,
       },
     });
+  });
+
+  it('says there is no database, and creates none, when a read-only command runs where none exists', async ({
+    expect,
+  }) => {
+    const dir = await mkdtemp(join(tmpdir(), 'brand-context-nodb-'));
+    try {
+      const path = join(dir, 'nowhere', 'brand-context.db');
+      for (const args of [
+        ['workspace', 'list'],
+        ['keys', 'list', '--workspace', 'ws_x'],
+        ['api-keys', 'revoke', '--workspace', 'ws_x', 'ak_x'],
+        ['brand', 'export', '--workspace', 'ws_x'],
+      ]) {
+        const result = await runCli(args, { databaseUrl: `sqlite:${path}` });
+        expect(result.code, args.join(' ')).toBe(1);
+        expect(result.stdout).toBe('');
+        expectOneLine(expect, result.stderr);
+        expect(result.stderr).toContain(`there is no database at ${path}`);
+        expect(existsSync(path)).toBe(false);
+      }
+      const created = await runCli(['workspace', 'create', '--name', 'First'], {
+        databaseUrl: `sqlite:${path}`,
+      });
+      expect(created.code).toBe(0);
+      expect(existsSync(path)).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

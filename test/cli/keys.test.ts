@@ -6,7 +6,6 @@ import { BRAND_KEY, keysIn, killAllChildren, runCli, runCliJson } from './cli-pr
 
 interface RotatedKey extends CreatedKey {
   replaced_key_id: string;
-  replaced_key_found: boolean;
   next_steps: string[];
 }
 
@@ -208,10 +207,28 @@ describeEachBackend('brand-context keys', (backend) => {
       'crm 2026',
       '--json',
     ]);
-    expect(rotated).toMatchObject({ replaced_key_id: old.id, replaced_key_found: true, name: 'crm 2026' });
+    expect(rotated).toMatchObject({ replaced_key_id: old.id, name: 'crm 2026' });
     expect(rotated.key).toMatch(BRAND_KEY);
     expect(rotated.next_steps.at(-1)).toBe(
       `Revoke the old key: brand-context keys revoke --workspace ${workspaceId} ${old.id}`,
     );
   });
+
+  it.each([['keys'], ['api-keys']])(
+    '%s rotate with an unknown or mistyped key id fails with exit code 1 and creates nothing',
+    async (command) => {
+      const listed = async () =>
+        (await cliJson<KeyView[]>([command, 'list', '--workspace', workspaceId, '--json'])).length;
+      const before = await listed();
+      const idPrefix = command === 'keys' ? 'bk_' : 'ak_';
+      const result = await cli([command, 'rotate', '--workspace', workspaceId, `${idPrefix}typo`]);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(
+        new RegExp(`^error: Workspace ${workspaceId} has no .+ ${idPrefix}typo\\.`),
+      );
+      expect(keysIn(result.stderr)).toEqual([]);
+      expect(await listed()).toBe(before);
+    },
+  );
 });

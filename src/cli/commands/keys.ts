@@ -8,6 +8,8 @@ import {
   listBrandKeys,
   revokeApiKey,
   revokeBrandKey,
+  rotateApiKey,
+  rotateBrandKey,
 } from '../../services/keys.js';
 import { withDeps } from '../deps.js';
 import { createOutput, table } from '../output.js';
@@ -24,6 +26,7 @@ interface KeyCommands {
   create: typeof createBrandKey;
   list: typeof listBrandKeys;
   revoke: typeof revokeBrandKey;
+  rotate: typeof rotateBrandKey;
 }
 
 export const BRAND_KEY_COMMANDS: KeyCommands = {
@@ -35,6 +38,7 @@ export const BRAND_KEY_COMMANDS: KeyCommands = {
   create: createBrandKey,
   list: listBrandKeys,
   revoke: revokeBrandKey,
+  rotate: rotateBrandKey,
 };
 
 export const API_KEY_COMMANDS: KeyCommands = {
@@ -46,6 +50,7 @@ export const API_KEY_COMMANDS: KeyCommands = {
   create: createApiKey,
   list: listApiKeys,
   revoke: revokeApiKey,
+  rotate: rotateApiKey,
 };
 
 function keyLine(key: KeyView): string {
@@ -118,30 +123,25 @@ export function keysCommand(kind: KeyCommands) {
 
     keys
       .command('rotate')
-      .description('create a replacement for a key and print the remaining rotation steps (spec 5.5)')
+      .description('create a replacement for a key and print the remaining rotation steps')
       .requiredOption('--workspace <id>', 'workspace id')
-      .argument('<key_id>', 'the key being replaced')
+      .argument('<key_id>', `the key being replaced (${kind.idPrefix}…), from ${kind.command} list`)
       .option('--name <name>', 'name of the replacement (default: the old name + " (rotated)")')
       .option('--json', 'machine-readable output')
       .action(async (keyId: string, options: { workspace: string; name?: string; json?: boolean }) => {
-        const { old, created } = await withDeps(async (deps) => {
-          const current = (await kind.list(deps, options.workspace)).find((key) => key.id === keyId);
-          const replacement = await kind.create(deps, OPERATOR, {
-            workspaceId: options.workspace,
-            name: options.name ?? `${current?.name ?? keyId} (rotated)`,
-          });
-          return { old: current, created: replacement };
-        });
+        const { replaced, created } = await withDeps((deps) =>
+          kind.rotate(deps, OPERATOR, { workspaceId: options.workspace, keyId, name: options.name }),
+        );
         const steps = [
           `Update the environment variable that holds the key (e.g. ${kind.envVar}) in every environment that uses it.`,
           kind.verifyStep,
           `Revoke the old key: brand-context ${kind.command} revoke --workspace ${options.workspace} ${keyId}`,
         ];
         createOutput(options.json === true).result(
-          { replaced_key_id: keyId, replaced_key_found: old !== undefined, ...created, next_steps: steps },
+          { replaced_key_id: keyId, ...created, next_steps: steps },
           () =>
             [
-              `Step 1 done: created ${created.id} (${created.name}) to replace ${old ? keyLine(old) : `${keyId} (not found in this workspace)`}:`,
+              `Step 1 done: created ${created.id} (${created.name}) to replace ${keyLine(replaced)}:`,
               '',
               `  ${created.key}`,
               '',
@@ -150,6 +150,7 @@ export function keysCommand(kind: KeyCommands) {
               ...steps.map((step, i) => `Step ${String(i + 2)}: ${step}`),
             ].join('\n'),
         );
+        if (options.json) process.stderr.write(`warning: ${shownOnce}\n`);
       });
   };
 }

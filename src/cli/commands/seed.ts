@@ -9,7 +9,7 @@ export function seedCommand(program: Command): void {
     .description('create a demo workspace with complete brand data, an owner account and one brand read key')
     .option('--json', 'machine-readable output')
     .action(async (options: { json?: boolean }) => {
-      const seed = await withDeps(seedDemo);
+      const seed = await withDeps(seedDemo, { create: true });
       createOutput(options.json === true).result(seed, () =>
         [
           `Demo workspace   ${seed.workspace_id}`,

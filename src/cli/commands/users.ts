@@ -22,7 +22,9 @@ export function usersCommand(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (options: { email: string; passwordStdin?: boolean; json?: boolean }) => {
       const password = options.passwordStdin ? await passwordFromStdin() : undefined;
-      const user = await withDeps((deps) => findOrCreateUser(deps, options.email, password));
+      const user = await withDeps((deps) => findOrCreateUser(deps, options.email, password), {
+        create: true,
+      });
       createOutput(options.json === true).result(
         {
           id: user.id,

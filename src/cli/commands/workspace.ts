@@ -14,17 +14,20 @@ export function workspaceCommand(program: Command): void {
     .option('--owner-email <email>', 'make this account the owner (created if it does not exist)')
     .option('--json', 'machine-readable output')
     .action(async (options: { name: string; ownerEmail?: string; json?: boolean }) => {
-      const created = await withDeps(async (deps) => {
-        const owner =
-          options.ownerEmail === undefined ? undefined : await findOrCreateUser(deps, options.ownerEmail);
-        const record = await createWorkspace(deps, OPERATOR, { name: options.name, owner });
-        return {
-          id: record.id,
-          name: record.name,
-          created_at: record.createdAt,
-          owner_email: owner?.email ?? null,
-        };
-      });
+      const created = await withDeps(
+        async (deps) => {
+          const owner =
+            options.ownerEmail === undefined ? undefined : await findOrCreateUser(deps, options.ownerEmail);
+          const record = await createWorkspace(deps, OPERATOR, { name: options.name, owner });
+          return {
+            id: record.id,
+            name: record.name,
+            created_at: record.createdAt,
+            owner_email: owner?.email ?? null,
+          };
+        },
+        { create: true },
+      );
       createOutput(options.json === true).result(
         created,
         () => `Created workspace ${created.id} (${created.name}).`,
