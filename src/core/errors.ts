@@ -95,7 +95,7 @@ export const PROBLEMS = {
   },
   workspace_forbidden: {
     status: 403,
-    title: 'Key has no access to this workspace',
+    title: 'No access to this workspace',
     resolution: 'Confirm that the key was created within that workspace.',
   },
   workspace_not_found: {
@@ -219,12 +219,14 @@ export class AppError extends Error {
 
   /**
    * @param headers response headers the error implies (`Allow`, `Retry-After`); the HTTP layer sends them.
+   * @param advice the code's resolution, when this caller needs other advice than the table's.
    */
   constructor(
     readonly code: ProblemCode,
     readonly detail: string,
     readonly fields: readonly FieldIssue[] = [],
     readonly headers: Readonly<Record<string, string>> = {},
+    private readonly advice?: string,
   ) {
     super(detail);
   }
@@ -234,6 +236,6 @@ export class AppError extends Error {
   }
 
   get resolution(): string {
-    return PROBLEMS[this.code].resolution;
+    return this.advice ?? PROBLEMS[this.code].resolution;
   }
 }

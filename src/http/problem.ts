@@ -26,14 +26,14 @@ export function problemType(code: ProblemCode): string {
 }
 
 export function toProblemBody(error: AppError, requestId: string): ProblemBody {
-  const { title, status, resolution } = PROBLEMS[error.code];
+  const { title, status } = PROBLEMS[error.code];
   const body: ProblemBody = {
     type: problemType(error.code),
     title,
     status,
     code: error.code,
     detail: redactKeys(error.detail),
-    resolution,
+    resolution: error.resolution,
     request_id: requestId,
   };
   // Field names and messages echo the caller's input too (an unknown field may be a pasted key).

@@ -15,7 +15,14 @@ export async function authorize(
   permission: Permission,
 ): Promise<MembershipRecord> {
   const membership = await deps.store.getMembership(workspaceId, user.id);
-  if (!membership) return refuse(deps, workspaceId, `You are not a member of workspace ${workspaceId}.`);
+  if (!membership) {
+    return refuse(
+      deps,
+      workspaceId,
+      `You are not a member of workspace ${workspaceId}.`,
+      'Check the workspace id, or ask an owner or admin of that workspace to add your account as a member.',
+    );
+  }
   if (!can(membership.role, permission)) {
     throw new AppError(
       'insufficient_role',
@@ -36,10 +43,13 @@ export async function authorizeApiKey(deps: Deps, key: VerifiedApiKey, workspace
   }
 }
 
-/** 404 for a workspace that does not exist, 403 with `detail` for one the caller may not reach. */
-async function refuse(deps: Deps, workspaceId: string, detail: string): Promise<never> {
+/**
+ * 404 for a workspace that does not exist, 403 with `detail` for one the caller may not reach, with `advice`
+ * instead of the key-holder's resolution where the caller is no key.
+ */
+async function refuse(deps: Deps, workspaceId: string, detail: string, advice?: string): Promise<never> {
   const exists = (await deps.store.getWorkspace(workspaceId)) !== undefined;
   throw exists
-    ? new AppError('workspace_forbidden', detail)
+    ? new AppError('workspace_forbidden', detail, [], {}, advice)
     : new AppError('workspace_not_found', `Workspace ${workspaceId} does not exist.`);
 }
