@@ -198,6 +198,12 @@ export const PROBLEMS = {
     resolution:
       'The database cannot be reached; try again shortly. Operators: check DATABASE_URL and the database.',
   },
+  storage_full: {
+    status: 507,
+    title: 'Database storage full',
+    resolution:
+      'Nothing was saved; try again later. Operators: free disk space (or raise the quota) where the database keeps its files.',
+  },
   internal_error: {
     status: 500,
     title: 'Internal error',
