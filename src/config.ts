@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './http/transport.js';
 
 export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
@@ -50,6 +51,36 @@ export function parseDatabaseUrl(url: string | undefined, cwd = process.cwd()): 
     return { kind: 'sqlite', path: path === ':memory:' ? path : resolve(cwd, path) };
   }
   throw new ConfigError('DATABASE_URL must start with postgres://, postgresql:// or sqlite:');
+}
+
+const HTTP_TIMEOUT_VARIABLES = [
+  ['HTTP_HEADERS_TIMEOUT', 'headersMs'],
+  ['HTTP_REQUEST_TIMEOUT', 'requestMs'],
+  ['HTTP_KEEP_ALIVE_TIMEOUT', 'keepAliveMs'],
+] as const;
+const MAX_HTTP_TIMEOUT_SECONDS = 3600;
+
+/**
+ * HTTP_HEADERS_TIMEOUT, HTTP_REQUEST_TIMEOUT and HTTP_KEEP_ALIVE_TIMEOUT, in whole seconds (1-3600): only those
+ * set, the others keep their defaults. Headers must arrive within the request's time.
+ */
+export function parseHttpTimeouts(env: NodeJS.ProcessEnv): Partial<HttpTimeouts> {
+  const timeouts: Partial<HttpTimeouts> = {};
+  for (const [variable, field] of HTTP_TIMEOUT_VARIABLES) {
+    const value = env[variable];
+    if (value === undefined || value === '') continue;
+    if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_HTTP_TIMEOUT_SECONDS) {
+      throw new ConfigError(`${variable} must be 1-${MAX_HTTP_TIMEOUT_SECONDS} seconds, got "${value}"`);
+    }
+    timeouts[field] = Number(value) * 1000;
+  }
+  const { headersMs, requestMs } = { ...DEFAULT_HTTP_TIMEOUTS, ...timeouts };
+  if (headersMs > requestMs) {
+    throw new ConfigError(
+      `HTTP_HEADERS_TIMEOUT (${headersMs / 1000} s) must not exceed HTTP_REQUEST_TIMEOUT (${requestMs / 1000} s)`,
+    );
+  }
+  return timeouts;
 }
 
 function parsePort(value: string | undefined): number {

@@ -1,5 +1,4 @@
 import { AppError } from '../core/errors.js';
-import { StoreError } from '../store/errors.js';
 
 /** A mistake in how the command was called (bad file, bad argument); exits 2 like other usage errors. */
 export class UsageError extends Error {
@@ -41,9 +40,7 @@ export function formatError(error: unknown, json: boolean): string {
     return `error: ${error.detail}${fields}\n  hint: ${error.resolution}`;
   }
   const message = error instanceof Error ? error.message : String(error);
-  // A database failure is the operator's to fix: its line keeps the driver's words; --json names its code.
-  const code = error instanceof StoreError ? error.code : 'error';
-  return json ? JSON.stringify({ error: { code, detail: message } }) : `error: ${message}`;
+  return json ? JSON.stringify({ error: { code: 'error', detail: message } }) : `error: ${message}`;
 }
 
 /** Left-aligned columns for human-readable listings. */

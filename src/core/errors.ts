@@ -196,13 +196,34 @@ export const PROBLEMS = {
     status: 503,
     title: 'Service unavailable',
     resolution:
-      'The database cannot be reached; try again shortly. Operators: check DATABASE_URL and the database.',
+      'The service is restarting or cannot reach its database: try again shortly (after Retry-After seconds when given). Operators: if it persists, check DATABASE_URL and the database.',
   },
-  storage_full: {
-    status: 507,
-    title: 'Database storage full',
+  bad_request: {
+    status: 400,
+    title: 'Malformed HTTP request',
     resolution:
-      'Nothing was saved; try again later. Operators: free disk space (or raise the quota) where the database keeps its files.',
+      'Send a well-formed HTTP/1.1 request: a standard method (not CONNECT), a path with valid percent-encoding (%XX, UTF-8), a Host header, and either one Content-Length or Transfer-Encoding: chunked.',
+  },
+  request_timeout: {
+    status: 408,
+    title: 'Request not received in time',
+    resolution:
+      'Send the headers and the whole body without pausing, then try again on a new connection; very slow links may need the operator to raise HTTP_REQUEST_TIMEOUT.',
+  },
+  uri_too_long: {
+    status: 414,
+    title: 'URL too long',
+    resolution: 'Check the ids in the path: none is longer than 100 characters.',
+  },
+  expectation_failed: {
+    status: 417,
+    title: 'Expectation not supported',
+    resolution: 'Send no Expect header, or "Expect: 100-continue".',
+  },
+  headers_too_large: {
+    status: 431,
+    title: 'Request headers too large',
+    resolution: 'Send a shorter URL and fewer or shorter headers: together they may take at most 16 KiB.',
   },
   internal_error: {
     status: 500,

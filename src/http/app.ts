@@ -61,6 +61,7 @@ import { sessionRoutes } from './routes/auth/session.js';
 import { signInRoute } from './routes/auth/token.js';
 import { brandAgentRoutes } from './routes/brand-agent.js';
 import { healthRoutes } from './routes/health.js';
+import { createHttpTransport, DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './transport.js';
 
 export interface AppOptions {
   store: Store;
@@ -74,6 +75,8 @@ export interface AppOptions {
   trustProxy?: boolean | string[];
   /** The built console (dist/web) to serve at `/`; no console without it. */
   consoleDir?: string;
+  /** Header, body, keep-alive and shutdown timeouts (src/http/transport.ts); production defaults otherwise. */
+  httpTimeouts?: Partial<HttpTimeouts>;
 }
 
 /**
@@ -166,7 +169,9 @@ const ACCOUNT_ROUTES = [
 
 export function buildApp(options: AppOptions): FastifyInstance {
   const { store, logger, clock = systemClock } = options;
+  const transport = createHttpTransport(logger, { ...DEFAULT_HTTP_TIMEOUTS, ...options.httpTimeouts });
   const app = Fastify({
+    ...transport.serverOptions,
     loggerInstance: logger,
     logController: new AccessLog({ requestIdLogLabel: 'request_id' }),
     genReqId: requestId,
@@ -210,6 +215,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     reader: new BrandReader(store, clock, usage),
     signIn: new SignInService(deps, tokens, options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS),
   };
+  app.addHook('preClose', () => transport.drain());
   app.addHook('onClose', async () => {
     ctx.reader.close();
     await usage.close();

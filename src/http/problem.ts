@@ -3,7 +3,6 @@ import { redactKeys } from '../core/secret-keys.js';
 import type { z } from 'zod';
 import { toFieldIssues } from '../core/inputs.js';
 import { AppError, type FieldIssue, PROBLEMS, type ProblemCode } from '../core/errors.js';
-import { StoreError } from '../store/errors.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 const REALM = 'Bearer realm="brand-context"';
@@ -96,6 +95,14 @@ function fromFastifyError(error: FastifyError): AppError | undefined {
       );
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError('invalid_request', 'The Content-Length header does not match the body.');
+    // Reached through Fastify's frameworkErrors; the URL is not echoed (it may be long, or hold a secret).
+    case 'FST_ERR_BAD_URL':
+      return new AppError(
+        'bad_request',
+        'The URL is not valid: every % must begin a percent-encoded UTF-8 byte such as %2F.',
+      );
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError('uri_too_long', 'A path segment of the URL is longer than 100 characters.');
   }
   if (error.statusCode === 404) return new AppError('not_found', 'No such route.');
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
@@ -113,9 +120,7 @@ export function handleError(
   const problem =
     error instanceof AppError
       ? error
-      : error instanceof StoreError
-        ? error.toAppError()
-        : (fromFastifyError(error) ?? new AppError('internal_error', 'An unexpected error occurred.'));
+      : (fromFastifyError(error) ?? new AppError('internal_error', 'An unexpected error occurred.'));
   if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
   reply.headers(problem.headers);
   if (problem.status === 401) {
@@ -125,4 +130,27 @@ export function handleError(
     );
   }
   return reply.code(problem.status).type(PROBLEM_CONTENT_TYPE).send(toProblemBody(problem, request.id));
+}
+
+/** A problem answered below Fastify, on a raw response or socket: the connection closes after it. */
+export interface ClosingProblem {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** The same problem+json as `handleError`, for answers written below the router (src/http/transport.ts). */
+export function closingProblem(error: AppError, requestId: string): ClosingProblem {
+  const body = JSON.stringify(toProblemBody(error, requestId));
+  return {
+    status: error.status,
+    headers: {
+      ...error.headers,
+      'content-type': `${PROBLEM_CONTENT_TYPE}; charset=utf-8`,
+      'content-length': String(Buffer.byteLength(body)),
+      'x-request-id': requestId,
+      connection: 'close',
+    },
+    body,
+  };
 }

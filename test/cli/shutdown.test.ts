@@ -4,80 +4,77 @@ import { once } from 'node:events';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DemoSeed } from '../../src/services/demo.js';
 import { describeEachBackend, type TestDatabase } from '../support/databases.js';
+import { closedSocket, crlf, parseResponses, type RawResponse, receiver } from '../support/raw-http.js';
 import { keysIn, killAllChildren, runCliJson, ServerProcess } from './cli-process.js';
 
-interface RawResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
+/** The nth (0-based) final response in `data`, once it has arrived whole. */
+function nthResponse(n: number): (data: Buffer) => RawResponse | undefined {
+  return (data) => parseResponses(data)[n];
 }
 
-/** Collects what the socket receives; `until` resolves once the text so far satisfies a test. */
-function receiver(socket: Socket) {
-  let received = Buffer.alloc(0);
-  const waiters = new Set<() => void>();
-  socket.on('data', (chunk: Buffer) => {
-    received = Buffer.concat([received, chunk]);
-    for (const waiter of waiters) waiter();
-  });
-  socket.on('close', () => {
-    for (const waiter of waiters) waiter();
-  });
-  return {
-    until<T>(parse: (data: Buffer) => T | undefined, timeoutMs = 5000): Promise<T> {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          const value = parse(received);
-          if (value !== undefined) {
-            finish();
-            resolve(value);
-          } else if (socket.closed) {
-            finish();
-            reject(new Error(`the connection closed; received:\n${received.toString('latin1')}`));
-          }
-        };
-        const timer = setTimeout(() => {
-          finish();
-          reject(
-            new Error(`nothing complete within ${timeoutMs} ms; received:\n${received.toString('latin1')}`),
-          );
-        }, timeoutMs);
-        const finish = () => {
-          clearTimeout(timer);
-          waiters.delete(check);
-        };
-        waiters.add(check);
-        check();
-      });
-    },
-  };
+function readRequest(port: number, seed: DemoSeed): string {
+  const body = JSON.stringify({ action: 'context', workspace_id: seed.workspace_id });
+  return crlf(
+    'POST /functions/v1/brand-agent HTTP/1.1',
+    `Host: 127.0.0.1:${port}`,
+    `Authorization: Bearer ${seed.brand_read_key}`,
+    'Content-Type: application/json',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    '',
+    body,
+  );
 }
 
-/** The final (non-1xx) response in `data`, once its headers and Content-Length bytes of body have arrived. */
-function completeResponse(data: Buffer): RawResponse | undefined {
-  let offset = 0;
-  for (;;) {
-    const headerEnd = data.indexOf('\r\n\r\n', offset);
-    if (headerEnd === -1) return undefined;
-    const [statusLine = '', ...headerLines] = data
-      .subarray(offset, headerEnd)
-      .toString('latin1')
-      .split('\r\n');
-    const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1]);
-    if (status >= 100 && status < 200) {
-      offset = headerEnd + 4;
-      continue;
+async function open(port: number): Promise<{ socket: Socket; incoming: ReturnType<typeof receiver> }> {
+  const socket = connect(port, '127.0.0.1');
+  const incoming = receiver(socket);
+  await once(socket, 'connect');
+  return { socket, incoming };
+}
+
+/** The 503 every request refused during shutdown gets. */
+function expectShutdownRefusal(response: RawResponse | undefined): void {
+  expect(response?.status).toBe(503);
+  expect(response?.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+  expect(response?.headers['retry-after']).toMatch(/^\d+$/);
+  expect(response?.headers.connection).toBe('close');
+  expect(JSON.parse(response?.body ?? '')).toMatchObject({
+    status: 503,
+    code: 'service_unavailable',
+    detail: expect.any(String) as string,
+    resolution: expect.any(String) as string,
+    request_id: expect.any(String) as string,
+  });
+}
+
+interface ClientOutcome {
+  answered: number;
+  /** The response that ended the connection (it said Connection: close). */
+  last?: RawResponse;
+  /** What went wrong: a reset, or a connection closed with a request unanswered. */
+  failure?: string;
+}
+
+/** A client that keeps reading brand context on one keep-alive connection until the server ends it. */
+async function keepReading(port: number, request: string, onAnswer: () => void): Promise<ClientOutcome> {
+  const { socket, incoming } = await open(port);
+  const closed = closedSocket(socket);
+  for (let answered = 0; ;) {
+    socket.write(request);
+    let response: RawResponse;
+    try {
+      response = await incoming.until(nthResponse(answered), 10_000);
+    } catch (error) {
+      const { reset } = await closed;
+      const why = reset ? 'reset' : (error as Error).message.split('\n')[0];
+      return { answered, failure: `request ${answered + 1}: ${why}` };
     }
-    const headers = Object.fromEntries(
-      headerLines.map((line) => {
-        const colon = line.indexOf(':');
-        return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()];
-      }),
-    );
-    const length = Number(headers['content-length']);
-    const body = data.subarray(headerEnd + 4);
-    if (!Number.isInteger(length) || body.length < length) return undefined;
-    return { status, headers, body: body.subarray(0, length).toString('utf8') };
+    answered += 1;
+    onAnswer();
+    if (response.headers.connection === 'close') {
+      const { reset } = await closed;
+      return { answered, last: response, ...(reset && { failure: 'reset after Connection: close' }) };
+    }
   }
 }
 
@@ -109,38 +106,43 @@ describeEachBackend('brand-context serve: health endpoints and graceful shutdown
     expect(await response.json()).toEqual({ status: 'ready', database: backend.name });
   });
 
-  it('finishes a request whose body is still arriving when SIGTERM comes, then exits 0 after logging "stopped"', async () => {
-    const body = JSON.stringify({ action: 'context', workspace_id: seed.workspace_id });
-    const half = Math.floor(body.length / 2);
-    const socket = connect(server.port, '127.0.0.1');
-    const received = receiver(socket);
-    await once(socket, 'connect');
-    // Expect: 100-continue makes the server say when it has read the headers: the request is then in flight.
-    socket.write(
-      [
-        'POST /functions/v1/brand-agent HTTP/1.1',
-        `Host: 127.0.0.1:${server.port}`,
-        `Authorization: Bearer ${seed.brand_read_key}`,
-        'Content-Type: application/json',
-        `Content-Length: ${Buffer.byteLength(body)}`,
-        'Expect: 100-continue',
-        '',
-        body.slice(0, half),
-      ].join('\r\n'),
+  it('on SIGTERM finishes the request in flight with Connection: close, answers one arriving on a kept-alive connection with 503 problem+json, closes idle connections cleanly, and exits 0 after logging "stopped"', async () => {
+    const request = readRequest(server.port, seed);
+    const bodyStart = request.indexOf('\r\n\r\n') + 4;
+    // In flight: Expect: 100-continue makes the server say when it has read the headers.
+    const inFlight = await open(server.port);
+    inFlight.socket.write(
+      `${request.slice(0, bodyStart - 2)}Expect: 100-continue\r\n\r\n${request.slice(bodyStart, bodyStart + 10)}`,
     );
-    await received.until((data) => (data.includes('HTTP/1.1 100 Continue\r\n\r\n') ? true : undefined));
+    await inFlight.incoming.until((data) =>
+      data.includes('HTTP/1.1 100 Continue\r\n\r\n') ? true : undefined,
+    );
+    // Kept alive after one answer, with the next request's head still arriving when the signal comes.
+    const keptAlive = await open(server.port);
+    keptAlive.socket.write(request);
+    expect((await keptAlive.incoming.until(nthResponse(0))).headers.connection).toBe('keep-alive');
+    keptAlive.socket.write(request.slice(0, bodyStart - 2));
+    // Idle: answered once, then silent.
+    const idle = await open(server.port);
+    const idleClosed = closedSocket(idle.socket);
+    idle.socket.write(request);
+    await idle.incoming.until(nthResponse(0));
 
     server.child.kill('SIGTERM');
     await server.waitForStdout(/"msg":"shutting down: finishing in-flight requests"/);
     expect(server.running).toBe(true);
-    socket.write(body.slice(half));
 
-    const response = await received.until(completeResponse);
-    expect(response.status).toBe(200);
-    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(JSON.parse(response.body)).toMatchObject({ workspace_id: seed.workspace_id, name: 'Acme Coffee' });
-    socket.destroy();
+    keptAlive.socket.write(request.slice(bodyStart - 2));
+    expectShutdownRefusal(await keptAlive.incoming.until(nthResponse(1)));
 
+    inFlight.socket.write(request.slice(bodyStart + 10));
+    const finished = await inFlight.incoming.until(nthResponse(0));
+    expect(finished.status).toBe(200);
+    expect(finished.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(finished.headers.connection).toBe('close');
+    expect(JSON.parse(finished.body)).toMatchObject({ workspace_id: seed.workspace_id, name: 'Acme Coffee' });
+
+    expect(await idleClosed).toEqual({ reset: false });
     expect(await server.waitForExit()).toEqual({ code: 0, signal: null });
     expect(server.logLines().some((line) => line.includes('"msg":"stopped"'))).toBe(true);
     expect(server.stderr).toBe('');
@@ -157,5 +159,33 @@ describeEachBackend('brand-context serve: health endpoints and graceful shutdown
   it('never writes the brand read key it was sent to its logs', () => {
     expect(keysIn(server.stdout + server.stderr)).toEqual([]);
     expect(server.stdout).not.toContain(seed.brand_read_key);
+  });
+
+  it('resets none of 32 keep-alive connections reading brand context in a loop when SIGTERM comes: each ends on an answer with Connection: close', async () => {
+    const loaded = await ServerProcess.start([], { databaseUrl: database.url });
+    const request = readRequest(loaded.port, seed);
+    let answers = 0;
+    let signalled = false;
+    const clients = Array.from({ length: 32 }, () =>
+      keepReading(loaded.port, request, () => {
+        answers += 1;
+        // Once every connection is busy, the signal lands amid requests in flight, arriving and in between.
+        if (answers === 32 * 5 && !signalled) {
+          signalled = true;
+          loaded.child.kill('SIGTERM');
+        }
+      }),
+    );
+    const outcomes = await Promise.all(clients);
+
+    expect(signalled).toBe(true);
+    expect(outcomes.filter((outcome) => outcome.failure !== undefined)).toEqual([]);
+    for (const { last } of outcomes) {
+      if (last?.status === 200)
+        expect(JSON.parse(last.body)).toMatchObject({ workspace_id: seed.workspace_id });
+      else expectShutdownRefusal(last);
+    }
+    expect(await loaded.waitForExit()).toEqual({ code: 0, signal: null });
+    expect(keysIn(loaded.stdout + loaded.stderr)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { loadConfig } from '../../config.js';
+import { loadConfig, parseHttpTimeouts } from '../../config.js';
 import { systemClock } from '../../core/clock.js';
 import { buildApp } from '../../http/app.js';
 import { hasConsole } from '../../http/console.js';
@@ -36,11 +36,12 @@ function demoBanner(baseUrl: string, kind: string, seed: DemoSeed): string {
 export function serveCommand(program: Command): void {
   program
     .command('serve')
-    .description('start the HTTP service (PORT, HOST, DATABASE_URL, LOG_LEVEL configure it)')
+    .description('start the HTTP service (PORT, HOST, DATABASE_URL, LOG_LEVEL, HTTP_*_TIMEOUT configure it)')
     .option('--demo', 'on an empty database, first create the demo workspace and print its key')
     .option('--json', 'print the demo seed as one JSON line')
     .action(async (options: { demo?: boolean; json?: boolean }) => {
       const config = loadConfig();
+      const httpTimeouts = parseHttpTimeouts(process.env);
       const out = createOutput(options.json === true);
       const logger = createLogger(config.logLevel);
       const store = await openStore(config.database);
@@ -50,7 +51,14 @@ export function serveCommand(program: Command): void {
       const seed = options.demo && workspaces.length === 0 ? await seedDemo(deps) : undefined;
       const consoleDir = hasConsole(CONSOLE_DIR) ? CONSOLE_DIR : undefined;
       if (!consoleDir) logger.warn(`no console at ${CONSOLE_DIR}: run npm run build to serve it`);
-      const app = buildApp({ store, logger, auth: config.auth, trustProxy: config.trustProxy, consoleDir });
+      const app = buildApp({
+        store,
+        logger,
+        auth: config.auth,
+        trustProxy: config.trustProxy,
+        consoleDir,
+        httpTimeouts,
+      });
 
       let stopping = false;
       const shutdown = (signal: NodeJS.Signals) => {
