@@ -1,4 +1,5 @@
 import { AppError } from '../core/errors.js';
+import { StoreError } from '../store/errors.js';
 
 /** A mistake in how the command was called (bad file, bad argument); exits 2 like other usage errors. */
 export class UsageError extends Error {
@@ -40,7 +41,9 @@ export function formatError(error: unknown, json: boolean): string {
     return `error: ${error.detail}${fields}\n  hint: ${error.resolution}`;
   }
   const message = error instanceof Error ? error.message : String(error);
-  return json ? JSON.stringify({ error: { code: 'error', detail: message } }) : `error: ${message}`;
+  // A database failure is the operator's to fix: its line keeps the driver's words; --json names its code.
+  const code = error instanceof StoreError ? error.code : 'error';
+  return json ? JSON.stringify({ error: { code, detail: message } }) : `error: ${message}`;
 }
 
 /** Left-aligned columns for human-readable listings. */

@@ -225,6 +225,12 @@ export const PROBLEMS = {
     title: 'Request headers too large',
     resolution: 'Send a shorter URL and fewer or shorter headers: together they may take at most 16 KiB.',
   },
+  storage_full: {
+    status: 507,
+    title: 'Database storage full',
+    resolution:
+      'Nothing was saved; try again later. Operators: free disk space (or raise the quota) where the database keeps its files.',
+  },
   internal_error: {
     status: 500,
     title: 'Internal error',

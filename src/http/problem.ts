@@ -3,6 +3,7 @@ import { redactKeys } from '../core/secret-keys.js';
 import type { z } from 'zod';
 import { toFieldIssues } from '../core/inputs.js';
 import { AppError, type FieldIssue, PROBLEMS, type ProblemCode } from '../core/errors.js';
+import { StoreError } from '../store/errors.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 const REALM = 'Bearer realm="brand-context"';
@@ -120,7 +121,9 @@ export function handleError(
   const problem =
     error instanceof AppError
       ? error
-      : (fromFastifyError(error) ?? new AppError('internal_error', 'An unexpected error occurred.'));
+      : error instanceof StoreError
+        ? error.toAppError()
+        : (fromFastifyError(error) ?? new AppError('internal_error', 'An unexpected error occurred.'));
   if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
   reply.headers(problem.headers);
   if (problem.status === 401) {

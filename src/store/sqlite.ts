@@ -7,14 +7,14 @@ import {
   type DialectAdapter,
   type Driver,
   Kysely,
+  type QueryResult,
   SqliteAdapter,
   SqliteDialect,
-  type SqliteDialectConfig,
   SqliteDriver,
   sql,
 } from 'kysely';
 import { ChangeHub } from './change-feed.js';
-import { DatabaseUnavailableError, describeError } from './errors.js';
+import { DatabaseUnavailableError, describeError, StoreError } from './errors.js';
 import { KyselyStore } from './kysely-store.js';
 import { migrateToLatest } from './migrate.js';
 import type { Database } from './schema.js';
@@ -34,25 +34,75 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
   }
 }
 
+/** How long a write waits for another process's write lock (the CLI and the server share the file). */
+const BUSY_TIMEOUT_MS = 5000;
+
+/** The driver's errors that no request can fix, as the store reports them; others pass unchanged. */
+function fromSqliteError(error: unknown): unknown {
+  if (!(error instanceof BetterSqlite3.SqliteError)) return error;
+  if (error.code === 'SQLITE_FULL') return new StoreError('storage_full', 'no space left on the disk', error);
+  if (error.code.startsWith('SQLITE_BUSY')) {
+    const seconds = String(BUSY_TIMEOUT_MS / 1000);
+    return new StoreError('service_unavailable', `another process kept it locked for ${seconds} s`, error);
+  }
+  return error;
+}
+
+class TranslatingConnection implements DatabaseConnection {
+  constructor(private readonly connection: DatabaseConnection) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    try {
+      return await this.connection.executeQuery<R>(query);
+    } catch (error) {
+      throw fromSqliteError(error);
+    }
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.connection.streamQuery<R>(query, chunkSize);
+  }
+}
+
 /**
  * Transactions start with BEGIN IMMEDIATE, taking the write lock at once (waiting for it under busy_timeout).
  * Kysely's plain BEGIN is deferred: a transaction that reads first (the migrator's state, replaceBrand's
  * current brand) and writes next fails at once with SQLITE_BUSY(_SNAPSHOT) if another process wrote in
- * between, since SQLite cannot wait its way out of that.
+ * between, since SQLite cannot wait its way out of that. Errors are translated (fromSqliteError).
  */
 class ImmediateSqliteDriver extends SqliteDriver {
+  private translating: DatabaseConnection | undefined;
+
+  constructor(private readonly database: BetterSqlite3.Database) {
+    super({ database });
+  }
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    this.translating ??= new TranslatingConnection(connection);
+    return this.translating;
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+
+  /**
+   * SQLite rolls a transaction back by itself after some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_BUSY on
+   * COMMIT): rolling back again would fail ("no transaction is active") and hide the error that caused it.
+   */
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (this.database.inTransaction) await super.rollbackTransaction(connection);
   }
 }
 
 class SerializingSqliteDialect extends SqliteDialect {
-  constructor(private readonly settings: SqliteDialectConfig) {
-    super(settings);
+  constructor(private readonly database: BetterSqlite3.Database) {
+    super({ database });
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.settings);
+    return new ImmediateSqliteDriver(this.database);
   }
 
   override createAdapter(): DialectAdapter {
@@ -75,8 +125,6 @@ function makeDirectory(dir: string): void {
     mkdirSync(dir);
   }
 }
-
-const BUSY_TIMEOUT_MS = 5000;
 
 /**
  * Turning a new file to WAL takes the write lock while holding a read lock, so when two processes open a new
@@ -103,7 +151,6 @@ function openFile(path: string): BetterSqlite3.Database {
     enableWal(database);
     database.pragma('synchronous = NORMAL');
     database.pragma('foreign_keys = ON');
-    // The CLI and the server share the file: wait for the other's write instead of failing.
     database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     return database;
   } catch (error) {
@@ -133,7 +180,7 @@ function watchDataVersion(database: BetterSqlite3.Database) {
 
 export async function openSqliteStore(path: string): Promise<Store> {
   const database = openFile(path);
-  const db = new Kysely<Database>({ dialect: new SerializingSqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SerializingSqliteDialect(database) });
   try {
     await migrateToLatest(db);
   } catch (error) {

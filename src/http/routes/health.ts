@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../../core/errors.js';
+import { StoreError } from '../../store/errors.js';
 import type { Store } from '../../store/store.js';
 
 const READY_TIMEOUT_MS = 2000;
@@ -12,13 +12,14 @@ export function healthRoutes(app: FastifyInstance, store: Store): void {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        reject(new Error('database ping timed out'));
+        reject(new Error(`no answer within ${String(READY_TIMEOUT_MS)} ms`));
       }, READY_TIMEOUT_MS);
     });
     try {
       await Promise.race([store.ping(), timeout]);
-    } catch {
-      throw new AppError('service_unavailable', 'The database did not answer.');
+    } catch (error) {
+      // Whatever the cause (a closed store too), the answer is 503 with Retry-After.
+      throw error instanceof StoreError ? error : new StoreError('service_unavailable', 'no answer', error);
     } finally {
       clearTimeout(timer);
     }

@@ -1,0 +1,109 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDatabaseUrl } from '../../src/config.js';
+import { type BrandDocument, emptyBrand } from '../../src/core/brand-context.js';
+import { OPERATOR } from '../../src/services/audit.js';
+import { createWorkspace } from '../../src/services/workspaces.js';
+import { killAllChildren, runCli } from '../cli/cli-process.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { snapshotTables, type TestDatabase } from '../support/databases.js';
+import { mountSmallDisk, type SmallDisk } from '../support/small-disk.js';
+import { addUser, bearer, type TestUser } from '../support/users.js';
+
+const DISK_BYTES = 8 * 1024 * 1024;
+/** Room for SQLite's shared-memory index and a few pages, far less than a big brand needs. */
+const LEFT_FREE_BYTES = 128 * 1024;
+
+/** A brand of about 800 KB (40 knowledge entries of 20,000 characters): more than the disk has left. */
+function bigBrand(name: string): BrandDocument {
+  return {
+    ...emptyBrand(),
+    name,
+    knowledge: Array.from({ length: 40 }, (_, i) => ({
+      kind: 'fact' as const,
+      title: `Entry ${String(i)}`,
+      content: `${String(i)} `.repeat(10_000).slice(0, 20_000),
+      tags: [],
+    })),
+  };
+}
+
+function started(testApp: TestApp | undefined): TestApp {
+  if (!testApp) throw new Error('the app did not start');
+  return testApp;
+}
+
+const mounted = await mountSmallDisk(DISK_BYTES);
+const skipReason = 'skipReason' in mounted ? mounted.skipReason : undefined;
+const title = 'SQLite on a full disk';
+
+describe.skipIf(skipReason !== undefined)(
+  skipReason === undefined ? title : `${title} — skipped: ${skipReason}`,
+  () => {
+    const disk = mounted as SmallDisk;
+    let database: TestDatabase;
+    let testApp: TestApp | undefined;
+    let owner: TestUser;
+    let workspaceId: string;
+
+    beforeAll(async () => {
+      const url = `sqlite:${join(disk.dir, 'brand-context.db')}`;
+      database = { url, config: parseDatabaseUrl(url), drop: () => Promise.resolve() };
+      testApp = await startTestApp(database);
+      ({ id: workspaceId } = await createWorkspace(testApp.deps, OPERATOR, { name: 'Acme Coffee' }));
+      owner = await addUser(testApp, { workspaceId, role: 'owner' });
+    });
+    afterAll(async () => {
+      try {
+        await killAllChildren();
+        await testApp?.close();
+      } finally {
+        await disk.unmount();
+      }
+    });
+
+    it('answers a brand write on a full disk with 507 storage_full and a resolution for operators, keeps the brand as it was, and accepts the write once there is room', async () => {
+      const before = await snapshotTables(database.config);
+      const { app } = started(testApp);
+      const put = () =>
+        app.inject({
+          method: 'PUT',
+          url: `/api/v1/workspaces/${workspaceId}/brand`,
+          headers: bearer(owner.token),
+          payload: bigBrand('Acme Coffee, renamed'),
+        });
+      await disk.fill(LEFT_FREE_BYTES);
+      const refused = await put().finally(() => disk.free());
+
+      expect(refused.statusCode).toBe(507);
+      expect(refused.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+      expect(refused.json()).toMatchObject({
+        code: 'storage_full',
+        status: 507,
+        resolution: expect.stringMatching(/disk space/) as string,
+      });
+      expect(refused.body).not.toMatch(/rollback/i);
+      expect(await snapshotTables(database.config)).toEqual(before);
+
+      const accepted = await put();
+      expect(accepted.statusCode).toBe(200);
+      expect(accepted.json()).toMatchObject({ name: 'Acme Coffee, renamed', version: 2 });
+    });
+
+    it('reports `brand import` on a full disk as a one-line error saying the disk is full, exit code 1, and keeps the data as it was', async () => {
+      const before = await snapshotTables(database.config);
+      await disk.fill(LEFT_FREE_BYTES);
+
+      const result = await runCli(['brand', 'import', '--workspace', workspaceId, '-'], {
+        databaseUrl: database.url,
+        input: JSON.stringify(bigBrand('Imported Coffee')),
+      }).finally(() => disk.free());
+
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/^error: database storage full: .+\n$/);
+      expect(result.stderr).not.toMatch(/rollback/i);
+      expect(await snapshotTables(database.config)).toEqual(before);
+    });
+  },
+);
