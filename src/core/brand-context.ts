@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { parseInput } from './inputs.js';
 
 /**
- * The brand context object (DESIGN 4.5): what the read operation returns, and — minus the server-set
+ * The brand context object (README "The brand context object"): what the read operation returns, and — minus the server-set
  * fields — the document that `brand import` and the management API accept. Every field is always present
  * in the output; empty values are "", [], {} or null, never missing.
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { nameSchema } from './inputs.js';
 
 /**
- * Campaign drafts (DESIGN 4.8): what an author may write, and how much. Limits are generous for real
+ * Campaign drafts (README "Campaign drafts"): what an author may write, and how much. Limits are generous for real
  * email (inbox clients clip far earlier) yet keep one campaign well under a few megabytes.
  */
 export const CAMPAIGN_STATUSES = ['draft', 'scheduled', 'sent'] as const;

@@ -8,7 +8,7 @@ import { CAMPAIGN_STATUSES } from '../core/campaigns.js';
  * matches the advertised schema (unknown fields are dropped rather than failing the client's validation).
  */
 
-/** The service's own schema of the brand context object (DESIGN 4.5), so the two cannot drift apart. */
+/** The service's own schema of the brand context object (README "The brand context object"), so the two cannot drift apart. */
 export const brandContextOutput = brandContextSchema;
 
 /** With `fields`, only the asked sections are present; the identifying fields always are. */
@@ -59,7 +59,7 @@ export const workspaceListSchema = z.object({
   workspaces: z.array(z.object({ id: z.string(), name: z.string(), role: z.string() })),
 });
 
-/** RFC 9457 problem+json of the service (DESIGN 4.4); tolerant, since only its text reaches the model. */
+/** RFC 9457 problem+json of the service (README "Errors"); tolerant, since only its text reaches the model. */
 export const problemSchema = z.object({
   status: z.number().optional(),
   code: z.string(),

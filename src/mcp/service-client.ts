@@ -63,7 +63,7 @@ interface RequestSpec<S extends z.ZodType> {
 const SNIPPET = 200;
 
 /**
- * A small client of the service's HTTP API (DESIGN 4.4, 4.7, 4.8). Every failure — a problem+json answer,
+ * A small client of the service's HTTP API (README: the read operation, the management API, campaign drafts). Every failure — a problem+json answer,
  * an unreachable service, a timeout, an answer of an unexpected shape — becomes a ServiceError whose text
  * never contains a credential.
  */

@@ -100,7 +100,7 @@ export class BrandReader {
   }
 
   /**
-   * DESIGN 4.4 step 3 for a bearer token: format and checksum first (no database), then status, judged
+   * Check 3 of the read operation (README "Errors") for a bearer token: format and checksum first (no database), then status, judged
    * against the clock every time. Synchronous when the key is cached.
    */
   verifyKey(token: string): MaybePromise<VerifiedKey> {
@@ -132,7 +132,7 @@ export class BrandReader {
     }
   }
 
-  /** DESIGN 4.4 steps 6-8: 404 for a workspace that does not exist, 403 for another workspace's key. */
+  /** Checks 6-8 of the read operation (README "Errors"): 404 for a workspace that does not exist, 403 for another workspace's key. */
   read(key: Pick<VerifiedKey, 'workspaceId'>, workspaceId: string): MaybePromise<ServedBrand> {
     return key.workspaceId === workspaceId
       ? this.readWorkspace(workspaceId)

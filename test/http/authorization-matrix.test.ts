@@ -100,7 +100,7 @@ const EXPECTED: Record<Access, Record<CallerKind, Outcome>> = {
   consoleSession: everyCaller('missing_token'),
   // Signing out is a cookie write: without the session's CSRF token it is refused, whoever asks.
   signOut: everyCaller('csrf_failed'),
-  // POST /functions/v1/brand-agent (DESIGN 4.4): brand read keys, and members' user tokens.
+  // POST /functions/v1/brand-agent (README "Reading brand context"): brand read keys, and members' user tokens.
   read: {
     anonymous: 'missing_key',
     expiredSession: 'token_expired',
@@ -109,7 +109,7 @@ const EXPECTED: Record<Access, Record<CallerKind, Outcome>> = {
     forgedToken: 'invalid_token',
     brandKey: 'ok',
     otherBrandKey: 'workspace_forbidden',
-    // A workspace API key reaches campaigns only (DESIGN 4.8); the read operation takes brand read keys.
+    // A workspace API key reaches campaigns only (README "Workspace API keys"); the read operation takes brand read keys.
     apiKey: 'malformed_key',
     otherApiKey: 'malformed_key',
     owner: 'ok',
@@ -663,7 +663,7 @@ describeEachBackend('Authorization matrix: every route × every kind of caller',
     const expected: Record<string, string> = {};
     const actual: Record<string, string> = {};
     for (const row of ROUTES) {
-      // The read operation names its workspace in the body, so DESIGN 4.4 checks the body before the 403.
+      // The read operation names its workspace in the body, so its checks (README "Errors") read the body before the 403.
       if (row.access === 'read') continue;
       if (row.build === undefined || (await row.build(f, f.owner)).body === undefined) continue;
       for (const caller of CALLERS) {
