@@ -57,6 +57,12 @@ export const PROBLEMS = {
     title: 'Too many attempts',
     resolution: 'Wait for the number of seconds in the Retry-After header, then try again.',
   },
+  sign_in_busy: {
+    status: 503,
+    title: 'Too many sign-ins at once',
+    resolution:
+      'The service checks only a few passwords at a time to bound its memory: wait for the number of seconds in the Retry-After header, then sign in again.',
+  },
   brand_key_not_allowed: {
     status: 403,
     title: 'Brand read keys cannot call this route',

@@ -22,6 +22,7 @@ import { type Clock, systemClock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { refuseNulCharacters } from '../core/inputs.js';
 import { BrandReader } from '../services/brand-reader.js';
+import type { PasswordHasher } from '../services/passwords.js';
 import { DEFAULT_SIGN_IN_LIMITS, SignInService, type SignInLimits } from '../services/sign-in.js';
 import { type AuthConfig, TokenService } from '../services/tokens.js';
 import { UsageRecorder } from '../services/usage.js';
@@ -68,7 +69,10 @@ export interface AppOptions {
   logger: FastifyBaseLogger;
   clock?: Clock;
   auth?: Partial<AuthConfig>;
-  signInLimits?: SignInLimits;
+  /** Sign-in throttles; the defaults for any left out. */
+  signInLimits?: Partial<SignInLimits>;
+  /** Bounds the scrypt work of sign-in; the process's shared one by default. */
+  passwordHasher?: PasswordHasher;
   /** How often `last_used_at` stamps are written (default 30 s). */
   usageFlushMs?: number;
   /** Behind a load balancer: whose X-Forwarded-For names the client (sign-in throttles per client IP). */
@@ -213,7 +217,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
     usage,
     tokens,
     reader: new BrandReader(store, clock, usage),
-    signIn: new SignInService(deps, tokens, options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS),
+    signIn: new SignInService(
+      deps,
+      tokens,
+      { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits },
+      options.passwordHasher,
+    ),
   };
   app.addHook('preClose', () => transport.drain());
   app.addHook('onClose', async () => {

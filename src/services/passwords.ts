@@ -1,8 +1,12 @@
+import { availableParallelism } from 'node:os';
 import { randomBytes, scrypt, type ScryptOptions, timingSafeEqual } from 'node:crypto';
+import { AppError } from '../core/errors.js';
 
 /** OWASP's scrypt floor: N=2^17, r=8, p=1 (128 MiB · 1 iteration); the parameters travel with the hash. */
 const PARAMS = { N: 2 ** 17, r: 8, p: 1 };
 const KEY_LENGTH = 32;
+/** How long a caller turned away should wait: a derivation takes a fraction of a second. */
+const RETRY_AFTER_S = 1;
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -13,28 +17,95 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
   });
 }
 
-/** `scrypt$N$r$p$salt$hash`, salt and hash in base64url. */
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const hash = await derive(password, salt, PARAMS);
-  return [
-    'scrypt',
-    PARAMS.N,
-    PARAMS.r,
-    PARAMS.p,
-    salt.toString('base64url'),
-    hash.toString('base64url'),
-  ].join('$');
+export interface PasswordWorkLimits {
+  /** Derivations running at once: each holds 128 MiB while it runs. */
+  concurrent: number;
+  /** Derivations waiting for a free slot; callers beyond them get 503 `sign_in_busy`. */
+  queued: number;
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, n, r, p, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || salt === undefined || hash === undefined) return false;
-  const expected = Buffer.from(hash, 'base64url');
-  const actual = await derive(password, Buffer.from(salt, 'base64url'), {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-  });
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+/**
+ * One per CPU core (scrypt is CPU-bound, more at once only adds memory), at most libuv's default thread
+ * pool of 4, which file and DNS work share; the queue holds a few rounds of work.
+ */
+const CONCURRENT = Math.min(availableParallelism(), 4);
+export const DEFAULT_PASSWORD_WORK_LIMITS: PasswordWorkLimits = {
+  concurrent: CONCURRENT,
+  queued: 4 * CONCURRENT,
+};
+
+/**
+ * Hashes and checks passwords with a bound on the scrypt work in flight, so a burst of sign-ins cannot
+ * exhaust memory (README: sign-in): at most `concurrent` derivations run, `queued` more wait, and the rest
+ * are refused at once with 503 and Retry-After.
+ */
+export class PasswordHasher {
+  private running = 0;
+  /** Callers waiting for a slot, each woken by the derivation that hands its slot on. */
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly limits: PasswordWorkLimits = DEFAULT_PASSWORD_WORK_LIMITS) {}
+
+  /** `scrypt$N$r$p$salt$hash`, salt and hash in base64url. */
+  async hash(password: string): Promise<string> {
+    const salt = randomBytes(16);
+    const hash = await this.bounded(() => derive(password, salt, PARAMS));
+    return [
+      'scrypt',
+      PARAMS.N,
+      PARAMS.r,
+      PARAMS.p,
+      salt.toString('base64url'),
+      hash.toString('base64url'),
+    ].join('$');
+  }
+
+  /**
+   * Whether `password` matches `stored`. Without a stored hash (no such account, or no password) the same
+   * derivation runs on a throwaway salt and the answer is false, so timing does not tell which accounts exist.
+   */
+  async verify(password: string, stored: string | null): Promise<boolean> {
+    if (stored === null) {
+      await this.bounded(() => derive(password, randomBytes(16), PARAMS));
+      return false;
+    }
+    const [scheme, n, r, p, salt, hash] = stored.split('$');
+    if (scheme !== 'scrypt' || salt === undefined || hash === undefined) return false;
+    const expected = Buffer.from(hash, 'base64url');
+    const actual = await this.bounded(() =>
+      derive(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) }),
+    );
+    return actual.length === expected.length && timingSafeEqual(actual, expected);
+  }
+
+  private async bounded<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running < this.limits.concurrent) {
+      this.running++;
+    } else if (this.waiting.length < this.limits.queued) {
+      // The finishing derivation hands its slot over: `running` stays as it is.
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else {
+      throw new AppError(
+        'sign_in_busy',
+        `Too many passwords are being checked at once; try again in ${RETRY_AFTER_S} s.`,
+        [],
+        { 'retry-after': String(RETRY_AFTER_S) },
+      );
+    }
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
+    }
+  }
+}
+
+/** The process's hasher: the sign-in service and password setting share its bound. */
+export const passwordHasher = new PasswordHasher();
+
+/** Setting a password (accounts created with one, `users set-password`): through the shared bound. */
+export function hashPassword(password: string): Promise<string> {
+  return passwordHasher.hash(password);
 }

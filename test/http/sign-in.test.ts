@@ -1,6 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { OPERATOR } from '../../src/services/audit.js';
+import { PasswordHasher } from '../../src/services/passwords.js';
 import type { SignInLimits } from '../../src/services/sign-in.js';
 import { createWorkspace, findOrCreateUser } from '../../src/services/workspaces.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -13,12 +14,14 @@ const WRONG_PASSWORD = 'incorrect horse battery staple';
 
 /** Windows long enough that no assertion races them; the recovery test uses one-second windows. */
 const LIMITS: SignInLimits = {
-  perIp: { attempts: 5, windowSeconds: 60 },
-  perAccount: { attempts: 3, windowSeconds: 60 },
+  perIp: { attempts: 6, windowSeconds: 60 },
+  perAccountAndIp: { attempts: 3, windowSeconds: 60 },
+  perAccount: { attempts: 6, windowSeconds: 60 },
 };
 const SHORT_LIMITS: SignInLimits = {
-  perIp: { attempts: 5, windowSeconds: 1 },
-  perAccount: { attempts: 3, windowSeconds: 1 },
+  perIp: { attempts: 6, windowSeconds: 1 },
+  perAccountAndIp: { attempts: 3, windowSeconds: 1 },
+  perAccount: { attempts: 6, windowSeconds: 1 },
 };
 
 interface Session {
@@ -65,6 +68,9 @@ describeEachBackend('POST /auth/v1/token: sign-in', (backend) => {
     bob: `bob-${backend.name}@example.com`,
     carol: `carol-${backend.name}@example.com`,
     dave: `dave-${backend.name}@example.com`,
+    erin: `erin-${backend.name}@example.com`,
+    frank: `frank-${backend.name}@example.com`,
+    grace: `grace-${backend.name}@example.com`,
   };
 
   async function signIn(
@@ -171,49 +177,76 @@ describeEachBackend('POST /auth/v1/token: sign-in', (backend) => {
     expect(problemOf(notAnEmail).errors).toEqual([{ field: 'email', message: 'must be an email address' }]);
   });
 
-  it('throttles an account after 3 failures: the 4th attempt is 429 even with the right password, from any IP', async () => {
+  it('throttles one address after 3 failures on an account, even with the right password, while the owner signs in from another address', async () => {
     const { app } = testApp;
     const attacker = freshIp();
     for (let attempt = 0; attempt < 3; attempt++) {
       const response = await signIn(app, { email: emails.bob, password: WRONG_PASSWORD }, attacker);
       expect(response.statusCode).toBe(401);
     }
-    expectRateLimited(await signIn(app, { email: emails.bob, password: PASSWORD }, attacker), 60);
-    // the account is protected from anywhere, not only from the address that guessed
-    const elsewhere = await signIn(app, { email: emails.bob, password: PASSWORD });
-    expectRateLimited(elsewhere, 60);
-    expect(elsewhere.body).not.toContain('access_token');
+    const blocked = await signIn(app, { email: emails.bob, password: PASSWORD }, attacker);
+    expectRateLimited(blocked, 60);
+    expect(blocked.body).not.toContain('access_token');
+    expect(problemOf(blocked).detail).toMatch(/^Too many failed sign-ins to this account from your address/);
+    // the owner, at an address with no failures, is not locked out by a stranger's guesses
+    const owner = await signIn(app, { email: emails.bob, password: PASSWORD });
+    expect(owner.statusCode).toBe(200);
+    // and the attacker's address stays throttled for that account
+    expectRateLimited(await signIn(app, { email: emails.bob, password: WRONG_PASSWORD }, attacker), 60);
   });
 
-  it('lets concurrent guesses from many IPs past the account limit no more than sequential ones', async () => {
+  it('lets concurrent guesses from one address past its limit no more than sequential ones', async () => {
     const { app } = testApp;
-    const email = `erin-${backend.name}@example.com`;
-    await findOrCreateUser(testApp.deps, email, PASSWORD);
+    const ip = freshIp();
     const guesses = await Promise.all(
-      [1, 2, 3, 4, 5, 6, 7, 8].map((i) => signIn(app, { email, password: `guess number ${String(i)}` })),
+      [1, 2, 3, 4, 5, 6].map((i) =>
+        signIn(app, { email: emails.erin, password: `guess number ${String(i)}` }, ip),
+      ),
     );
     const statuses = guesses.map((response) => response.statusCode).sort();
-    expect(statuses).toEqual([401, 401, 401, 429, 429, 429, 429, 429]);
-    expectRateLimited(await signIn(app, { email, password: PASSWORD }), 60);
+    expect(statuses).toEqual([401, 401, 401, 429, 429, 429]);
+    expect((await signIn(app, { email: emails.erin, password: PASSWORD })).statusCode).toBe(200);
   });
 
-  it('leaves other accounts signing in from other IPs unaffected by one account being throttled', async () => {
+  it('counts only failures: a success clears that address’s failures on the account', async () => {
     const { app } = testApp;
-    expectRateLimited(await signIn(app, { email: emails.bob, password: PASSWORD }), 60);
-    const carol = await signIn(app, { email: emails.carol, password: PASSWORD });
-    expect(carol.statusCode).toBe(200);
+    const ip = freshIp();
+    const attempt = (password: string) => signIn(app, { email: emails.frank, password }, ip);
+    expect((await attempt(WRONG_PASSWORD)).statusCode).toBe(401);
+    expect((await attempt(PASSWORD)).statusCode).toBe(200);
+    for (let failure = 0; failure < 3; failure++)
+      expect((await attempt(WRONG_PASSWORD)).statusCode).toBe(401);
+    expectRateLimited(await attempt(PASSWORD), 60);
   });
 
-  it('throttles an IP after 5 attempts, whatever the accounts, even for the right password', async () => {
+  it('keeps a per-account ceiling against guesses from many addresses: past 6 failures every address gets 429', async () => {
+    const { app } = testApp;
+    const guesses = await Promise.all(
+      [1, 2, 3, 4, 5, 6, 7, 8].map((i) =>
+        signIn(app, { email: emails.grace, password: `guess number ${String(i)}` }),
+      ),
+    );
+    const statuses = guesses.map((response) => response.statusCode).sort();
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 429, 429]);
+    const owner = await signIn(app, { email: emails.grace, password: PASSWORD });
+    expectRateLimited(owner, 60);
+    expect(problemOf(owner).detail).toMatch(/^Too many failed sign-ins to this account;/);
+    // other accounts are unaffected
+    expect((await signIn(app, { email: emails.carol, password: PASSWORD })).statusCode).toBe(200);
+  });
+
+  it('throttles an IP after 6 attempts, whatever the accounts, even for the right password', async () => {
     const { app } = testApp;
     const ip = freshIp();
     const attempts = await Promise.all(
-      [1, 2, 3, 4, 5].map((i) =>
+      [1, 2, 3, 4, 5, 6].map((i) =>
         signIn(app, { email: `guess${String(i)}-${backend.name}@example.com`, password: PASSWORD }, ip),
       ),
     );
-    expect(attempts.map((response) => response.statusCode)).toEqual([401, 401, 401, 401, 401]);
-    expectRateLimited(await signIn(app, { email: emails.carol, password: PASSWORD }, ip), 60);
+    expect(attempts.map((response) => response.statusCode)).toEqual(Array<number>(6).fill(401));
+    const blocked = await signIn(app, { email: emails.carol, password: PASSWORD }, ip);
+    expectRateLimited(blocked, 60);
+    expect(problemOf(blocked).detail).toMatch(/^Too many sign-in attempts from your address/);
     // the same account from another address is fine: it had no failures
     expect((await signIn(app, { email: emails.carol, password: PASSWORD })).statusCode).toBe(200);
   });
@@ -222,31 +255,70 @@ describeEachBackend('POST /auth/v1/token: sign-in', (backend) => {
     const shortApp = await startTestApp(database, { signInLimits: SHORT_LIMITS });
     try {
       const { app } = shortApp;
-      // per account: four guesses at once (so the one-second window cannot lapse before the check):
-      // three get a password check, the fourth is turned away at once
+      // per account and address: four guesses at once (so the one-second window cannot lapse before the
+      // check): three get a password check, the fourth is turned away at once
+      const attacker = freshIp();
       const guesses = await Promise.all(
-        [1, 2, 3, 4].map(() => signIn(app, { email: emails.dave, password: WRONG_PASSWORD })),
+        [1, 2, 3, 4].map(() => signIn(app, { email: emails.dave, password: WRONG_PASSWORD }, attacker)),
       );
       expect(guesses.filter((response) => response.statusCode === 401)).toHaveLength(3);
       const blocked = guesses.find((response) => response.statusCode === 429);
       expect(blocked).toBeDefined();
       if (blocked) expectRateLimited(blocked, 1);
 
-      // per IP: six attempts at once, one over the limit
+      // per IP: seven attempts at once, one over the limit
       const ip = freshIp();
       const burst = await Promise.all(
-        [1, 2, 3, 4, 5, 6].map((i) =>
+        [1, 2, 3, 4, 5, 6, 7].map((i) =>
           signIn(app, { email: `burst${String(i)}-${backend.name}@example.com`, password: PASSWORD }, ip),
         ),
       );
       expect(burst.filter((response) => response.statusCode === 429)).toHaveLength(1);
-      expect(burst.filter((response) => response.statusCode === 401)).toHaveLength(5);
+      expect(burst.filter((response) => response.statusCode === 401)).toHaveLength(6);
 
       await sleep(1100);
-      expect((await signIn(app, { email: emails.dave, password: PASSWORD })).statusCode).toBe(200);
+      expect((await signIn(app, { email: emails.dave, password: PASSWORD }, attacker)).statusCode).toBe(200);
       expect((await signIn(app, { email: emails.dave, password: PASSWORD }, ip)).statusCode).toBe(200);
     } finally {
       await shortApp.close();
+    }
+    // a dozen scrypt checks on a busy machine take a while; the windows are what the test is about
+  }, 60_000);
+
+  it('answers 503 sign_in_busy with Retry-After, never 500, to sign-ins beyond the password checks it holds', async () => {
+    // one check at a time and two waiting: 30 sign-ins at once overflow it whatever the machine
+    const busyApp = await startTestApp(database, {
+      passwordHasher: new PasswordHasher({ concurrent: 1, queued: 2 }),
+    });
+    try {
+      const { app } = busyApp;
+      const guesser = freshIp();
+      const burst = await Promise.all([
+        // right passwords, unknown accounts (the decoy check) and wrong passwords from one address
+        ...Array.from({ length: 10 }, () => signIn(app, { email: emails.alice, password: PASSWORD })),
+        ...Array.from({ length: 10 }, (_, i) =>
+          signIn(app, { email: `nobody${String(i)}-${backend.name}@example.com`, password: PASSWORD }),
+        ),
+        ...Array.from({ length: 10 }, () =>
+          signIn(app, { email: emails.carol, password: WRONG_PASSWORD }, guesser),
+        ),
+      ]);
+      const statuses = new Set(burst.map((response) => response.statusCode));
+      expect([...statuses].every((status) => [200, 401, 429, 503].includes(status))).toBe(true);
+      const busy = burst.filter((response) => response.statusCode === 503);
+      expect(busy.length).toBeGreaterThan(0);
+      for (const response of busy) {
+        expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+        expect(problemOf(response).code).toBe('sign_in_busy');
+        expect(response.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+      }
+      expect(burst.some((response) => response.statusCode === 200)).toBe(true);
+
+      // the checks that were turned away counted as no failure, and their slots are free again
+      expect((await signIn(app, { email: emails.carol, password: PASSWORD }, guesser)).statusCode).toBe(200);
+      expect((await signIn(app, { email: emails.alice, password: PASSWORD })).statusCode).toBe(200);
+    } finally {
+      await busyApp.close();
     }
   });
 
