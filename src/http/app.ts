@@ -79,6 +79,11 @@ export interface AppOptions {
   trustProxy?: boolean | string[];
   /** The built console (dist/web) to serve at `/`; no console without it. */
   consoleDir?: string;
+  /**
+   * Where this installation is (the directory holding dist/cli/main.js): the console shows it to signed-in
+   * users in their MCP client configuration (GET /auth/v1/session `install_dir`).
+   */
+  installDir?: string;
   /** Header, body, keep-alive and shutdown timeouts (src/http/transport.ts); production defaults otherwise. */
   httpTimeouts?: Partial<HttpTimeouts>;
 }
@@ -261,7 +266,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       });
       // The read operation, outside this scope, has no path parameters or query to check.
       browser.addHook('preValidation', refuseNulInPathAndQuery);
-      sessionRoutes(browser, ctx);
+      sessionRoutes(browser, ctx, options.installDir);
       await browser.register(async (api: ZodApp) => {
         api.addHook('onRequest', authenticate(ctx));
         api.addHook('onRequest', requireCsrfForCookieWrites(api));

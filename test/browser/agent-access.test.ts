@@ -181,7 +181,7 @@ describeInBrowser('Agent Access in the console (Settings → Agent Access)', () 
     await expectNoPageProblems(session, 'Agent Access (workspace API key)');
   });
 
-  it('shows the four rotation steps of the specification, in order', async () => {
+  it('shows the four rotation steps, in order', async () => {
     const f = fixture();
     const session = await f.open(f.admin);
     const { page } = session;
@@ -197,4 +197,68 @@ describeInBrowser('Agent Access in the console (Settings → Agent Access)', () 
     expect(texts[3]).toContain('revoke');
     await expectNoPageProblems(session, 'Agent Access (rotation)');
   });
+
+  for (const kind of [
+    {
+      title: 'brand read keys',
+      create: 'Create key',
+      createDialog: 'Create brand read key',
+      shownDialog: 'Your new brand read key',
+      keyBox: 'Brand read key',
+      table: 'Brand read keys',
+    },
+    {
+      title: 'workspace API keys',
+      create: 'Create API key',
+      createDialog: 'Create workspace API key',
+      shownDialog: 'Your new workspace API key',
+      keyBox: 'Workspace API key',
+      table: 'Workspace API keys',
+    },
+  ]) {
+    it(`asks before a new key of the ${kind.title} is gone on Escape or a click outside its dialog`, async () => {
+      const f = fixture();
+      const session = await f.open(f.owner);
+      const { page } = session;
+      await navigate(page, 'Agent Access');
+      await page.getByRole('button', { name: kind.create, exact: true }).click();
+      const create = page.getByRole('dialog', { name: kind.createDialog, exact: true });
+      const keyName = `Escape test (${kind.title})`;
+      await create.getByRole('textbox', { name: 'Key name', exact: true }).fill(keyName);
+      await create.getByRole('button', { name: 'Create', exact: true }).click();
+      const shown = page.getByRole('dialog', { name: kind.shownDialog, exact: true });
+      const keyBox = shown.getByRole('textbox', { name: kind.keyBox, exact: true });
+      await keyBox.waitFor();
+      const key = await keyBox.inputValue();
+
+      // The browser's own question: each answer is taken from `answers`, in turn.
+      const asked: string[] = [];
+      const answers: boolean[] = [];
+      page.on('dialog', (question) => {
+        asked.push(question.message());
+        void (answers.shift() === true ? question.accept() : question.dismiss());
+      });
+      const question = 'You will not see this key again. Close anyway?';
+
+      // Escape, twice (Chromium skips the cancel event of a repeated Escape): asked each time, kept open.
+      answers.push(false, false);
+      await page.keyboard.press('Escape');
+      await eventually(() => Promise.resolve(asked.length), 1);
+      await page.keyboard.press('Escape');
+      await eventually(() => Promise.resolve(asked.length), 2);
+      expect(asked).toEqual([question, question]);
+      expect(await shown.isVisible()).toBe(true);
+      expect(await keyBox.inputValue()).toBe(key);
+
+      // A click outside the dialog (on its backdrop), answered "close anyway".
+      answers.push(true);
+      await page.mouse.click(4, 4);
+      await shown.waitFor({ state: 'hidden' });
+      expect(asked).toEqual([question, question, question]);
+      expect(await page.content()).not.toContain(key);
+      expect(await everythingThePageHolds(page)).not.toContain(key);
+      await rowOf(page.getByRole('table', { name: kind.table, exact: true }), keyName).waitFor();
+      await expectNoPageProblems(session, `Agent Access (closing the new ${kind.title} dialog)`);
+    });
+  }
 });

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, onTestFailed } from 'vitest';
@@ -12,6 +12,7 @@ import { replaceBrand } from '../../src/services/brand.js';
 import { createCampaign } from '../../src/services/campaigns.js';
 import { DEMO_BRAND } from '../../src/services/demo-brand.js';
 import { createBrandKey } from '../../src/services/keys.js';
+import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from '../../src/services/sign-in.js';
 import { createWorkspace, findOrCreateUser } from '../../src/services/workspaces.js';
 import type { Role } from '../../src/core/roles.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -27,6 +28,8 @@ import type { UserRecord } from '../../src/store/store.js';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Where the service under test says it is installed (`serve` passes the directory of dist/). */
+export const INSTALL_DIR = resolve(REPO_ROOT);
 /** The built console (`npm run build`); BROWSER_TEST_CONSOLE_DIR tests a build kept elsewhere. */
 export const CONSOLE_DIR = process.env.BROWSER_TEST_CONSOLE_DIR ?? join(REPO_ROOT, 'dist', 'web');
 export const SCREENSHOT_DIR = join(REPO_ROOT, 'test-artifacts', 'screenshots');
@@ -190,10 +193,13 @@ export async function expectNoSeriousAxeViolations(page: Page, where: string): P
   expect(serious, `${where}: axe found serious or critical violations:\n  ${report}`).toEqual([]);
 }
 
-/** A full-page screenshot at test-artifacts/screenshots/<name>.png. */
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * A screenshot at test-artifacts/screenshots/<name>.png: of the whole page, or (`fullPage: false`) of what
+ * the window shows, for what sticks to it while a long page scrolls.
+ */
+export async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage });
 }
 
 /** Waits for the one h1 of the page to read exactly `title`. */
@@ -385,11 +391,12 @@ export function useBrowserFixture(): () => BrowserFixture {
     database = await sqliteBackend.create();
     const testApp = await startTestApp(database, {
       consoleDir: CONSOLE_DIR,
-      // Every sign-in of a file comes from 127.0.0.1; the throttle has its own tests.
-      signInLimits: {
-        perIp: { attempts: 1000, windowSeconds: 60 },
-        perAccount: { attempts: 1000, windowSeconds: 60 },
-      },
+      installDir: INSTALL_DIR,
+      // Every sign-in of a file comes from 127.0.0.1: each of the throttle's limits is generous here (the
+      // throttle has its own tests).
+      signInLimits: Object.fromEntries(
+        Object.keys(DEFAULT_SIGN_IN_LIMITS).map((limit) => [limit, { attempts: 1000, windowSeconds: 60 }]),
+      ) as unknown as SignInLimits,
       usageFlushMs: 200,
     });
     const { deps, clock } = testApp;

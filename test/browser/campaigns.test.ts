@@ -117,4 +117,69 @@ describeInBrowser('Campaign drafts in the console', () => {
     expect(await page.getByRole('button', { name: 'Save draft', exact: true }).count()).toBe(0);
     await expectNoPageProblems(session, 'scheduled campaign');
   });
+
+  it('asks before leaving a draft with unsaved edits, and no longer once they are saved', async () => {
+    const f = fixture();
+    const draft = await createCampaign(
+      f.testApp.deps,
+      OPERATOR,
+      f.workspaceId,
+      newCampaignSchema.parse({ name: 'Spring tasting notes', subject: 'Three new beans' }),
+    );
+    const session = await f.open(f.member);
+    const { page } = session;
+    await page.goto(`/w/${f.workspaceId}/campaigns/${draft.id}`);
+    await expectHeading(page, 'Spring tasting notes');
+    const subject = page.getByRole('textbox', { name: 'Subject', exact: true });
+    await expect.poll(() => subject.inputValue(), { timeout: WAIT_MS }).toBe('Three new beans');
+    const campaignsLink = page
+      .getByRole('navigation', { name: 'Main', exact: true })
+      .getByRole('link', { name: 'Campaigns', exact: true });
+    const leave = page.getByRole('dialog', { name: 'Leave without saving?', exact: true });
+
+    await subject.fill('Three new beans, roasted this week');
+    await campaignsLink.click();
+    await leave.getByRole('button', { name: 'Stay on this page', exact: true }).click();
+    await leave.waitFor({ state: 'hidden' });
+    await expectHeading(page, 'Spring tasting notes');
+    expect(await subject.inputValue()).toBe('Three new beans, roasted this week');
+
+    // Closing the tab: the browser asks (beforeunload).
+    const question = page.waitForEvent('dialog');
+    await page.close({ runBeforeUnload: true });
+    const asked = await question;
+    expect(asked.type()).toBe('beforeunload');
+    await asked.dismiss();
+
+    await page.getByRole('button', { name: 'Save draft', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor({ timeout: WAIT_MS });
+    await campaignsLink.click();
+    await expectHeading(page, 'Campaign drafts');
+    expect(await leave.count(), 'saved edits leave without asking').toBe(0);
+    expect((await getCampaign(f.testApp.deps, f.workspaceId, draft.id)).subject).toBe(
+      'Three new beans, roasted this week',
+    );
+    await expectNoPageProblems(session, 'campaign editor (unsaved edits)');
+  });
+
+  it('asks before leaving a new draft that was never saved, and leaves it unsaved on "Leave without saving"', async () => {
+    const f = fixture();
+    const session = await f.open(f.member);
+    const { page } = session;
+    await navigate(page, 'Campaigns', 'Campaign drafts');
+    await page.getByRole('button', { name: 'New draft', exact: true }).click();
+    await expectHeading(page, 'New draft');
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Never saved');
+    await page
+      .getByRole('navigation', { name: 'Main', exact: true })
+      .getByRole('link', { name: 'Campaigns', exact: true })
+      .click();
+    const leave = page.getByRole('dialog', { name: 'Leave without saving?', exact: true });
+    await leave.getByRole('button', { name: 'Leave without saving', exact: true }).click();
+    await expectHeading(page, 'Campaign drafts');
+    expect(
+      await rowOf(page.getByRole('table', { name: 'Campaigns', exact: true }), 'Never saved').count(),
+    ).toBe(0);
+    await expectNoPageProblems(session, 'new draft (unsaved)');
+  });
 });

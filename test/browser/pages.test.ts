@@ -4,10 +4,12 @@ import {
   cellOf,
   containsFocus,
   describeInBrowser,
+  type DomElement,
   type DomWindow,
   expectHeading,
   expectNoPageProblems,
   expectNoSeriousAxeViolations,
+  INSTALL_DIR,
   isFocused,
   navigate,
   rowOf,
@@ -152,6 +154,13 @@ describeInBrowser('Every page of the console: title, accessibility, no errors', 
     const config = await page.getByLabel('MCP client configuration', { exact: true }).innerText();
     expect(config).toContain(token);
     expect(config).toContain(f.baseUrl);
+    // The installation's own path, where `npx --prefix` finds the brand-context command, not a placeholder.
+    const mcpServer = (
+      JSON.parse(config) as { mcpServers: Record<string, { command: string; args: string[] }> }
+    ).mcpServers['brand-context'];
+    expect(mcpServer?.args).toEqual(['--prefix', INSTALL_DIR, 'brand-context', 'mcp']);
+    expect(config).not.toContain('/path/to/brand-context');
+    await page.getByText('the machine that runs the service', { exact: false }).first().waitFor();
 
     const asToken = () =>
       fetch(`${f.baseUrl}/api/v1/workspaces`, { headers: { authorization: `Bearer ${token}` } });
@@ -241,5 +250,39 @@ describeInBrowser('Every page of the console: title, accessibility, no errors', 
     await dialog.waitFor({ state: 'hidden' });
     await expect.poll(() => isFocused(createKey), { timeout: WAIT_MS }).toBe(true);
     await expectNoPageProblems(session, 'keyboard on Agent Access');
+  });
+
+  it('adds a member with a temporary password, who then signs in with it', async () => {
+    const f = fixture();
+    const session = await f.open(f.owner);
+    const { page } = session;
+    await navigate(page, 'Members');
+    const email = 'temporary.hire@browser.example';
+    const temporary = 'a temporary password from the console';
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
+    const password = page.getByLabel('Temporary password', { exact: true });
+    expect(await password.getAttribute('type')).toBe('password');
+    // The note beside it: share it safely, and the member changes it.
+    const note = await password.evaluate((field: unknown) => {
+      const { document } = globalThis as unknown as DomWindow;
+      const ids = ((field as DomElement).getAttribute('aria-describedby') ?? '').split(/\s+/);
+      return ids.map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
+    });
+    expect(note).toMatch(/safely/);
+    expect(note).toMatch(/change it/);
+    await password.fill(temporary);
+    await page.getByRole('button', { name: 'Add member', exact: true }).click();
+    const table = page.getByRole('table', { name: 'Members', exact: true });
+    await rowOf(table, email).waitFor();
+    await page.getByRole('status').filter({ hasText: 'temporary password' }).waitFor();
+    expect(await password.inputValue(), 'the password field is emptied').toBe('');
+    expect(await page.content()).not.toContain(temporary);
+    await screenshot(page, 'members-temporary-password');
+
+    // The new member signs in with it, in a browser of their own.
+    const newcomer = await f.open();
+    await signIn(newcomer.page, email, temporary);
+    await expectNoPageProblems(session, 'Members (temporary password)');
+    await expectNoPageProblems(newcomer, 'sign-in with a temporary password');
   });
 });

@@ -1,4 +1,4 @@
-import { Navigate, Route, Routes } from 'react-router';
+import { createBrowserRouter, createRoutesFromElements, Navigate, Route } from 'react-router';
 import { RequireSession } from './components/RequireSession';
 import { Shell } from './components/Shell';
 import { WorkspaceGate } from './components/WorkspaceGate';
@@ -13,10 +13,13 @@ import { Members } from './pages/Members';
 import { NotFound } from './pages/NotFound';
 import { SignIn } from './pages/SignIn';
 
-/** The console's pages (web/CONTRACT.md "Routes of the console"). */
-export function App() {
-  return (
-    <Routes>
+/**
+ * The console's pages (web/README.md "Routes of the console"). A data router, so that editors can hold a
+ * navigation while their unsaved changes wait for an answer (useUnsavedChanges).
+ */
+export const router = createBrowserRouter(
+  createRoutesFromElements(
+    <>
       <Route path="/sign-in" element={<SignIn />} />
       <Route element={<RequireSession />}>
         <Route element={<Shell />}>
@@ -35,6 +38,6 @@ export function App() {
           <Route path="*" element={<NotFound />} />
         </Route>
       </Route>
-    </Routes>
-  );
-}
+    </>,
+  ),
+);

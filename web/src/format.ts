@@ -2,6 +2,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const timeFormat = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
 
 export function formatDate(iso: string): string {
   return dateFormat.format(new Date(iso));
@@ -9,6 +10,10 @@ export function formatDate(iso: string): string {
 
 export function formatDateTime(iso: string): string {
   return dateTimeFormat.format(new Date(iso));
+}
+
+export function formatTimeOfDay(iso: string): string {
+  return timeFormat.format(new Date(iso));
 }
 
 /** Whole days from `now` until `iso`, rounded up: a key created today "expires in 90 days". */

@@ -6,7 +6,7 @@ type SessionState =
   | { status: 'loading' }
   | { status: 'signed-out' }
   | { status: 'failed'; error: ApiError }
-  | { status: 'signed-in'; user: User; workspaces: Workspace[] };
+  | { status: 'signed-in'; user: User; workspaces: Workspace[]; installDir: string | null };
 
 interface SessionValue {
   state: SessionState;
@@ -20,7 +20,7 @@ const SessionContext = createContext<SessionValue | null>(null);
 async function start(session: Session): Promise<SessionState> {
   setCsrfToken(session.csrf_token);
   const { workspaces } = await api.get<{ workspaces: Workspace[] }>('/api/v1/workspaces');
-  return { status: 'signed-in', user: session.user, workspaces };
+  return { status: 'signed-in', user: session.user, workspaces, installDir: session.install_dir };
 }
 
 /** Who is signed in, and their workspaces; the session itself is an HttpOnly cookie the console never sees. */

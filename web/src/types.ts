@@ -12,6 +12,8 @@ export interface Session {
   user: User;
   csrf_token: string;
   expires_in: number;
+  /** Where the service is installed on the machine that runs it (for MCP client configurations). */
+  install_dir: string | null;
 }
 
 export interface Workspace {
@@ -51,6 +53,10 @@ export interface Member {
   email: string;
   role: Role;
   created_at: string;
+}
+
+export interface AddedMember extends Member {
+  temporary_password_set: boolean;
 }
 
 export type AuditActor =
@@ -152,7 +158,7 @@ export interface Skill {
 
 export type PreferenceValue = string | number | boolean | null | string[];
 
-/** The brand context object of DESIGN 4.5, as GET …/brand and the read operation return it. */
+/** The brand context object (README "The brand context object"), as GET …/brand and the read operation return it. */
 export interface BrandContext {
   workspace_id: string;
   name: string;

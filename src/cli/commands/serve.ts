@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { loadConfig, parseHttpTimeouts } from '../../config.js';
@@ -14,6 +15,8 @@ import { createOutput } from '../output.js';
 const SHUTDOWN_GRACE_MS = 10_000;
 /** `npm run build` puts the console beside the compiled CLI: dist/web next to dist/cli. */
 const CONSOLE_DIR = fileURLToPath(new URL('../../web/', import.meta.url));
+/** The installation: the directory holding dist/cli/main.js (what `npx --prefix` needs to find the command). */
+const INSTALL_DIR = resolve(fileURLToPath(new URL('../../../', import.meta.url)));
 
 function demoBanner(baseUrl: string, kind: string, seed: DemoSeed): string {
   return [
@@ -58,6 +61,7 @@ export function serveCommand(program: Command): void {
         trustProxy: config.trustProxy,
         consoleDir,
         httpTimeouts,
+        installDir: INSTALL_DIR,
       });
 
       let stopping = false;

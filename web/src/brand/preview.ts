@@ -15,8 +15,9 @@ function sameKnowledge(a: BrandDocument['knowledge'][number], b: BrandContext['k
 }
 
 /**
- * The JSON the read operation would return once `document` is saved: every key in the order of DESIGN 4.5
- * (the service's serializeBrandContext), the edited entries' ids and timestamps left to the service.
+ * The JSON the read operation would return once `document` is saved: every key in the order of README "The
+ * brand context object" (the service's serializeBrandContext), the edited entries' ids and timestamps left
+ * to the service.
  */
 export function previewJson(document: BrandDocument, saved: BrandContext, changed: boolean): string {
   const savedKnowledge = new Map(saved.knowledge.map((entry) => [entry.id, entry]));

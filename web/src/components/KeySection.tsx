@@ -1,4 +1,4 @@
-import { type SubmitEvent, useState } from 'react';
+import { type ReactNode, type SubmitEvent, useState } from 'react';
 import { api, workspacePath } from '../api';
 import { daysUntil, plural } from '../format';
 import { COPY_NOTICE, copyText, useNotice } from '../notice';
@@ -8,6 +8,7 @@ import { useSubmit } from '../useSubmit';
 import { ConfirmDialog } from './ConfirmDialog';
 import { DataTable } from './DataTable';
 import { Dialog } from './Dialog';
+import { Email } from './Email';
 import { TextField } from './fields';
 import { ProblemAlert } from './ProblemAlert';
 import { RowButton } from './RowButton';
@@ -153,56 +154,51 @@ function KeyTable({ kind, keys, emptyText, now, members, onRevoke }: KeyTablePro
   return (
     <DataTable
       name={kind.tableName}
-      columns={['Name', 'Key', 'Status', 'Created', 'Expires', 'Last used', 'Created by']}
-      actions={onRevoke !== undefined}
-      rows={keys}
-      emptyText={emptyText}
-    >
-      {(key) => (
-        <tr key={key.id}>
-          <th scope="row" className="cell-name">
-            {key.name}
-          </th>
-          <td>
+      columns={[
+        { header: 'Name', rowHeader: true, cell: (key) => key.name },
+        {
+          header: 'Key',
+          cell: (key) => (
             <code className="key-mask">
               {key.prefix}…{key.last4}
             </code>
-          </td>
-          <td>
-            <StatusBadge status={key.status} />
-          </td>
-          <td>
-            <Time iso={key.created_at} />
-          </td>
-          <td>
-            <Expiry keyItem={key} now={now} />
-          </td>
-          <td>{key.last_used_at === null ? 'Never' : <Time iso={key.last_used_at} withTime />}</td>
-          <td>{creatorOf(key.created_by, members)}</td>
-          {onRevoke !== undefined && (
-            <td className="cell-actions">
-              {key.status !== 'revoked' && (
-                <RowButton
-                  action="Revoke"
-                  target={key.name}
-                  danger
-                  onClick={() => {
-                    onRevoke(key);
-                  }}
-                />
-              )}
-            </td>
-          )}
-        </tr>
-      )}
-    </DataTable>
+          ),
+        },
+        { header: 'Status', cell: (key) => <StatusBadge status={key.status} /> },
+        { header: 'Created', cell: (key) => <Time iso={key.created_at} /> },
+        { header: 'Expires', cell: (key) => <Expiry keyItem={key} now={now} /> },
+        {
+          header: 'Last used',
+          cell: (key) => (key.last_used_at === null ? 'Never' : <Time iso={key.last_used_at} withTime />),
+        },
+        { header: 'Created by', className: 'cell-email', cell: (key) => creatorOf(key.created_by, members) },
+      ]}
+      rows={keys}
+      rowKey={(key) => key.id}
+      actions={
+        onRevoke &&
+        ((key) =>
+          key.status !== 'revoked' && (
+            <RowButton
+              action="Revoke"
+              target={key.name}
+              danger
+              onClick={() => {
+                onRevoke(key);
+              }}
+            />
+          ))
+      }
+      emptyText={emptyText}
+    />
   );
 }
 
-function creatorOf(createdBy: string | null, members: Member[] | undefined): string {
+function creatorOf(createdBy: string | null, members: Member[] | undefined): ReactNode {
   // Keys made with `brand-context keys create` have no user behind them.
   if (createdBy === null) return 'CLI';
-  return members?.find((member) => member.user_id === createdBy)?.email ?? createdBy;
+  const email = members?.find((member) => member.user_id === createdBy)?.email;
+  return email === undefined ? createdBy : <Email address={email} />;
 }
 
 function Expiry({ keyItem, now }: { keyItem: WorkspaceKey; now: number }) {
@@ -270,7 +266,11 @@ function CreateKeyDialog({ kind, workspaceId, onCancel, onCreated }: CreateKeyDi
 function NewKeyDialog({ kind, created, onDone }: { kind: KeyKind; created: CreatedKey; onDone: () => void }) {
   const [notice, showNotice] = useNotice(COPY_NOTICE);
   return (
-    <Dialog title={kind.resultTitle} onClose={onDone}>
+    <Dialog
+      title={kind.resultTitle}
+      onClose={onDone}
+      confirmClose="You will not see this key again. Close anyway?"
+    >
       <div className="stack">
         <p>
           <strong>{created.name}</strong> is active until <Time iso={created.expires_at} />.

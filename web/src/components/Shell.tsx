@@ -76,7 +76,7 @@ export function Shell() {
             </div>
           )}
           <span className="topbar-user">{user.email}</span>
-          <button type="button" className="button button-quiet" onClick={handleSignOut}>
+          <button type="button" className="button button-quiet sign-out" onClick={handleSignOut}>
             Sign out
           </button>
         </div>

@@ -21,13 +21,16 @@ const MAX_DAYS = 90;
 
 type CreatedToken = AccessToken & { token: string };
 
+/** Stands in for the installation's path when the service does not say where it runs from. */
+const PATH_PLACEHOLDER = '/path/to/brand-context';
+
 /** The block README's MCP section documents for Claude Desktop and Cursor, filled in. */
-function mcpConfig(token: string, workspaceId: string): string {
+function mcpConfig(token: string, workspaceId: string, installDir: string | null): string {
   const config = {
     mcpServers: {
       'brand-context': {
         command: 'npx',
-        args: ['--prefix', '/path/to/brand-context', 'brand-context', 'mcp'],
+        args: ['--prefix', installDir ?? PATH_PLACEHOLDER, 'brand-context', 'mcp'],
         env: {
           BRAND_CONTEXT_URL: window.location.origin,
           BRAND_CONTEXT_ACCESS_TOKEN: token,
@@ -41,7 +44,7 @@ function mcpConfig(token: string, workspaceId: string): string {
 
 /** Personal access tokens: what AI clients (the MCP server) and scripts use to act as you. */
 export function AccessTokens() {
-  const { workspaces } = useSignedIn();
+  const { workspaces, installDir } = useSignedIn();
   const [searchParams] = useSearchParams();
   const workspaceId = searchParams.get('workspace') ?? workspaces[0]?.id ?? '';
   const tokens = useResource<{ tokens: AccessToken[] }>('/api/v1/tokens');
@@ -94,16 +97,28 @@ export function AccessTokens() {
           <h3>Connect an AI client</h3>
           <p>
             Paste this into Claude Desktop’s <code>claude_desktop_config.json</code> or Cursor’s{' '}
-            <code>~/.cursor/mcp.json</code>, and replace <code>/path/to/brand-context</code> with where this
-            service’s repository is checked out and built.
+            <code>~/.cursor/mcp.json</code>.{' '}
+            {installDir === null ? (
+              <>
+                Replace <code>{PATH_PLACEHOLDER}</code> with where Brand Context is installed and built.
+              </>
+            ) : (
+              <>
+                <code>{installDir}</code> is where Brand Context is installed on the machine that runs the
+                service. If your AI client runs on another computer, install Brand Context there too and put
+                that path instead.
+              </>
+            )}
           </p>
-          <CodeBlock label="MCP client configuration">{mcpConfig(created.token, workspaceId)}</CodeBlock>
+          <CodeBlock label="MCP client configuration">
+            {mcpConfig(created.token, workspaceId, installDir)}
+          </CodeBlock>
           <div className="button-row">
             <button
               type="button"
               className="button"
               onClick={() => {
-                copyText(mcpConfig(created.token, workspaceId), showNotice);
+                copyText(mcpConfig(created.token, workspaceId, installDir), showNotice);
               }}
             >
               Copy configuration
@@ -130,41 +145,33 @@ export function AccessTokens() {
         ) : (
           <DataTable
             name="Access tokens"
-            columns={['Name', 'Status', 'Created', 'Expires', 'Last used']}
-            actions
+            columns={[
+              { header: 'Name', rowHeader: true, cell: (token) => token.name },
+              { header: 'Status', cell: (token) => <StatusBadge status={token.status} /> },
+              { header: 'Created', cell: (token) => <Time iso={token.created_at} /> },
+              { header: 'Expires', cell: (token) => <Time iso={token.expires_at} /> },
+              {
+                header: 'Last used',
+                cell: (token) =>
+                  token.last_used_at === null ? 'Never' : <Time iso={token.last_used_at} withTime />,
+              },
+            ]}
             rows={tokens.data.tokens}
+            rowKey={(token) => token.id}
+            actions={(token) =>
+              token.status !== 'revoked' && (
+                <RowButton
+                  action="Revoke"
+                  target={token.name}
+                  danger
+                  onClick={() => {
+                    setRevoking(token);
+                  }}
+                />
+              )
+            }
             emptyText="No tokens yet."
-          >
-            {(token) => (
-              <tr key={token.id}>
-                <th scope="row" className="cell-name">
-                  {token.name}
-                </th>
-                <td>
-                  <StatusBadge status={token.status} />
-                </td>
-                <td>
-                  <Time iso={token.created_at} />
-                </td>
-                <td>
-                  <Time iso={token.expires_at} />
-                </td>
-                <td>{token.last_used_at === null ? 'Never' : <Time iso={token.last_used_at} withTime />}</td>
-                <td className="cell-actions">
-                  {token.status !== 'revoked' && (
-                    <RowButton
-                      action="Revoke"
-                      target={token.name}
-                      danger
-                      onClick={() => {
-                        setRevoking(token);
-                      }}
-                    />
-                  )}
-                </td>
-              </tr>
-            )}
-          </DataTable>
+          />
         )}
       </section>
       {revoking !== null && (

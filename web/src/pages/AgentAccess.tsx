@@ -40,7 +40,7 @@ function testRequest(workspaceId: string): string {
   ].join('\n');
 }
 
-/** Settings → Agent Access (spec sections 3 and 5): the workspace id, keys, and how to rotate one. */
+/** Settings → Agent Access (README "Brand read keys"): the workspace id, keys, and how to rotate one. */
 export function AgentAccess() {
   const workspace = useWorkspace();
   // Only to name who created each key.

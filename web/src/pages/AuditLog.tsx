@@ -1,5 +1,7 @@
 import { workspacePath } from '../api';
+import type { ReactNode } from 'react';
 import { DataTable } from '../components/DataTable';
+import { Email } from '../components/Email';
 import { LoadMoreButton } from '../components/LoadMoreButton';
 import { PageHeader } from '../components/PageHeader';
 import { ProblemAlert } from '../components/ProblemAlert';
@@ -15,10 +17,10 @@ interface AuditPage {
 
 const PAGE_SIZE = 50;
 
-function actorName(actor: AuditActor): string {
+function actorName(actor: AuditActor): ReactNode {
   switch (actor.type) {
     case 'user':
-      return actor.email ?? actor.id ?? 'A deleted account';
+      return actor.email === null ? (actor.id ?? 'A deleted account') : <Email address={actor.email} />;
     case 'api_key':
       return `Workspace API key ${actor.id ?? ''}`.trim();
     case 'operator':
@@ -51,36 +53,38 @@ export function AuditLog() {
       ) : (
         <DataTable
           name="Audit log"
-          columns={['When', 'Who', 'Action', 'Target']}
-          rows={log.pages.flatMap((page) => page.events)}
-          emptyText="Nothing has happened in this workspace yet."
-        >
-          {(event) => (
-            <tr key={event.id}>
-              <td className="cell-nowrap">
-                <Time iso={event.created_at} withTime />
-              </td>
-              <td>{actorName(event.actor)}</td>
-              <td className="cell-nowrap">
-                <code>{event.action}</code>
-              </td>
-              <td>
-                <span>
-                  {event.target.type}
-                  {event.target.id !== null && (
-                    <>
-                      {' '}
-                      <code>{event.target.id}</code>
-                    </>
+          columns={[
+            { header: 'When', cell: (event) => <Time iso={event.created_at} withTime /> },
+            { header: 'Who', className: 'cell-email', cell: (event) => actorName(event.actor) },
+            {
+              header: 'Action',
+              className: 'cell-nowrap',
+              cell: (event) => <code>{event.action}</code>,
+            },
+            {
+              header: 'Target',
+              cell: (event) => (
+                <>
+                  <span>
+                    {event.target.type}
+                    {event.target.id !== null && (
+                      <>
+                        {' '}
+                        <code>{event.target.id}</code>
+                      </>
+                    )}
+                  </span>
+                  {Object.keys(event.details).length > 0 && (
+                    <span className="cell-detail">{detailsText(event.details)}</span>
                   )}
-                </span>
-                {Object.keys(event.details).length > 0 && (
-                  <span className="cell-detail">{detailsText(event.details)}</span>
-                )}
-              </td>
-            </tr>
-          )}
-        </DataTable>
+                </>
+              ),
+            },
+          ]}
+          rows={log.pages.flatMap((page) => page.events)}
+          rowKey={(event) => event.id}
+          emptyText="Nothing has happened in this workspace yet."
+        />
       )}
       {log.loadMore !== undefined && <LoadMoreButton onClick={log.loadMore} pending={log.loadingMore} />}
     </>

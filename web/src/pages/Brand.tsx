@@ -1,4 +1,4 @@
-import { type SubmitEvent, type ReactNode, useEffect, useMemo, useState } from 'react';
+import { type MouseEvent, type SubmitEvent, type ReactNode, useMemo, useRef, useState } from 'react';
 import { api, workspacePath } from '../api';
 import { AssetsEditor } from '../brand/AssetsEditor';
 import { ColorsEditor } from '../brand/ColorsEditor';
@@ -15,11 +15,27 @@ import { PageHeader } from '../components/PageHeader';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { StatusMessage } from '../components/StatusMessage';
 import { canManage, useWorkspace } from '../components/WorkspaceGate';
-import { capitalize } from '../format';
+import { capitalize, plural } from '../format';
 import { useNotice } from '../notice';
 import type { BrandContext } from '../types';
 import { useResource } from '../useResource';
 import { useSubmit } from '../useSubmit';
+import { useUnsavedChanges } from '../useUnsavedChanges';
+
+/** The form's sections, in order: each a section with this id and heading, and a link in "Brand sections". */
+const SECTIONS = [
+  { id: 'basics', title: 'Basics' },
+  { id: 'voice', title: 'Voice' },
+  { id: 'colors', title: 'Colors' },
+  { id: 'fonts', title: 'Fonts' },
+  { id: 'social', title: 'Social links' },
+  { id: 'knowledge', title: 'Knowledge' },
+  { id: 'assets', title: 'Assets' },
+  { id: 'skills', title: 'Skills' },
+  { id: 'preferences', title: 'Preferences' },
+] as const;
+type SectionId = (typeof SECTIONS)[number]['id'];
+const sectionTitle = (id: SectionId) => SECTIONS.find((section) => section.id === id)?.title ?? id;
 
 export function Brand() {
   const workspace = useWorkspace();
@@ -75,18 +91,10 @@ function BrandEditor({ workspaceId, loaded, readOnly }: BrandEditorProps) {
   const savedJson = useMemo(() => JSON.stringify(toDocument(toForm(saved))), [saved]);
   const changed = JSON.stringify(document) !== savedJson;
   const issues = useMemo(() => validate(form), [form]);
-
-  useEffect(() => {
-    if (!changed) return;
-    // Unsaved edits: let the browser ask before the tab closes or reloads.
-    const warn = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-    };
-    window.addEventListener('beforeunload', warn);
-    return () => {
-      window.removeEventListener('beforeunload', warn);
-    };
-  }, [changed]);
+  const unsaved = useUnsavedChanges(changed && !readOnly);
+  const formRef = useRef<HTMLFormElement>(null);
+  // The fields Save found marked invalid, "label: message" each; null once the form changes again.
+  const [refused, setRefused] = useState<string[] | null>(null);
 
   /** The service's word on a field while it still holds what was sent; otherwise the live check's. */
   function errorAt(path: string): string | undefined {
@@ -97,18 +105,33 @@ function BrandEditor({ workspaceId, loaded, readOnly }: BrandEditorProps) {
     return rejected === undefined ? live : capitalize(rejected);
   }
 
+  /** An edit: the last save's notice and refusal no longer describe the form. */
+  function edit(update: (current: BrandForm) => BrandForm) {
+    setForm(update);
+    showNotice(null);
+    setRefused(null);
+  }
+
   function change<K extends keyof BrandForm>(key: K) {
     return (value: BrandForm[K]) => {
-      setForm((current) => ({ ...current, [key]: value }));
-      showNotice(null);
+      edit((current) => ({ ...current, [key]: value }));
     };
   }
 
   function save(event: SubmitEvent) {
     event.preventDefault();
+    showNotice(null);
+    // What the page marks invalid (its own checks, or the service's word on a field not changed since) is
+    // not sent: the first such field gets focus, and the alert names them all.
+    const invalid = invalidFields(formRef.current);
+    if (invalid.length > 0) {
+      setRefused(invalid.map(describeInvalid));
+      invalid[0]?.focus();
+      return;
+    }
+    setRefused(null);
     const sentForm = form;
     setSent(document);
-    showNotice(null);
     run(
       () => api.put<BrandContext>(workspacePath(workspaceId, '/brand'), document),
       (brand) => {
@@ -132,11 +155,12 @@ function BrandEditor({ workspaceId, loaded, readOnly }: BrandEditorProps) {
       {readOnly && (
         <p className="callout">Only owners and admins can edit the brand. You can read it here.</p>
       )}
+      <SectionNav />
       <div className="brand-layout">
-        <form onSubmit={save} className="brand-form" noValidate>
+        <form ref={formRef} onSubmit={save} className="brand-form" noValidate>
           <fieldset disabled={readOnly} className="plain-fieldset">
             <legend className="visually-hidden">Brand</legend>
-            <BrandSection id="identity" title="Identity">
+            <BrandSection id="basics">
               <TextField
                 label="Name"
                 value={form.name}
@@ -152,6 +176,8 @@ function BrandEditor({ workspaceId, loaded, readOnly }: BrandEditorProps) {
                 onChange={change('description')}
                 error={errorAt('description')}
               />
+            </BrandSection>
+            <BrandSection id="voice">
               <TextField
                 label="Voice"
                 multiline
@@ -162,37 +188,49 @@ function BrandEditor({ workspaceId, loaded, readOnly }: BrandEditorProps) {
                 hint="Voice and tone guidelines for generated copy."
               />
             </BrandSection>
-            <BrandSection id="colors" title="Colors">
+            <BrandSection id="colors">
               <ColorsEditor
                 value={{ colors: form.colors, palette: form.palette }}
                 onChange={({ colors, palette }) => {
-                  setForm((current) => ({ ...current, colors, palette }));
-                  showNotice(null);
+                  edit((current) => ({ ...current, colors, palette }));
                 }}
                 {...section}
               />
             </BrandSection>
-            <BrandSection id="fonts" title="Fonts">
+            <BrandSection id="fonts">
               <FontsEditor value={form.fonts} onChange={change('fonts')} {...section} />
             </BrandSection>
-            <BrandSection id="social" title="Social links">
+            <BrandSection id="social">
               <SocialEditor value={form.social} onChange={change('social')} {...section} />
             </BrandSection>
-            <BrandSection id="knowledge" title="Knowledge">
+            <BrandSection id="knowledge">
               <KnowledgeEditor value={form.knowledge} onChange={change('knowledge')} {...section} />
             </BrandSection>
-            <BrandSection id="assets" title="Assets">
+            <BrandSection id="assets">
               <AssetsEditor value={form.assets} onChange={change('assets')} {...section} />
             </BrandSection>
-            <BrandSection id="skills" title="Skills">
+            <BrandSection id="skills">
               <SkillsEditor value={form.skills} onChange={change('skills')} {...section} />
             </BrandSection>
-            <BrandSection id="preferences" title="Preferences">
+            <BrandSection id="preferences">
               <PreferencesEditor value={form.preferences} onChange={change('preferences')} {...section} />
             </BrandSection>
           </fieldset>
           {!readOnly && (
             <div className="save-bar">
+              {refused !== null && (
+                <div role="alert" className="alert">
+                  <p className="alert-detail">
+                    {plural(refused.length, 'field')} {refused.length === 1 ? 'needs' : 'need'} fixing before
+                    the brand can be saved:
+                  </p>
+                  <ul className="alert-list">
+                    {refused.map((line) => (
+                      <li key={line}>{line}</li>
+                    ))}
+                  </ul>
+                </div>
+              )}
               <ProblemAlert error={error} />
               <div className="save-bar-row">
                 <button type="submit" className="button button-primary" disabled={pending}>
@@ -218,15 +256,71 @@ function BrandEditor({ workspaceId, loaded, readOnly }: BrandEditorProps) {
           </CodeBlock>
         </section>
       </div>
+      {unsaved.dialog}
     </>
   );
 }
 
-function BrandSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+const headingId = (id: SectionId) => `brand-${id}-heading`;
+
+function BrandSection({ id, children }: { id: SectionId; children: ReactNode }) {
   return (
-    <section aria-labelledby={`${id}-heading`} className="section brand-section">
-      <h2 id={`${id}-heading`}>{title}</h2>
+    <section aria-labelledby={headingId(id)} className="section brand-section">
+      {/* Focusable from script: the section links move focus here, so Tab goes on inside the section. */}
+      <h2 id={headingId(id)} tabIndex={-1}>
+        {sectionTitle(id)}
+      </h2>
       {children}
     </section>
   );
+}
+
+/**
+ * "Brand sections": a list of links that sticks below the top bar (one scrolling row on phones). A link
+ * scrolls its section's heading to the top and gives it focus, without touching the address.
+ */
+function SectionNav() {
+  function go(event: MouseEvent<HTMLAnchorElement>, id: SectionId) {
+    const heading = document.getElementById(headingId(id));
+    if (heading === null) return;
+    event.preventDefault();
+    heading.scrollIntoView({ block: 'start' });
+    heading.focus({ preventScroll: true });
+  }
+  return (
+    <nav aria-label="Brand sections" className="section-nav">
+      <ul>
+        {SECTIONS.map(({ id, title }) => (
+          <li key={id}>
+            <a
+              href={`#${headingId(id)}`}
+              onClick={(event) => {
+                go(event, id);
+              }}
+            >
+              {title}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** The form's controls marked invalid, in the order of the page. */
+function invalidFields(form: HTMLFormElement | null): HTMLElement[] {
+  return Array.from(form?.querySelectorAll<HTMLElement>('[aria-invalid="true"]') ?? []);
+}
+
+/** "Knowledge entry 3 · Title: Must not be empty": the field's label (in its row's name), and its error. */
+function describeInvalid(field: HTMLElement): string {
+  const label =
+    field instanceof HTMLInputElement ||
+    field instanceof HTMLSelectElement ||
+    field instanceof HTMLTextAreaElement
+      ? (field.labels?.[0]?.textContent ?? '')
+      : (field.getAttribute('aria-label') ?? '');
+  const row = field.closest('fieldset.row-card')?.querySelector('legend')?.textContent;
+  const error = document.getElementById(`${field.id}-error`)?.textContent;
+  return [row, label].filter(Boolean).join(' · ') + (error ? `: ${error}` : '');
 }

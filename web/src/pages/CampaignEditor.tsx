@@ -11,12 +11,17 @@ import { useNotice } from '../notice';
 import type { Campaign, CampaignContent } from '../types';
 import { useResource } from '../useResource';
 import { useSubmit } from '../useSubmit';
+import { useUnsavedChanges } from '../useUnsavedChanges';
 
 const EMPTY: CampaignContent = { name: '', subject: '', preheader: '', body_html: '', body_text: '' };
 
 function contentOf(campaign: Campaign): CampaignContent {
   const { name, subject, preheader, body_html, body_text } = campaign;
   return { name, subject, preheader, body_html, body_text };
+}
+
+function sameContent(a: CampaignContent, b: CampaignContent): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** What a 412 means here, in the words of someone editing a draft. */
@@ -42,11 +47,14 @@ export function NewCampaign() {
   const navigate = useNavigate();
   const [content, setContent] = useState(EMPTY);
   const { pending, error, run } = useSubmit();
+  const unsaved = useUnsavedChanges(!sameContent(content, EMPTY));
 
   function save() {
     run(
       () => api.post<Campaign>(workspacePath(workspace.id, '/campaigns'), content),
       (campaign) => {
+        // Saved: on to the draft's own page, unasked.
+        unsaved.leaveFreely();
         const state: CreatedState = { created: true };
         void navigate(`/w/${encodeURIComponent(workspace.id)}/campaigns/${encodeURIComponent(campaign.id)}`, {
           replace: true,
@@ -69,6 +77,7 @@ export function NewCampaign() {
       >
         <ProblemAlert error={error} />
       </CampaignForm>
+      {unsaved.dialog}
     </>
   );
 }
@@ -119,6 +128,7 @@ function DraftEditor({ workspaceId, loaded, justCreated, onReload }: DraftEditor
 
   const readOnly = saved.status !== 'draft' || lockedReason !== null;
   const conflict = error?.code === 'version_mismatch';
+  const unsaved = useUnsavedChanges(!readOnly && !sameContent(content, contentOf(saved)));
 
   function save() {
     showNotice(null);
@@ -175,6 +185,7 @@ function DraftEditor({ workspaceId, loaded, justCreated, onReload }: DraftEditor
         )}
         <StatusMessage message={notice} />
       </CampaignForm>
+      {unsaved.dialog}
     </>
   );
 }

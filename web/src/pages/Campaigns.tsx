@@ -47,25 +47,25 @@ export function Campaigns() {
       ) : (
         <DataTable
           name="Campaigns"
-          columns={['Name', 'Subject', 'Status', 'Updated']}
-          rows={list.pages.flatMap((page) => page.campaigns)}
-          emptyText="No campaigns yet. Start one with New draft, or let an AI client draft one."
-        >
-          {(campaign) => (
-            <tr key={campaign.id}>
-              <th scope="row" className="cell-name">
+          columns={[
+            {
+              header: 'Name',
+              rowHeader: true,
+              cell: (campaign) => (
                 <Link to={`${base}/${encodeURIComponent(campaign.id)}`}>{campaign.name}</Link>
-              </th>
-              <td>{campaign.subject || <span className="muted">No subject yet</span>}</td>
-              <td>
-                <StatusBadge status={campaign.status} />
-              </td>
-              <td>
-                <Time iso={campaign.updated_at} withTime />
-              </td>
-            </tr>
-          )}
-        </DataTable>
+              ),
+            },
+            {
+              header: 'Subject',
+              cell: (campaign) => campaign.subject || <span className="muted">No subject yet</span>,
+            },
+            { header: 'Status', cell: (campaign) => <StatusBadge status={campaign.status} /> },
+            { header: 'Updated', cell: (campaign) => <Time iso={campaign.updated_at} withTime /> },
+          ]}
+          rows={list.pages.flatMap((page) => page.campaigns)}
+          rowKey={(campaign) => campaign.id}
+          emptyText="No campaigns yet. Start one with New draft, or let an AI client draft one."
+        />
       )}
       {list.loadMore !== undefined && <LoadMoreButton onClick={list.loadMore} pending={list.loadingMore} />}
     </>

@@ -2,6 +2,7 @@ import { type SubmitEvent, useState } from 'react';
 import { api, workspacePath } from '../api';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { DataTable } from '../components/DataTable';
+import { Email } from '../components/Email';
 import { SelectField, TextField } from '../components/fields';
 import { PageHeader } from '../components/PageHeader';
 import { ProblemAlert } from '../components/ProblemAlert';
@@ -12,7 +13,7 @@ import { canManage, useWorkspace } from '../components/WorkspaceGate';
 import { capitalize } from '../format';
 import { useNotice } from '../notice';
 import { useSignedIn } from '../session';
-import type { Member, Role } from '../types';
+import type { AddedMember, Member, Role } from '../types';
 import { useResource } from '../useResource';
 import { useSubmit } from '../useSubmit';
 
@@ -39,9 +40,11 @@ export function Members() {
       {manage && (
         <AddMemberForm
           workspaceId={workspace.id}
-          onAdded={(member) => {
+          onAdded={({ temporary_password_set: withPassword, ...member }) => {
             members.update(({ members: list }) => ({ members: [...list, member] }));
-            showNotice(`${member.email} added as ${member.role}`);
+            showNotice(
+              `${member.email} added as ${member.role}${withPassword ? ', with the temporary password' : ''}`,
+            );
           }}
         />
       )}
@@ -51,24 +54,31 @@ export function Members() {
       ) : (
         <DataTable
           name="Members"
-          columns={['Email', 'Role', 'Added']}
-          actions={manage}
-          rows={members.data.members}
-        >
-          {(member) => (
-            <tr key={member.user_id}>
-              <th scope="row" className="cell-name">
-                {member.email}
-                {member.user_id === user.id && <span className="muted"> (you)</span>}
-              </th>
-              <td>
+          columns={[
+            {
+              header: 'Email',
+              rowHeader: true,
+              className: 'cell-email',
+              cell: (member) => (
+                <>
+                  <Email address={member.email} />
+                  {member.user_id === user.id && <span className="muted"> (you)</span>}
+                </>
+              ),
+            },
+            {
+              header: 'Role',
+              cell: (member) => (
                 <span className={`badge badge-role-${member.role}`}>{capitalize(member.role)}</span>
-              </td>
-              <td>
-                <Time iso={member.created_at} />
-              </td>
-              {manage && (
-                <td className="cell-actions">
+              ),
+            },
+            { header: 'Added', cell: (member) => <Time iso={member.created_at} /> },
+          ]}
+          rows={members.data.members}
+          rowKey={(member) => member.user_id}
+          actions={
+            manage
+              ? (member) => (
                   <RowButton
                     action="Remove"
                     target={member.email}
@@ -77,11 +87,10 @@ export function Members() {
                       setRemoving(member);
                     }}
                   />
-                </td>
-              )}
-            </tr>
-          )}
-        </DataTable>
+                )
+              : undefined
+          }
+        />
       )}
       {removing !== null && (
         <ConfirmDialog
@@ -108,17 +117,27 @@ export function Members() {
   );
 }
 
-function AddMemberForm({ workspaceId, onAdded }: { workspaceId: string; onAdded: (member: Member) => void }) {
+function AddMemberForm({
+  workspaceId,
+  onAdded,
+}: {
+  workspaceId: string;
+  onAdded: (member: AddedMember) => void;
+}) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
+  const [password, setPassword] = useState('');
   const { pending, error, run } = useSubmit();
 
   function submit(event: SubmitEvent) {
     event.preventDefault();
+    const body = { email, role, ...(password !== '' && { password }) };
     run(
-      () => api.post<Member>(workspacePath(workspaceId, '/members'), { email, role }),
+      () => api.post<AddedMember>(workspacePath(workspaceId, '/members'), body),
       (member) => {
         setEmail('');
+        // Out of the page as soon as it has done its job.
+        setPassword('');
         onAdded(member);
       },
     );
@@ -145,6 +164,16 @@ function AddMemberForm({ workspaceId, onAdded }: { workspaceId: string; onAdded:
           options={ROLE_OPTIONS}
           onChange={setRole}
           error={error?.fieldError('role')}
+        />
+        <TextField
+          label="Temporary password"
+          type="password"
+          value={password}
+          onChange={setPassword}
+          autoComplete="new-password"
+          error={error?.fieldError('password')}
+          hint="Optional, until invitations exist: at least 12 characters, for someone who has no password yet. Share it safely (in person or through a password manager, never in the same message as the address), and have them change it once they are in: for now an operator does that with brand-context users set-password."
+          className="field-password"
         />
         <button type="submit" className="button button-primary" disabled={pending}>
           Add member

@@ -5,13 +5,19 @@ import type { UserPrincipal } from '../../../services/tokens.js';
 import type { UserRecord } from '../../../store/store.js';
 import { COOKIE_OPTIONS, CSRF_COOKIE, SESSION_COOKIE } from '../../auth.js';
 import type { AppContext, ZodApp } from '../../context.js';
-import { withProblems } from '../../schemas.js';
+import { BODY_PROBLEMS, jsonResponse, withProblems } from '../../schemas.js';
 
 const sessionView = z
   .object({
     user: z.object({ id: z.string(), email: z.string() }),
     csrf_token: z.string().describe('Send it as X-CSRF-Token with every write made with the session cookie'),
     expires_in: z.number().int().describe('Seconds the session lasts from sign-in'),
+    install_dir: z
+      .string()
+      .nullable()
+      .describe(
+        'Where the service is installed on the machine that runs it (the directory holding dist/cli/main.js), for MCP client configurations; null when not known',
+      ),
   })
   .meta({ id: 'ConsoleSession' });
 
@@ -28,11 +34,12 @@ async function sessionPrincipal(ctx: AppContext, request: FastifyRequest): Promi
  * that page scripts cannot read, and writes made with it need the CSRF token this answers with. The
  * sign-in itself is JSON only, which a cross-site form cannot send.
  */
-export function sessionRoutes(app: ZodApp, ctx: AppContext): void {
+export function sessionRoutes(app: ZodApp, ctx: AppContext, installDir?: string): void {
   const answer = (reply: FastifyReply, user: UserRecord, expiresIn: number) => ({
     user: { id: user.id, email: user.email },
     csrf_token: reply.generateCsrf(),
     expires_in: expiresIn,
+    install_dir: installDir ?? null,
   });
 
   app.post(
@@ -41,10 +48,16 @@ export function sessionRoutes(app: ZodApp, ctx: AppContext): void {
       bodyLimit: 16 * 1024,
       schema: {
         tags: ['auth'],
+        operationId: 'signInToConsole',
         summary: 'Sign in to the console',
+        security: [],
         description: 'Sets the session cookie; throttled like POST /auth/v1/token.',
         body: z.object({ email: z.string().max(320), password: z.string().max(1024) }),
-        response: withProblems({ 200: sessionView }),
+        response: withProblems({ 200: jsonResponse('Signed in: the session cookie is set', sessionView) }, [
+          ...BODY_PROBLEMS,
+          'invalid_credentials',
+          'rate_limited',
+        ]),
       },
     },
     async (request, reply) => {
@@ -62,9 +75,17 @@ export function sessionRoutes(app: ZodApp, ctx: AppContext): void {
     {
       schema: {
         tags: ['auth'],
+        operationId: 'getConsoleSession',
         summary: 'The console session',
+        security: [],
         description: 'Who is signed in, with a CSRF token for this page load; 401 when no one is.',
-        response: withProblems({ 200: sessionView }),
+        response: withProblems({ 200: jsonResponse('Who the session cookie belongs to', sessionView) }, [
+          'missing_token',
+          'invalid_token',
+          'token_expired',
+          'token_revoked',
+          'invalid_request',
+        ]),
       },
     },
     async (request, reply) => {
@@ -83,10 +104,12 @@ export function sessionRoutes(app: ZodApp, ctx: AppContext): void {
       },
       schema: {
         tags: ['auth'],
+        operationId: 'signOutOfConsole',
         summary: 'Sign out of the console',
+        security: [],
         description:
           'Clears the cookies and revokes the session on the server: a copy of the cookie stops working too.',
-        response: withProblems({ 204: z.null().describe('Signed out') }),
+        response: withProblems({ 204: z.null().describe('Signed out') }, ['csrf_failed', 'invalid_request']),
       },
     },
     async (request, reply) => {

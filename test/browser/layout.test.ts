@@ -1,0 +1,223 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, expect, it } from 'vitest';
+import { type Actor, OPERATOR } from '../../src/services/audit.js';
+import { createApiKey, createBrandKey } from '../../src/services/keys.js';
+import { addMember } from '../../src/services/members.js';
+import { findOrCreateUser } from '../../src/services/workspaces.js';
+import {
+  DAY_MS,
+  describeInBrowser,
+  expectHeading,
+  expectNoPageProblems,
+  rowOf,
+  screenshot,
+  useBrowserFixture,
+  WAIT_MS,
+} from './browser-harness.js';
+
+/** A phone, and the two laptop widths where the key tables used to scroll sideways. */
+const WIDTHS = [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+  { width: 1366, height: 768 },
+] as const;
+
+/** The little of the DOM the page-side check below touches (the project compiles without lib.dom). */
+interface Box {
+  left: number;
+  right: number;
+}
+interface LayoutElement {
+  parentElement: LayoutElement | null;
+  textContent: string | null;
+  getBoundingClientRect(): Box;
+}
+interface LayoutWindow {
+  innerWidth: number;
+  document: {
+    documentElement: { scrollWidth: number };
+    querySelectorAll(selectors: string): ArrayLike<LayoutElement>;
+  };
+  getComputedStyle(element: LayoutElement): { overflowX: string };
+}
+
+interface Layout {
+  innerWidth: number;
+  scrollWidth: number;
+  rowButtons: number;
+  /** Row buttons that are not wholly in view: off the window, or clipped by a scrolling ancestor. */
+  hiddenRowButtons: string[];
+}
+
+/** How wide the page is, and whether every button in a table row can be seen without scrolling sideways. */
+function measure(page: Page): Promise<Layout> {
+  return page.evaluate(() => {
+    const window = globalThis as unknown as LayoutWindow;
+    const buttons = Array.from(window.document.querySelectorAll('table tbody button'));
+    const hidden = buttons.filter((button) => {
+      const box = button.getBoundingClientRect();
+      if (box.left < 0 || box.right > window.innerWidth) return true;
+      for (let at = button.parentElement; at !== null; at = at.parentElement) {
+        if (window.getComputedStyle(at).overflowX === 'visible') continue;
+        const clip = at.getBoundingClientRect();
+        if (box.left < clip.left - 0.5 || box.right > clip.right + 0.5) return true;
+      }
+      return false;
+    });
+    return {
+      innerWidth: window.innerWidth,
+      scrollWidth: window.document.documentElement.scrollWidth,
+      rowButtons: buttons.length,
+      hiddenRowButtons: hidden.map((button) => (button.textContent ?? '').trim()),
+    };
+  });
+}
+
+describeInBrowser('The console at 390, 1280 and 1366 px: no sideways scrolling, row actions in view', () => {
+  const fixture = useBrowserFixture();
+  const longKeyName = 'Newsletter pipeline for the winter subscription campaign';
+
+  // Keys as a busy workspace has them: made in the console by someone with a long address, used, one
+  // about to expire. Each of those widens a column ("Created by", "Last used" with its time, "Expires soon").
+  beforeAll(async () => {
+    const f = fixture();
+    const { deps, store } = f.testApp;
+    const creator = await findOrCreateUser(deps, 'marketing.operations@acme-coffee-roasters.example');
+    await addMember(deps, OPERATOR, 'owner', f.workspaceId, { email: creator.email, role: 'admin' });
+    const byCreator: Actor = { kind: 'user', userId: creator.id, email: creator.email };
+    f.syncClock(-80 * DAY_MS);
+    await createBrandKey(deps, byCreator, { workspaceId: f.workspaceId, name: 'Old website build' });
+    f.syncClock();
+    const used = await createBrandKey(deps, byCreator, { workspaceId: f.workspaceId, name: longKeyName });
+    expect((await f.readBrand(used.key)).status).toBe(200);
+    await createApiKey(deps, byCreator, { workspaceId: f.workspaceId, name: 'CRM sync' });
+    const owner = await store.getUser(f.owner.userId);
+    if (!owner) throw new Error('owner missing');
+    await f.testApp.tokens.createPersonalToken(owner, { name: 'Claude Desktop', expiresInDays: 30 });
+  });
+
+  /** Each page, with what shows that its content has loaded, and how many row buttons it has at least. */
+  function pages(): {
+    name: string;
+    path: string;
+    title: string;
+    ready: (page: Page) => Promise<void>;
+    rowButtons: number;
+  }[] {
+    const f = fixture();
+    const workspace = `/w/${f.workspaceId}`;
+    const table = (page: Page, name: string) => page.getByRole('table', { name, exact: true });
+    return [
+      {
+        name: 'brand',
+        path: `${workspace}/brand`,
+        title: 'Brand',
+        rowButtons: 0,
+        ready: (page) =>
+          expect
+            .poll(() => page.getByRole('textbox', { name: 'Name', exact: true }).inputValue(), {
+              timeout: WAIT_MS,
+            })
+            .toBe('Acme Coffee'),
+      },
+      {
+        name: 'campaigns',
+        path: `${workspace}/campaigns`,
+        title: 'Campaign drafts',
+        rowButtons: 0,
+        ready: (page) => rowOf(table(page, 'Campaigns'), f.campaignName).waitFor(),
+      },
+      {
+        name: 'campaign-editor',
+        path: `${workspace}/campaigns/${f.campaignId}`,
+        title: f.campaignName,
+        rowButtons: 0,
+        ready: (page) =>
+          expect
+            .poll(() => page.getByRole('textbox', { name: 'Subject', exact: true }).inputValue(), {
+              timeout: WAIT_MS,
+            })
+            .not.toBe(''),
+      },
+      {
+        name: 'new-draft',
+        path: `${workspace}/campaigns/new`,
+        title: 'New draft',
+        rowButtons: 0,
+        ready: (page) => page.getByRole('button', { name: 'Save draft', exact: true }).waitFor(),
+      },
+      {
+        name: 'members',
+        path: `${workspace}/members`,
+        title: 'Members',
+        rowButtons: 4,
+        ready: (page) => rowOf(table(page, 'Members'), f.member.email).waitFor(),
+      },
+      {
+        name: 'audit-log',
+        path: `${workspace}/audit-log`,
+        title: 'Audit log',
+        rowButtons: 0,
+        ready: (page) => table(page, 'Audit log').getByRole('row').nth(1).waitFor(),
+      },
+      {
+        name: 'agent-access',
+        path: `${workspace}/settings/agent-access`,
+        title: 'Agent Access',
+        // The seeded key, the old one, the long-named one and the workspace API key.
+        rowButtons: 4,
+        ready: async (page) => {
+          await rowOf(table(page, 'Brand read keys'), longKeyName).waitFor();
+          await rowOf(table(page, 'Workspace API keys'), 'CRM sync').waitFor();
+        },
+      },
+      {
+        name: 'access-tokens',
+        path: '/account/tokens',
+        title: 'Personal access tokens',
+        rowButtons: 1,
+        ready: (page) => rowOf(table(page, 'Access tokens'), 'Claude Desktop').waitFor(),
+      },
+    ];
+  }
+
+  for (const viewport of WIDTHS) {
+    it(`fits every signed-in page into ${String(viewport.width)} px, with each row's buttons in view`, async () => {
+      const f = fixture();
+      const session = await f.open(f.owner);
+      const { page } = session;
+      await page.setViewportSize(viewport);
+      const found: Record<string, Layout> = {};
+      const expected: Record<string, Layout> = {};
+      for (const target of pages()) {
+        await page.goto(target.path);
+        await expectHeading(page, target.title);
+        await target.ready(page);
+        const layout = await measure(page);
+        found[target.name] = layout;
+        expected[target.name] = {
+          innerWidth: viewport.width,
+          scrollWidth: Math.min(layout.scrollWidth, viewport.width),
+          rowButtons: Math.max(layout.rowButtons, target.rowButtons),
+          hiddenRowButtons: [],
+        };
+        await screenshot(page, `layout-${target.name}-${String(viewport.width)}`);
+      }
+      expect(found).toEqual(expected);
+      await expectNoPageProblems(session, `every page at ${String(viewport.width)} px`);
+    });
+
+    it(`fits the Sign in page into ${String(viewport.width)} px`, async () => {
+      const f = fixture();
+      const session = await f.open();
+      const { page } = session;
+      await page.setViewportSize(viewport);
+      await page.goto('/sign-in');
+      await expectHeading(page, 'Sign in');
+      const layout = await measure(page);
+      expect(layout.scrollWidth).toBeLessThanOrEqual(layout.innerWidth);
+      await screenshot(page, `layout-sign-in-${String(viewport.width)}`);
+      await expectNoPageProblems(session, `Sign in at ${String(viewport.width)} px`);
+    });
+  }
+});
