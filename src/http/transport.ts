@@ -184,9 +184,9 @@ export function createHttpTransport(logger: FastifyBaseLogger, timeouts: HttpTim
   function onClientError(error: Error & { code?: string }, socket: Socket): void {
     if (socket.destroyed || socket.writableEnded) return;
     const problem = clientErrorProblem(error);
-    // A broken connection has nobody to answer, and one that never sent a byte (a browser's spare
-    // connection timing out) made no request.
-    if (!problem || (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && socket.bytesRead === 0)) {
+    // A broken connection has nobody to answer. (A connection timed out before any byte was read still is
+    // answered: its request may be waiting unread behind a busy event loop.)
+    if (!problem) {
       socket.destroy();
       return;
     }
