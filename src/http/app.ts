@@ -11,12 +11,7 @@ import Fastify, {
   type HookHandlerDoneFunction,
   LogController,
 } from 'fastify';
-import {
-  jsonSchemaTransform,
-  jsonSchemaTransformObject,
-  serializerCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { levels } from 'pino';
 import { type Clock, systemClock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
@@ -36,6 +31,7 @@ import {
 } from './auth.js';
 import { consoleRoutes } from './console.js';
 import type { AppContext, ZodApp } from './context.js';
+import { docsRoutes, OPENAPI_OPTIONS } from './openapi.js';
 import { handleError } from './problem.js';
 import { parseJsonBodies, validatorCompiler } from './request-input.js';
 import { auditLogRoute } from './routes/api/audit-log.js';
@@ -235,21 +231,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
     await usage.close();
   });
 
-  void app.register(fastifySwagger, {
-    openapi: {
-      info: {
-        title: 'Brand Context',
-        version: '1',
-        description: 'Brand data for tools, AI clients and scripts.',
-      },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
-    },
-    transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
-  });
+  void app.register(fastifySwagger, OPENAPI_OPTIONS);
   void app.register(async (scope: ZodApp) => {
     scope.get('/openapi.json', { schema: { hide: true } }, () => scope.swagger());
+    await scope.register(docsRoutes);
     healthRoutes(scope, store);
     brandAgentRoutes(scope, ctx);
     signInRoute(scope, ctx);

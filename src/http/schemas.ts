@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { PROBLEMS, type ProblemCode } from '../core/errors.js';
 import { CAMPAIGN_STATUSES } from '../core/campaigns.js';
-import { ROLES } from '../core/roles.js';
+import { API_KEY_PERMISSIONS, can, type Permission, ROLES } from '../core/roles.js';
+import { PROBLEM_CONTENT_TYPE } from './problem.js';
 
 /** Response shapes of the API: they validate what routes send and generate /openapi.json. */
 export const problemSchema = z
@@ -17,9 +18,78 @@ export const problemSchema = z
   })
   .meta({ id: 'Problem', description: 'RFC 9457 problem details' });
 
-/** Adds the problem responses every route can give to its success responses. */
-export function withProblems<T extends Record<number, z.ZodType>>(success: T) {
-  return { ...success, '4xx': problemSchema, '5xx': problemSchema };
+/** A success response with a JSON body, described for the API reference. */
+export function jsonResponse<S extends z.ZodType>(description: string, schema: S) {
+  return { description, content: { 'application/json': { schema } } };
+}
+
+type ProblemStatus = (typeof PROBLEMS)[ProblemCode]['status'];
+interface ProblemResponse {
+  description: string;
+  content: Record<typeof PROBLEM_CONTENT_TYPE, { schema: typeof problemSchema }>;
+}
+
+/**
+ * An operation's responses: its success responses, and one application/problem+json response per status
+ * of the problems it answers, described by the codes it answers with that status. Any operation can also
+ * fail with internal_error, and answers service_unavailable while the service shuts down or its database
+ * is out of reach.
+ */
+export function withProblems<T extends Record<number, z.ZodType | ReturnType<typeof jsonResponse>>>(
+  success: T,
+  problems: readonly ProblemCode[],
+): T & Record<ProblemStatus, ProblemResponse> {
+  const codesByStatus = new Map<number, ProblemCode[]>();
+  for (const code of new Set<ProblemCode>([...problems, 'internal_error', 'service_unavailable'])) {
+    const { status } = PROBLEMS[code];
+    codesByStatus.set(status, [...(codesByStatus.get(status) ?? []), code]);
+  }
+  const responses: Record<number, ProblemResponse> = {};
+  for (const [status, codes] of codesByStatus) {
+    responses[status] = {
+      description: codes.map((code) => `${PROBLEMS[code].title} (\`${code}\`)`).join('; '),
+      content: { [PROBLEM_CONTENT_TYPE]: { schema: problemSchema } },
+    };
+  }
+  // Typed as every problem status, as the 4xx/5xx ranges were: what a handler may send is its success.
+  return { ...success, ...responses } as T & Record<ProblemStatus, ProblemResponse>;
+}
+
+/** Problems of a JSON request body: not JSON, too large, sent as another type, or with invalid fields. */
+export const BODY_PROBLEMS = [
+  'invalid_json',
+  'invalid_request',
+  'payload_too_large',
+  'unsupported_media_type',
+] as const satisfies readonly ProblemCode[];
+
+/** The management API takes a bearer token or the console's session cookie (README "Console"). */
+export const MANAGEMENT_SECURITY: Record<string, string[]>[] = [{ bearer: [] }, { sessionCookie: [] }];
+
+/**
+ * Problems every management route answers before it runs (README "Management API"): the credential; any
+ * input with a NUL character; a write made with the session cookie but no CSRF token; a workspace API key
+ * outside the campaign routes; and on a workspace's routes (those with a `permission`), the workspace and
+ * the caller's role in it.
+ */
+export function managementProblems(access: 'read' | 'write', permission?: Permission): ProblemCode[] {
+  const problems: ProblemCode[] = [
+    'missing_token',
+    'invalid_token',
+    'token_expired',
+    'token_revoked',
+    'api_key_invalid',
+    'api_key_expired',
+    'api_key_revoked',
+    'brand_key_not_allowed',
+    'invalid_request',
+  ];
+  if (access === 'write') problems.push('csrf_failed');
+  if (permission === undefined || !API_KEY_PERMISSIONS.includes(permission))
+    problems.push('api_key_not_allowed');
+  if (permission !== undefined) problems.push('workspace_not_found', 'workspace_forbidden');
+  if (permission !== undefined && !can('member', permission)) problems.push('insufficient_role');
+  return problems;
 }
 
 export const workspaceParams = z.object({ id: z.string().min(1).max(128).describe('Workspace id (ws_…)') });

@@ -244,6 +244,33 @@ const ROUTES: RouteRow[] = [
   ...withHead({ method: 'GET', path: '/healthz', access: 'public', ok: 200 }),
   ...withHead({ method: 'GET', path: '/readyz', access: 'public', ok: 200 }),
   ...withHead({ method: 'GET', path: '/openapi.json', access: 'public', ok: 200, documented: false }),
+  // The API reference (src/http/openapi.ts): Swagger UI's page, its assets and its copy of the document.
+  ...withHead({ method: 'GET', path: '/docs', access: 'public', ok: 200, documented: false }),
+  { method: 'HEAD', path: '/docs/', access: 'public', ok: 200, documented: false },
+  ...withHead({ method: 'GET', path: '/docs/json', access: 'public', ok: 200, documented: false }),
+  ...withHead({ method: 'GET', path: '/docs/yaml', access: 'public', ok: 200, documented: false }),
+  ...withHead({
+    method: 'GET',
+    path: '/docs/static/index.html',
+    access: 'public',
+    ok: 302,
+    documented: false,
+  }),
+  ...withHead({
+    method: 'GET',
+    path: '/docs/static/swagger-initializer.js',
+    access: 'public',
+    ok: 200,
+    documented: false,
+  }),
+  ...withHead({
+    method: 'GET',
+    path: '/docs/static/*',
+    access: 'public',
+    ok: 200,
+    documented: false,
+    build: () => ({ params: { '*': 'swagger-ui.css' } }),
+  }),
   {
     method: 'POST',
     path: '/functions/v1/brand-agent',
@@ -434,10 +461,11 @@ async function newDraft(f: Fixture): Promise<string> {
 
 const routeName = (row: { method: string; path: string }) => `${row.method} ${row.path}`;
 
+/** `{name}` placeholders, and a trailing `*` (a wildcard route) from `params['*']`. */
 function fillPath(template: string, params: Record<string, string>): string {
-  return template.replace(/\{(\w+)\}/g, (_match, name: string) => {
-    const value = params[name];
-    if (value === undefined) throw new Error(`no value for {${name}} in ${template}`);
+  return template.replace(/\{(\w+)\}|\*$/g, (match, name: string | undefined) => {
+    const value = params[name ?? match];
+    if (value === undefined) throw new Error(`no value for ${match} in ${template}`);
     return encodeURIComponent(value);
   });
 }

@@ -1,18 +1,48 @@
+import { fileURLToPath } from 'node:url';
+import { loadConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { sqliteBackend, type TestDatabase } from '../support/databases.js';
+import { describeEachBackend, sqliteBackend, type TestDatabase } from '../support/databases.js';
+import { call, type CallOptions, campaignsApi, newDraft, outcome, useFixture } from './campaigns.fixtures.js';
 
+interface MediaType {
+  schema: { $ref?: string; properties?: Record<string, unknown>; required?: string[] };
+}
+interface Response {
+  description: string;
+  content?: Record<string, MediaType>;
+}
 interface Operation {
-  requestBody?: {
-    content: Record<string, { schema: { properties?: Record<string, unknown>; required?: string[] } }>;
-  };
-  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+  operationId?: string;
+  summary?: string;
+  security?: Record<string, string[]>[];
+  requestBody?: { content: Record<string, MediaType> };
+  responses: Record<string, Response>;
   parameters?: { name: string; in: string }[];
 }
 interface OpenApiDocument {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, unknown> };
+  security?: Record<string, string[]>[];
+  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
+}
+
+const REDOCLY_CONFIG = fileURLToPath(new URL('../../redocly.yaml', import.meta.url));
+const PROBLEM_REF = '#/components/schemas/Problem';
+
+async function openApiDocument(testApp: TestApp): Promise<OpenApiDocument> {
+  const response = await testApp.app.inject({ method: 'GET', url: '/openapi.json' });
+  expect(response.statusCode).toBe(200);
+  return response.json<OpenApiDocument>();
+}
+
+function operationsOf(document: OpenApiDocument): [string, Operation][] {
+  return Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]): [string, Operation] => [
+      `${method.toUpperCase()} ${path}`,
+      operation,
+    ]),
+  );
 }
 
 describe('GET /openapi.json', () => {
@@ -23,9 +53,7 @@ describe('GET /openapi.json', () => {
   beforeAll(async () => {
     database = await sqliteBackend.create();
     testApp = await startTestApp(database);
-    const response = await testApp.app.inject({ method: 'GET', url: '/openapi.json' });
-    expect(response.statusCode).toBe(200);
-    document = response.json<OpenApiDocument>();
+    document = await openApiDocument(testApp);
   });
   afterAll(async () => {
     await testApp.close();
@@ -112,14 +140,212 @@ describe('GET /openapi.json', () => {
     expect(JSON.stringify(putBrand)).toContain('knowledge');
   });
 
-  it('documents the success and problem responses of each operation', () => {
+  it('documents the success and problem responses of each operation, status by status', () => {
     const read = document.paths['/functions/v1/brand-agent']?.post;
-    expect(Object.keys(read?.responses ?? {})).toEqual(expect.arrayContaining(['200', '4XX']));
+    expect(Object.keys(read?.responses ?? {}).sort()).toEqual(
+      ['200', '304', '400', '401', '403', '404', '413', '415', '500', '503'].sort(),
+    );
     expect(JSON.stringify(document.components.schemas)).toContain('resolution');
     for (const [path, methods] of Object.entries(document.paths)) {
       if (!path.startsWith('/api/')) continue;
       for (const operation of Object.values(methods))
-        expect(Object.keys(operation.responses)).toContain('4XX');
+        expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['401', '403', '500']));
     }
+    const edit = document.paths['/api/v1/workspaces/{id}/campaigns/{campaign_id}']?.patch;
+    expect(Object.keys(edit?.responses ?? {})).toEqual(expect.arrayContaining(['409', '412', '413', '415']));
+    expect(Object.keys(document.paths['/auth/v1/token']?.post?.responses ?? {})).toContain('429');
+    expect(Object.keys(document.paths['/readyz']?.get?.responses ?? {})).toContain('503');
+  });
+
+  it('gives every operation a unique camelCase operationId and a summary', () => {
+    const operations = operationsOf(document);
+    const ids = operations.map(([, operation]) => operation.operationId);
+    for (const [name, operation] of operations) {
+      expect(operation.operationId, name).toMatch(/^[a-z]+(?:[A-Z][a-z]+)+$|^[a-z]+$/);
+      expect(operation.summary, name).toMatch(/\S/);
+    }
+    expect(new Set(ids).size).toBe(operations.length);
+    const idOf = (path: string, method: string) => document.paths[path]?.[method]?.operationId;
+    expect(idOf('/functions/v1/brand-agent', 'post')).toBe('readBrandContext');
+    expect(idOf('/auth/v1/token', 'post')).toBe('signIn');
+    expect(idOf('/api/v1/workspaces/{id}/brand-keys', 'get')).toBe('listBrandKeys');
+    expect(idOf('/api/v1/workspaces/{id}/api-keys', 'get')).toBe('listApiKeys');
+    expect(idOf('/api/v1/workspaces/{id}/campaigns', 'post')).toBe('createCampaignDraft');
+  });
+
+  it('types every 4xx and 5xx response as application/problem+json with the Problem schema, and no ranges', () => {
+    for (const [name, operation] of operationsOf(document)) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        expect(status, `${name} ${status}`).toMatch(/^[1-5]\d\d$/);
+        expect(response.description, `${name} ${status}`).not.toBe('Default Response');
+        if (Number(status) >= 400) {
+          expect(response.content, `${name} ${status}`).toEqual({
+            'application/problem+json': { schema: { $ref: PROBLEM_REF } },
+          });
+        } else if (status === '204' || status === '304') {
+          expect(response.content, `${name} ${status} has no body`).toBeUndefined();
+        } else {
+          expect(Object.keys(response.content ?? {}), `${name} ${status}`).toEqual(['application/json']);
+        }
+      }
+    }
+  });
+
+  it('signs in and checks health without a bearer token; management routes also take the session cookie', () => {
+    expect(document.security).toEqual([{ bearer: [] }]);
+    for (const [path, method] of [
+      ['/auth/v1/token', 'post'],
+      ['/auth/v1/session', 'post'],
+      ['/auth/v1/session', 'get'],
+      ['/healthz', 'get'],
+      ['/readyz', 'get'],
+    ] as const)
+      expect(document.paths[path]?.[method]?.security, `${method} ${path}`).toEqual([]);
+    expect(document.paths['/functions/v1/brand-agent']?.post?.security).toBeUndefined();
+    for (const [name, operation] of operationsOf(document).filter(([name]) => name.includes(' /api/')))
+      expect(operation.security, name).toEqual([{ bearer: [] }, { sessionCookie: [] }]);
+    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['bearer', 'sessionCookie']);
+  });
+
+  it("passes Redocly's recommended ruleset without an error or a warning", async () => {
+    const config = await loadConfig({ configPath: REDOCLY_CONFIG });
+    const problems = await lintFromString({
+      source: JSON.stringify(document),
+      absoluteRef: 'openapi.json',
+      config,
+    });
+    const found = problems.map(
+      (problem) =>
+        `${problem.severity} ${problem.ruleId}: ${problem.message} (${problem.location[0]?.pointer ?? ''})`,
+    );
+    expect(found).toEqual([]);
+  });
+});
+
+/** Requests that fail, by the operation (`METHOD /path` of the document) they are sent to. */
+type ProvokedProblems = Record<
+  string,
+  [expected: string, url: string, credential?: string, options?: CallOptions][]
+>;
+
+describeEachBackend('Documented problems are the ones the API answers', (backend) => {
+  const fixture = useFixture(backend);
+
+  it('documents the status and code of every problem a request provokes, on the operation it was sent to', async () => {
+    const f = fixture();
+    const document = await openApiDocument(f);
+    const ws = `/api/v1/workspaces/${f.workspaceId}`;
+    const draft = await newDraft(f);
+    const scheduled = await newDraft(f);
+    expect((await campaignsApi(f, f.owner.token).schedule(scheduled.id)).statusCode).toBe(200);
+    const personal = await call(f, f.owner.token, 'POST', '/api/v1/tokens', { body: { name: 'script' } });
+    const personalToken = personal.json<{ token: string }>().token;
+    const json = (body: unknown): CallOptions => ({ body });
+    const raw = (rawBody: string, contentType = 'application/json'): CallOptions => ({
+      rawBody,
+      headers: { 'content-type': contentType },
+    });
+    const context = { action: 'context', workspace_id: f.workspaceId };
+    const read = '/functions/v1/brand-agent';
+    const { brandKey, apiKey } = f;
+    const owner = f.owner.token;
+    const member = f.member.token;
+
+    const provoked: ProvokedProblems = {
+      // The read operation, in its order of checks.
+      'POST /functions/v1/brand-agent': [
+        ['401 missing_key', read, undefined, json(context)],
+        ['415 unsupported_media_type', read, brandKey, raw('x', 'text/plain')],
+        ['413 payload_too_large', read, brandKey, raw('x'.repeat(17 * 1024))],
+        ['400 invalid_json', read, brandKey, raw('{')],
+        ['400 unsupported_action', read, brandKey, json({ ...context, action: 'write' })],
+        ['403 workspace_forbidden', read, brandKey, json({ ...context, workspace_id: f.otherWorkspaceId })],
+        ['404 workspace_not_found', read, brandKey, json({ ...context, workspace_id: 'ws_none' })],
+      ],
+      'POST /auth/v1/token': [
+        [
+          '401 invalid_credentials',
+          '/auth/v1/token',
+          undefined,
+          json({ email: 'a@b.example', password: 'no' }),
+        ],
+        ['400 invalid_request', '/auth/v1/token', undefined, json({ email: 'a@b.example' })],
+      ],
+      'POST /auth/v1/session': [
+        ['415 unsupported_media_type', '/auth/v1/session', undefined, raw('email=a', 'text/html')],
+      ],
+      'GET /auth/v1/session': [['401 missing_token', '/auth/v1/session']],
+      'DELETE /auth/v1/session': [['403 csrf_failed', '/auth/v1/session']],
+      'GET /api/v1/workspaces': [
+        ['401 missing_token', '/api/v1/workspaces'],
+        ['403 brand_key_not_allowed', '/api/v1/workspaces', brandKey],
+      ],
+      'POST /api/v1/workspaces': [
+        ['403 api_key_not_allowed', '/api/v1/workspaces', apiKey, json({ name: 'x' })],
+        ['400 invalid_request', '/api/v1/workspaces', owner, json({})],
+      ],
+      'GET /api/v1/workspaces/{id}/brand': [
+        ['403 workspace_forbidden', `/api/v1/workspaces/${f.otherWorkspaceId}/brand`, owner],
+        ['404 workspace_not_found', '/api/v1/workspaces/ws_none/brand', owner],
+      ],
+      'PUT /api/v1/workspaces/{id}/brand': [
+        ['403 insufficient_role', `${ws}/brand`, member, json({})],
+        ['400 invalid_request', `${ws}/brand`, owner, json({ name: 42 })],
+      ],
+      'POST /api/v1/workspaces/{id}/brand-keys': [
+        ['403 insufficient_role', `${ws}/brand-keys`, member, json({ name: 'x' })],
+      ],
+      'DELETE /api/v1/workspaces/{id}/brand-keys/{key_id}': [
+        ['404 key_not_found', `${ws}/brand-keys/bk_none`, owner],
+      ],
+      'DELETE /api/v1/workspaces/{id}/api-keys/{key_id}': [
+        ['404 api_key_not_found', `${ws}/api-keys/ak_none`, owner],
+      ],
+      'POST /api/v1/workspaces/{id}/members': [
+        ['409 member_exists', `${ws}/members`, owner, json({ email: f.member.user.email, role: 'member' })],
+      ],
+      'DELETE /api/v1/workspaces/{id}/members/{user_id}': [
+        ['404 member_not_found', `${ws}/members/usr_none`, owner],
+        ['409 last_owner', `${ws}/members/${f.owner.user.id}`, owner],
+      ],
+      'GET /api/v1/workspaces/{id}/audit-log': [['400 invalid_request', `${ws}/audit-log?limit=0`, owner]],
+      'POST /api/v1/tokens': [['403 session_required', '/api/v1/tokens', personalToken, json({ name: 'x' })]],
+      'DELETE /api/v1/tokens/{token_id}': [['404 token_not_found', '/api/v1/tokens/pat_none', owner]],
+      'GET /api/v1/workspaces/{id}/campaigns': [
+        ['400 invalid_request', `${ws}/campaigns?status=lost`, apiKey],
+      ],
+      'POST /api/v1/workspaces/{id}/campaigns': [
+        ['413 payload_too_large', `${ws}/campaigns`, apiKey, raw('x'.repeat(5 * 1024 * 1024))],
+      ],
+      'GET /api/v1/workspaces/{id}/campaigns/{campaign_id}': [
+        ['404 campaign_not_found', `${ws}/campaigns/cmp_none`, apiKey],
+      ],
+      'PATCH /api/v1/workspaces/{id}/campaigns/{campaign_id}': [
+        [
+          '412 version_mismatch',
+          `${ws}/campaigns/${draft.id}`,
+          apiKey,
+          { body: { name: 'x' }, headers: { 'if-match': '"9"' } },
+        ],
+        ['409 campaign_not_draft', `${ws}/campaigns/${scheduled.id}`, apiKey, json({ name: 'x' })],
+      ],
+      'POST /api/v1/workspaces/{id}/campaigns/{campaign_id}/schedule': [
+        ['409 campaign_not_draft', `${ws}/campaigns/${scheduled.id}/schedule`, apiKey],
+        ['403 insufficient_role', `${ws}/campaigns/${draft.id}/schedule`, member],
+      ],
+    };
+
+    const undocumented: string[] = [];
+    for (const [operation, requests] of Object.entries(provoked)) {
+      const [method = '', path = ''] = operation.split(' ');
+      for (const [expected, url, credential, options] of requests) {
+        const answered = outcome(await call(f, credential, method, url, options));
+        expect(answered, `${method} ${url}`).toBe(expected);
+        const [status = '', code = ''] = answered.split(' ');
+        const documented = document.paths[path]?.[method.toLowerCase()]?.responses[status];
+        if (!documented?.description.includes(code)) undocumented.push(`${operation} ${answered}`);
+      }
+    }
+    expect(undocumented).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import { authorize } from '../../services/access.js';
 import type { VerifiedKey } from '../../services/brand-reader.js';
 import { bearerToken, principalOf } from '../auth.js';
 import type { AppContext, ZodApp } from '../context.js';
-import { withProblems } from '../schemas.js';
+import { BODY_PROBLEMS, jsonResponse, withProblems } from '../schemas.js';
 
 export const BRAND_AGENT_PATH = '/functions/v1/brand-agent';
 /** The body is two short strings; anything near this size is not a brand context request. */
@@ -90,14 +90,31 @@ export function brandAgentRoutes(app: ZodApp, ctx: AppContext): void {
       onRequest: authenticate,
       schema: {
         tags: ['brand context'],
+        operationId: 'readBrandContext',
         summary: 'Read brand context',
         description:
-          'Authorized by the Authorization header alone: a brand read key (brk_…) of the workspace, or a user token of a member.',
+          'Authorized by the Authorization header alone: a brand read key (brk_…) of the workspace, or a user token of a member. Any other method than POST answers 405 `method_not_allowed` with `Allow: POST`.',
         body: requestSchema,
-        response: withProblems({
-          200: brandContextSchema,
-          304: z.null().describe('Not modified (If-None-Match)'),
-        }),
+        response: withProblems(
+          {
+            200: jsonResponse('The brand context, with its ETag', brandContextSchema),
+            304: z.null().describe('Not modified: If-None-Match carries the current ETag'),
+          },
+          [
+            'missing_key',
+            'malformed_key',
+            'invalid_key',
+            'key_expired',
+            'key_revoked',
+            'invalid_token',
+            'token_expired',
+            'token_revoked',
+            ...BODY_PROBLEMS,
+            'unsupported_action',
+            'workspace_forbidden',
+            'workspace_not_found',
+          ],
+        ),
       },
     },
     async (request, reply) => {

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { listAuditLog } from '../../../services/audit.js';
 import type { AppContext, ZodApp } from '../../context.js';
-import { auditEventSchema, withProblems, workspaceParams } from '../../schemas.js';
+import {
+  auditEventSchema,
+  jsonResponse,
+  MANAGEMENT_SECURITY,
+  managementProblems,
+  withProblems,
+  workspaceParams,
+} from '../../schemas.js';
 
 /** GET /api/v1/workspaces/{id}/audit-log: newest first, with an opaque cursor for the next page. */
 export function auditLogRoute(app: ZodApp, ctx: AppContext): void {
@@ -11,15 +18,23 @@ export function auditLogRoute(app: ZodApp, ctx: AppContext): void {
       config: { permission: 'audit.read' },
       schema: {
         tags: ['audit'],
+        operationId: 'listAuditEvents',
         summary: 'Read the audit log',
+        security: MANAGEMENT_SECURITY,
         params: workspaceParams,
         querystring: z.object({
           limit: z.coerce.number().int().min(1).max(200).default(50),
           cursor: z.string().max(64).optional().describe('next_cursor of the previous page'),
         }),
-        response: withProblems({
-          200: z.object({ events: z.array(auditEventSchema), next_cursor: z.string().nullable() }),
-        }),
+        response: withProblems(
+          {
+            200: jsonResponse(
+              'Events, newest first, and the cursor of the next page (null on the last)',
+              z.object({ events: z.array(auditEventSchema), next_cursor: z.string().nullable() }),
+            ),
+          },
+          managementProblems('read', 'audit.read'),
+        ),
       },
     },
     (request) => listAuditLog(ctx.deps, request.params.id, request.query),

@@ -1,7 +1,13 @@
 import { brandContextSchema } from '../../../../core/brand-context.js';
 import { getBrand } from '../../../../services/brand.js';
 import type { AppContext, ZodApp } from '../../../context.js';
-import { withProblems, workspaceParams } from '../../../schemas.js';
+import {
+  jsonResponse,
+  MANAGEMENT_SECURITY,
+  managementProblems,
+  withProblems,
+  workspaceParams,
+} from '../../../schemas.js';
 
 /** GET /api/v1/workspaces/{id}/brand: the brand document, as the read operation returns it. */
 export function getBrandRoute(app: ZodApp, ctx: AppContext): void {
@@ -11,9 +17,14 @@ export function getBrandRoute(app: ZodApp, ctx: AppContext): void {
       config: { permission: 'brand.read' },
       schema: {
         tags: ['brand'],
+        operationId: 'getBrand',
         summary: 'Get the brand',
+        security: MANAGEMENT_SECURITY,
         params: workspaceParams,
-        response: withProblems({ 200: brandContextSchema }),
+        response: withProblems(
+          { 200: jsonResponse('The brand, as the read operation returns it', brandContextSchema) },
+          managementProblems('read', 'brand.read'),
+        ),
       },
     },
     (request) => getBrand(ctx.deps, request.params.id),

@@ -2,7 +2,14 @@ import { brandContextSchema, brandDocumentSchema } from '../../../../core/brand-
 import { replaceBrand } from '../../../../services/brand.js';
 import { actorOf } from '../../../auth.js';
 import type { AppContext, ZodApp } from '../../../context.js';
-import { withProblems, workspaceParams } from '../../../schemas.js';
+import {
+  BODY_PROBLEMS,
+  jsonResponse,
+  MANAGEMENT_SECURITY,
+  managementProblems,
+  withProblems,
+  workspaceParams,
+} from '../../../schemas.js';
 
 /**
  * PUT /api/v1/workspaces/{id}/brand: replaces the whole brand (knowledge, assets, skills and preferences
@@ -15,10 +22,15 @@ export function putBrandRoute(app: ZodApp, ctx: AppContext): void {
       config: { permission: 'brand.write' },
       schema: {
         tags: ['brand'],
+        operationId: 'replaceBrand',
         summary: 'Replace the brand',
+        security: MANAGEMENT_SECURITY,
         params: workspaceParams,
         body: brandDocumentSchema,
-        response: withProblems({ 200: brandContextSchema }),
+        response: withProblems({ 200: jsonResponse('The brand as it is now', brandContextSchema) }, [
+          ...managementProblems('write', 'brand.write'),
+          ...BODY_PROBLEMS,
+        ]),
       },
     },
     (request) => replaceBrand(ctx.deps, actorOf(request), request.params.id, request.body),

@@ -2,7 +2,15 @@ import { CAMPAIGN_BODY_LIMIT, campaignEtag, newCampaignSchema } from '../../../.
 import { createCampaign } from '../../../../services/campaigns.js';
 import { actorOf } from '../../../auth.js';
 import type { AppContext, ZodApp } from '../../../context.js';
-import { campaignSchema, withProblems, workspaceParams } from '../../../schemas.js';
+import {
+  BODY_PROBLEMS,
+  campaignSchema,
+  jsonResponse,
+  MANAGEMENT_SECURITY,
+  managementProblems,
+  withProblems,
+  workspaceParams,
+} from '../../../schemas.js';
 
 /** POST /api/v1/workspaces/{id}/campaigns: a new campaign is always a draft. */
 export function createCampaignRoute(app: ZodApp, ctx: AppContext): void {
@@ -13,10 +21,15 @@ export function createCampaignRoute(app: ZodApp, ctx: AppContext): void {
       bodyLimit: CAMPAIGN_BODY_LIMIT,
       schema: {
         tags: ['campaigns'],
+        operationId: 'createCampaignDraft',
         summary: 'Create a campaign draft',
+        security: MANAGEMENT_SECURITY,
         params: workspaceParams,
         body: newCampaignSchema,
-        response: withProblems({ 201: campaignSchema }),
+        response: withProblems(
+          { 201: jsonResponse('The new draft (version 1), with its Location and ETag', campaignSchema) },
+          [...managementProblems('write', 'campaigns.write'), ...BODY_PROBLEMS],
+        ),
       },
     },
     async (request, reply) => {

@@ -1,7 +1,14 @@
 import { campaignEtag } from '../../../../core/campaigns.js';
 import { getCampaign } from '../../../../services/campaigns.js';
 import type { AppContext, ZodApp } from '../../../context.js';
-import { campaignParams, campaignSchema, withProblems } from '../../../schemas.js';
+import {
+  campaignParams,
+  campaignSchema,
+  jsonResponse,
+  MANAGEMENT_SECURITY,
+  managementProblems,
+  withProblems,
+} from '../../../schemas.js';
 
 /** GET /api/v1/workspaces/{id}/campaigns/{campaign_id}, with the ETag to send back in If-Match. */
 export function getCampaignRoute(app: ZodApp, ctx: AppContext): void {
@@ -11,9 +18,14 @@ export function getCampaignRoute(app: ZodApp, ctx: AppContext): void {
       config: { permission: 'campaigns.read' },
       schema: {
         tags: ['campaigns'],
+        operationId: 'getCampaign',
         summary: 'Get a campaign',
+        security: MANAGEMENT_SECURITY,
         params: campaignParams,
-        response: withProblems({ 200: campaignSchema }),
+        response: withProblems(
+          { 200: jsonResponse('The campaign, with the ETag to send back in If-Match', campaignSchema) },
+          [...managementProblems('read', 'campaigns.read'), 'campaign_not_found'],
+        ),
       },
     },
     async (request, reply) => {

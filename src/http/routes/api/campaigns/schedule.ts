@@ -2,7 +2,15 @@ import { campaignEtag } from '../../../../core/campaigns.js';
 import { scheduleCampaign } from '../../../../services/campaigns.js';
 import { actorOf } from '../../../auth.js';
 import type { AppContext, ZodApp } from '../../../context.js';
-import { campaignParams, campaignSchema, ifMatchHeaders, withProblems } from '../../../schemas.js';
+import {
+  campaignParams,
+  campaignSchema,
+  ifMatchHeaders,
+  jsonResponse,
+  MANAGEMENT_SECURITY,
+  managementProblems,
+  withProblems,
+} from '../../../schemas.js';
 
 /**
  * POST /api/v1/workspaces/{id}/campaigns/{campaign_id}/schedule: hands a draft over for delivery (owners,
@@ -15,10 +23,17 @@ export function scheduleCampaignRoute(app: ZodApp, ctx: AppContext): void {
       config: { permission: 'campaigns.schedule' },
       schema: {
         tags: ['campaigns'],
+        operationId: 'scheduleCampaign',
         summary: 'Schedule a campaign draft',
+        security: MANAGEMENT_SECURITY,
         params: campaignParams,
         headers: ifMatchHeaders,
-        response: withProblems({ 200: campaignSchema }),
+        response: withProblems({ 200: jsonResponse('The campaign, now scheduled', campaignSchema) }, [
+          ...managementProblems('write', 'campaigns.schedule'),
+          'campaign_not_found',
+          'campaign_not_draft',
+          'version_mismatch',
+        ]),
       },
     },
     async (request, reply) => {

@@ -2,7 +2,16 @@ import { CAMPAIGN_BODY_LIMIT, campaignChangesSchema, campaignEtag } from '../../
 import { updateCampaign } from '../../../../services/campaigns.js';
 import { actorOf } from '../../../auth.js';
 import type { AppContext, ZodApp } from '../../../context.js';
-import { campaignParams, campaignSchema, ifMatchHeaders, withProblems } from '../../../schemas.js';
+import {
+  BODY_PROBLEMS,
+  campaignParams,
+  campaignSchema,
+  ifMatchHeaders,
+  jsonResponse,
+  MANAGEMENT_SECURITY,
+  managementProblems,
+  withProblems,
+} from '../../../schemas.js';
 
 /**
  * PATCH /api/v1/workspaces/{id}/campaigns/{campaign_id}: edits a draft (409 for anything else). With
@@ -16,11 +25,22 @@ export function updateCampaignRoute(app: ZodApp, ctx: AppContext): void {
       bodyLimit: CAMPAIGN_BODY_LIMIT,
       schema: {
         tags: ['campaigns'],
+        operationId: 'updateCampaignDraft',
         summary: 'Edit a campaign draft',
+        security: MANAGEMENT_SECURITY,
         params: campaignParams,
         headers: ifMatchHeaders,
         body: campaignChangesSchema,
-        response: withProblems({ 200: campaignSchema }),
+        response: withProblems(
+          { 200: jsonResponse('The draft with the edit applied, at its next version', campaignSchema) },
+          [
+            ...managementProblems('write', 'campaigns.write'),
+            ...BODY_PROBLEMS,
+            'campaign_not_found',
+            'campaign_not_draft',
+            'version_mismatch',
+          ],
+        ),
       },
     },
     async (request, reply) => {

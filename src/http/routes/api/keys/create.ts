@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { actorOf } from '../../../auth.js';
 import type { AppContext, ZodApp } from '../../../context.js';
-import { createdKeySchema, withProblems, workspaceParams } from '../../../schemas.js';
+import {
+  BODY_PROBLEMS,
+  createdKeySchema,
+  jsonResponse,
+  MANAGEMENT_SECURITY,
+  managementProblems,
+  withProblems,
+  workspaceParams,
+} from '../../../schemas.js';
 import type { KeyRoutes } from './kinds.js';
 
 /** POST /api/v1/workspaces/{id}/{brand-keys|api-keys}: Settings → Agent Access → Create Key. Shown once. */
@@ -13,13 +21,18 @@ export function createKeyRoute(kind: KeyRoutes) {
         config: { permission: 'keys.write' },
         schema: {
           tags: [kind.tag],
+          operationId: `create${kind.operationNoun}`,
           summary: `Create a ${kind.noun}`,
+          security: MANAGEMENT_SECURITY,
           description: `${kind.purpose} The key is in this response only; it expires 90 days after creation.`,
           params: workspaceParams,
           body: z.strictObject({
             name: z.string().describe('A descriptive name, e.g. "newsletter pipeline"'),
           }),
-          response: withProblems({ 201: createdKeySchema }),
+          response: withProblems(
+            { 201: jsonResponse('The new key, shown in this response only', createdKeySchema) },
+            [...managementProblems('write', 'keys.write'), ...BODY_PROBLEMS],
+          ),
         },
       },
       async (request, reply) => {

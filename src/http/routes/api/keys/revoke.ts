@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { actorOf } from '../../../auth.js';
 import type { AppContext, ZodApp } from '../../../context.js';
-import { withProblems, workspaceParams } from '../../../schemas.js';
+import {
+  jsonResponse,
+  MANAGEMENT_SECURITY,
+  managementProblems,
+  withProblems,
+  workspaceParams,
+} from '../../../schemas.js';
 import type { KeyRoutes } from './kinds.js';
 
 /** DELETE /api/v1/workspaces/{id}/{brand-keys|api-keys}/{key_id}: revokes at once, everywhere; idempotent. */
@@ -13,9 +19,14 @@ export function revokeKeyRoute(kind: KeyRoutes) {
         config: { permission: 'keys.write' },
         schema: {
           tags: [kind.tag],
+          operationId: `revoke${kind.operationNoun}`,
           summary: `Revoke a ${kind.noun}`,
+          security: MANAGEMENT_SECURITY,
           params: workspaceParams.extend({ key_id: z.string().max(128) }),
-          response: withProblems({ 200: kind.schema }),
+          response: withProblems(
+            { 200: jsonResponse('The key, revoked (also when it already was)', kind.schema) },
+            [...managementProblems('write', 'keys.write'), kind.notFound],
+          ),
         },
       },
       (request) => kind.revoke(ctx.deps, actorOf(request), request.params.id, request.params.key_id),

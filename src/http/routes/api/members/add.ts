@@ -3,7 +3,15 @@ import { ROLES } from '../../../../core/roles.js';
 import { addMember } from '../../../../services/members.js';
 import { actorOf, membershipOf } from '../../../auth.js';
 import type { AppContext, ZodApp } from '../../../context.js';
-import { addedMemberSchema, withProblems, workspaceParams } from '../../../schemas.js';
+import {
+  addedMemberSchema,
+  BODY_PROBLEMS,
+  jsonResponse,
+  MANAGEMENT_SECURITY,
+  managementProblems,
+  withProblems,
+  workspaceParams,
+} from '../../../schemas.js';
 
 /**
  * POST /api/v1/workspaces/{id}/members: adds an account by email (created if new), optionally with a
@@ -16,7 +24,9 @@ export function addMemberRoute(app: ZodApp, ctx: AppContext): void {
       config: { permission: 'members.write' },
       schema: {
         tags: ['members'],
+        operationId: 'addMember',
         summary: 'Add a member',
+        security: MANAGEMENT_SECURITY,
         params: workspaceParams,
         description:
           'With `password`, a new account (or one without a password yet) gets it as a temporary password to sign in with; an account with a password of its own answers 409 account_has_password.',
@@ -28,7 +38,12 @@ export function addMemberRoute(app: ZodApp, ctx: AppContext): void {
             .optional()
             .describe('Temporary password (at least 12 characters): share it safely; the member changes it'),
         }),
-        response: withProblems({ 201: addedMemberSchema }),
+        response: withProblems({ 201: jsonResponse('The new member', addedMemberSchema) }, [
+          ...managementProblems('write', 'members.write'),
+          ...BODY_PROBLEMS,
+          'member_exists',
+          'account_has_password',
+        ]),
       },
     },
     async (request, reply) => {

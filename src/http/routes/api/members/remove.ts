@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { removeMember } from '../../../../services/members.js';
 import { actorOf, membershipOf } from '../../../auth.js';
 import type { AppContext, ZodApp } from '../../../context.js';
-import { withProblems, workspaceParams } from '../../../schemas.js';
+import { MANAGEMENT_SECURITY, managementProblems, withProblems, workspaceParams } from '../../../schemas.js';
 
 /** DELETE /api/v1/workspaces/{id}/members/{user_id}: admins cannot remove owners; the last owner stays. */
 export function removeMemberRoute(app: ZodApp, ctx: AppContext): void {
@@ -12,9 +12,15 @@ export function removeMemberRoute(app: ZodApp, ctx: AppContext): void {
       config: { permission: 'members.write' },
       schema: {
         tags: ['members'],
+        operationId: 'removeMember',
         summary: 'Remove a member',
+        security: MANAGEMENT_SECURITY,
         params: workspaceParams.extend({ user_id: z.string().max(128) }),
-        response: withProblems({ 204: z.null().describe('Removed') }),
+        response: withProblems({ 204: z.null().describe('Removed') }, [
+          ...managementProblems('write', 'members.write'),
+          'member_not_found',
+          'last_owner',
+        ]),
       },
     },
     async (request, reply) => {

@@ -3,7 +3,14 @@ import { AppError } from '../../../../core/errors.js';
 import { MAX_TOKEN_DAYS } from '../../../../core/inputs.js';
 import { principalOf } from '../../../auth.js';
 import type { AppContext, ZodApp } from '../../../context.js';
-import { accessTokenSchema, withProblems } from '../../../schemas.js';
+import {
+  accessTokenSchema,
+  BODY_PROBLEMS,
+  jsonResponse,
+  MANAGEMENT_SECURITY,
+  managementProblems,
+  withProblems,
+} from '../../../schemas.js';
 
 /** POST /api/v1/tokens: a personal access token (a user JWT with a `jti`) for the MCP server or scripts. */
 export function createTokenRoute(app: ZodApp, ctx: AppContext): void {
@@ -12,14 +19,24 @@ export function createTokenRoute(app: ZodApp, ctx: AppContext): void {
     {
       schema: {
         tags: ['tokens'],
+        operationId: 'createAccessToken',
         summary: 'Create a personal access token',
+        security: MANAGEMENT_SECURITY,
         description:
           'The token is in this response only. Use it as BRAND_CONTEXT_ACCESS_TOKEN for the MCP server.',
         body: z.strictObject({
           name: z.string(),
           expires_in_days: z.number().int().min(1).max(MAX_TOKEN_DAYS).default(30),
         }),
-        response: withProblems({ 201: accessTokenSchema.extend({ token: z.string() }) }),
+        response: withProblems(
+          {
+            201: jsonResponse(
+              'The new token, shown in this response only',
+              accessTokenSchema.extend({ token: z.string() }),
+            ),
+          },
+          [...managementProblems('write'), ...BODY_PROBLEMS, 'session_required'],
+        ),
       },
     },
     async (request, reply) => {

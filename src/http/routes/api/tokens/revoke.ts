@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { principalOf } from '../../../auth.js';
 import type { AppContext, ZodApp } from '../../../context.js';
-import { accessTokenSchema, withProblems } from '../../../schemas.js';
+import {
+  accessTokenSchema,
+  jsonResponse,
+  MANAGEMENT_SECURITY,
+  managementProblems,
+  withProblems,
+} from '../../../schemas.js';
 
 /** DELETE /api/v1/tokens/{token_id}: revokes one of the caller's tokens at once; idempotent. */
 export function revokeTokenRoute(app: ZodApp, ctx: AppContext): void {
@@ -10,9 +16,14 @@ export function revokeTokenRoute(app: ZodApp, ctx: AppContext): void {
     {
       schema: {
         tags: ['tokens'],
+        operationId: 'revokeAccessToken',
         summary: 'Revoke a personal access token',
+        security: MANAGEMENT_SECURITY,
         params: z.object({ token_id: z.string().max(128) }),
-        response: withProblems({ 200: accessTokenSchema }),
+        response: withProblems(
+          { 200: jsonResponse('The token, revoked (also when it already was)', accessTokenSchema) },
+          [...managementProblems('write'), 'token_not_found'],
+        ),
       },
     },
     (request) => ctx.tokens.revokePersonalToken(principalOf(request).user, request.params.token_id),

@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { createWorkspace } from '../../../../services/workspaces.js';
 import { actorOf, principalOf } from '../../../auth.js';
 import type { AppContext, ZodApp } from '../../../context.js';
-import { withProblems, workspaceSchema } from '../../../schemas.js';
+import {
+  BODY_PROBLEMS,
+  jsonResponse,
+  MANAGEMENT_SECURITY,
+  managementProblems,
+  withProblems,
+  workspaceSchema,
+} from '../../../schemas.js';
 
 /** POST /api/v1/workspaces: creates a workspace with an empty brand; the caller becomes its owner. */
 export function createWorkspaceRoute(app: ZodApp, ctx: AppContext): void {
@@ -11,9 +18,14 @@ export function createWorkspaceRoute(app: ZodApp, ctx: AppContext): void {
     {
       schema: {
         tags: ['workspaces'],
+        operationId: 'createWorkspace',
         summary: 'Create a workspace',
+        security: MANAGEMENT_SECURITY,
         body: z.strictObject({ name: z.string() }),
-        response: withProblems({ 201: workspaceSchema }),
+        response: withProblems(
+          { 201: jsonResponse('The new workspace; the caller is its owner', workspaceSchema) },
+          [...managementProblems('write'), ...BODY_PROBLEMS],
+        ),
       },
     },
     async (request, reply) => {

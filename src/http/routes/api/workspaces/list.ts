@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { listWorkspacesOf } from '../../../../services/workspaces.js';
 import { principalOf } from '../../../auth.js';
 import type { AppContext, ZodApp } from '../../../context.js';
-import { withProblems, workspaceSchema } from '../../../schemas.js';
+import {
+  jsonResponse,
+  MANAGEMENT_SECURITY,
+  managementProblems,
+  withProblems,
+  workspaceSchema,
+} from '../../../schemas.js';
 
 /** GET /api/v1/workspaces: the caller's workspaces and their role in each. */
 export function listWorkspacesRoute(app: ZodApp, ctx: AppContext): void {
@@ -11,8 +17,18 @@ export function listWorkspacesRoute(app: ZodApp, ctx: AppContext): void {
     {
       schema: {
         tags: ['workspaces'],
+        operationId: 'listWorkspaces',
         summary: 'List my workspaces',
-        response: withProblems({ 200: z.object({ workspaces: z.array(workspaceSchema) }) }),
+        security: MANAGEMENT_SECURITY,
+        response: withProblems(
+          {
+            200: jsonResponse(
+              'My workspaces and my role in each',
+              z.object({ workspaces: z.array(workspaceSchema) }),
+            ),
+          },
+          managementProblems('read'),
+        ),
       },
     },
     async (request) => {

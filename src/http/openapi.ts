@@ -1,0 +1,122 @@
+import type { FastifyDynamicSwaggerOptions, SwaggerTransformObject } from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { SESSION_COOKIE } from './auth.js';
+import type { ZodApp } from './context.js';
+
+/** Where the browsable API reference is served (README "Management API"). */
+export const DOCS_PATH = '/docs';
+const SCHEMA_REF = '#/components/schemas/';
+
+/**
+ * fastify-type-provider-zod lists every registered zod schema twice, as it is read and as it is written
+ * (`BrandKeyInput` and `BrandKey`): keep only the schemas the operations reach, so the document has no
+ * dangling components.
+ */
+const withUsedSchemasOnly: SwaggerTransformObject = (documentObject) => {
+  const document = jsonSchemaTransformObject(documentObject);
+  if (!('openapi' in document) || document.components?.schemas === undefined) return document;
+  const { schemas } = document.components;
+  const used = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (node === null || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string' && value.startsWith(SCHEMA_REF)) {
+        const name = value.slice(SCHEMA_REF.length);
+        if (!used.has(name)) {
+          used.add(name);
+          visit(schemas[name]);
+        }
+      } else visit(value);
+    }
+  };
+  visit(document.paths);
+  // A new object on every call (the transform builds it), so it is ours to change.
+  document.components.schemas = Object.fromEntries(Object.entries(schemas).filter(([id]) => used.has(id)));
+  return document;
+};
+
+/**
+ * `GET /openapi.json`, generated from the zod schemas that validate each route. OpenAPI 3.1 (JSON Schema
+ * 2020-12) because it can say `null`: 3.0 cannot express a value that is a string, a number or null, nor a
+ * response without a body.
+ */
+export const OPENAPI_OPTIONS: FastifyDynamicSwaggerOptions = {
+  openapi: {
+    openapi: '3.1.0',
+    info: {
+      title: 'Brand Context',
+      version: '1',
+      description:
+        'Brand data for tools, AI clients and scripts. Every error is an RFC 9457 `application/problem+json` body whose `code` says what went wrong and whose `resolution` says what to do.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: '/', description: 'The server that serves this document' }],
+    components: {
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'A user token (from sign-in, or a personal access token), a workspace API key (`wsk_…`, campaign routes only) or, for the read operation only, a brand read key (`brk_…`).',
+        },
+        sessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: SESSION_COOKIE,
+          description:
+            'The console’s session (POST /auth/v1/session). Writes made with it also need the X-CSRF-Token header.',
+        },
+      },
+    },
+    security: [{ bearer: [] }],
+  },
+  transform: jsonSchemaTransform,
+  transformObject: withUsedSchemasOnly,
+};
+
+/**
+ * Swagger UI runs only its own scripts and styles, served from this service (nothing from a CDN), and
+ * fetches only the document: no inline script, never framed.
+ */
+export const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const SECURITY_HEADERS = {
+  'content-security-policy': DOCS_CSP,
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin',
+};
+
+function addSecurityHeaders(
+  _request: FastifyRequest,
+  reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+): void {
+  reply.headers(SECURITY_HEADERS);
+  done();
+}
+
+/** The browsable API reference at /docs: Swagger UI over GET /openapi.json's document. */
+export async function docsRoutes(app: ZodApp): Promise<void> {
+  app.addHook('onRequest', addSecurityHeaders);
+  await app.register(fastifySwaggerUi, {
+    routePrefix: DOCS_PATH,
+    staticCSP: false,
+    // No top bar: its "Explore" box would load any URL into the page.
+    uiConfig: { layout: 'BaseLayout', displayOperationId: true, deepLinking: true },
+    theme: { title: 'Brand Context API' },
+  });
+}
