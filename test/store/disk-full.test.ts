@@ -6,7 +6,8 @@ import { OPERATOR } from '../../src/services/audit.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
 import { killAllChildren, runCli } from '../cli/cli-process.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { snapshotTables, type TestDatabase } from '../support/databases.js';
+import { postgresBackend, snapshotTables, type TestDatabase } from '../support/databases.js';
+import { failBrandWritesWith } from '../support/postgres-errors.js';
 import { mountSmallDisk, type SmallDisk } from '../support/small-disk.js';
 import { addUser, bearer, type TestUser } from '../support/users.js';
 
@@ -28,7 +29,7 @@ function bigBrand(name: string): BrandDocument {
   };
 }
 
-function started(testApp: TestApp | undefined): TestApp {
+function startedApp(testApp: TestApp | undefined): TestApp {
   if (!testApp) throw new Error('the app did not start');
   return testApp;
 }
@@ -64,7 +65,7 @@ describe.skipIf(skipReason !== undefined)(
 
     it('answers a brand write on a full disk with 507 storage_full and a resolution for operators, keeps the brand as it was, and accepts the write once there is room', async () => {
       const before = await snapshotTables(database.config);
-      const { app } = started(testApp);
+      const { app } = startedApp(testApp);
       const put = () =>
         app.inject({
           method: 'PUT',
@@ -103,6 +104,50 @@ describe.skipIf(skipReason !== undefined)(
       expect(result.stdout).toBe('');
       expect(result.stderr).toMatch(/^error: database storage full: .+\n$/);
       expect(result.stderr).not.toMatch(/rollback/i);
+      expect(await snapshotTables(database.config)).toEqual(before);
+    });
+  },
+);
+
+const postgresTitle = 'PostgreSQL reporting disk_full [postgres]';
+const postgresSkip = postgresBackend.skipReason;
+
+describe.skipIf(postgresSkip !== undefined)(
+  postgresSkip === undefined ? postgresTitle : `${postgresTitle} — skipped: ${postgresSkip}`,
+  () => {
+    let database: TestDatabase;
+    let testApp: TestApp | undefined;
+
+    beforeAll(async () => {
+      database = await postgresBackend.create();
+      testApp = await startTestApp(database);
+    });
+    afterAll(async () => {
+      try {
+        await testApp?.close();
+      } finally {
+        await database.drop();
+      }
+    });
+
+    it('answers a write that PostgreSQL refuses with disk_full (SQLSTATE 53100) with the same 507 storage_full, and changes nothing', async () => {
+      const started = startedApp(testApp);
+      const { id: workspaceId } = await createWorkspace(started.deps, OPERATOR, { name: 'Acme Coffee' });
+      const owner = await addUser(started, { workspaceId, role: 'owner' });
+      const before = await snapshotTables(database.config);
+      const undo = await failBrandWritesWith(database.url, '53100');
+
+      const refused = await started.app
+        .inject({
+          method: 'PUT',
+          url: `/api/v1/workspaces/${workspaceId}/brand`,
+          headers: bearer(owner.token),
+          payload: bigBrand('Acme Coffee, renamed'),
+        })
+        .finally(undo);
+
+      expect(refused.statusCode).toBe(507);
+      expect(refused.json()).toMatchObject({ code: 'storage_full', status: 507 });
       expect(await snapshotTables(database.config)).toEqual(before);
     });
   },

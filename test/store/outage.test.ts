@@ -8,7 +8,8 @@ import { createBrandKey } from '../../src/services/keys.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
 import { killAllChildren, pollUntil, runCli } from '../cli/cli-process.js';
 import { startTestApp } from '../support/app.js';
-import { sqliteBackend, type TestDatabase } from '../support/databases.js';
+import { postgresBackend, sqliteBackend, type TestDatabase } from '../support/databases.js';
+import { failBrandWritesWith, onBrandWrite } from '../support/postgres-errors.js';
 import { type PrivatePostgres, startPrivatePostgres } from '../support/private-postgres.js';
 import { addUser, bearer } from '../support/users.js';
 
@@ -176,6 +177,57 @@ describe.skipIf(postgresSkip !== undefined)(
       expect(await w.campaignVersion()).toBe(version);
       expect((await w.patch('after the thaw')).json()).toMatchObject({ version: version + 1 });
     }, 90_000);
+  },
+);
+
+const sharedTitle = 'PostgreSQL refusing work for now [postgres]';
+const sharedSkip = postgresBackend.skipReason;
+
+describe.skipIf(sharedSkip !== undefined)(
+  sharedSkip === undefined ? sharedTitle : `${sharedTitle} — skipped: ${sharedSkip}`,
+  () => {
+    let database: TestDatabase;
+    let w: WorkspaceApp | undefined;
+    const started = () => {
+      if (!w) throw new Error('the app did not start');
+      return w;
+    };
+
+    beforeAll(async () => {
+      database = await postgresBackend.create();
+      w = await startWorkspaceApp(database);
+    });
+    afterAll(async () => {
+      try {
+        await w?.testApp.close();
+      } finally {
+        await database.drop();
+      }
+    });
+
+    // Raised on the server by a trigger: the shared server is never actually shut down or exhausted.
+    it.each([
+      ['53300', 'too many connections'],
+      ['57P01', 'an administrator shutting the server down'],
+      ['57P03', 'a server still starting up'],
+    ])(
+      'answers 503 service_unavailable with Retry-After when PostgreSQL reports SQLSTATE %s (%s)',
+      async (sqlstate) => {
+        const w = started();
+        const undo = await failBrandWritesWith(database.url, sqlstate);
+        const response = await w.putBrand('Renamed Coffee').finally(undo);
+        expectUnavailable(response);
+        expect((await w.getBrand()).json()).toMatchObject({ name: 'Acme Coffee', version: 1 });
+      },
+    );
+
+    it('ends a statement that runs too long on the server (statement_timeout) with 503 service_unavailable, and changes nothing', async () => {
+      const w = started();
+      const undo = await onBrandWrite(database.url, 'perform pg_sleep(30)');
+      const response = await withDeadline(w.putBrand('Renamed Coffee'), 20_000, 'PUT brand').finally(undo);
+      expectUnavailable(response);
+      expect((await w.getBrand()).json()).toMatchObject({ name: 'Acme Coffee', version: 1 });
+    }, 30_000);
   },
 );
 
