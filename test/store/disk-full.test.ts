@@ -8,7 +8,7 @@ import { killAllChildren, runCli } from '../cli/cli-process.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { postgresBackend, snapshotTables, type TestDatabase } from '../support/databases.js';
 import { failBrandWritesWith } from '../support/postgres-errors.js';
-import { mountSmallDisk, type SmallDisk } from '../support/small-disk.js';
+import { mountSmallDisk, type SmallDisk, smallDiskSkipReason } from '../support/small-disk.js';
 import { addUser, bearer, type TestUser } from '../support/users.js';
 
 const DISK_BYTES = 8 * 1024 * 1024;
@@ -29,26 +29,29 @@ function bigBrand(name: string): BrandDocument {
   };
 }
 
-function startedApp(testApp: TestApp | undefined): TestApp {
-  if (!testApp) throw new Error('the app did not start');
-  return testApp;
+/** A resource beforeAll set up, or a plain failure if it could not. */
+function present<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`${what} did not start`);
+  return value;
 }
 
-const mounted = await mountSmallDisk(DISK_BYTES);
-const skipReason = 'skipReason' in mounted ? mounted.skipReason : undefined;
+const skipReason = await smallDiskSkipReason();
 const title = 'SQLite on a full disk';
 
 describe.skipIf(skipReason !== undefined)(
   skipReason === undefined ? title : `${title} — skipped: ${skipReason}`,
   () => {
-    const disk = mounted as SmallDisk;
+    let mountedDisk: SmallDisk | undefined;
     let database: TestDatabase;
     let testApp: TestApp | undefined;
     let owner: TestUser;
     let workspaceId: string;
 
     beforeAll(async () => {
-      const url = `sqlite:${join(disk.dir, 'brand-context.db')}`;
+      const mounted = await mountSmallDisk(DISK_BYTES);
+      if ('skipReason' in mounted) throw new Error(mounted.skipReason);
+      mountedDisk = mounted;
+      const url = `sqlite:${join(mounted.dir, 'brand-context.db')}`;
       database = { url, config: parseDatabaseUrl(url), drop: () => Promise.resolve() };
       testApp = await startTestApp(database);
       ({ id: workspaceId } = await createWorkspace(testApp.deps, OPERATOR, { name: 'Acme Coffee' }));
@@ -59,13 +62,14 @@ describe.skipIf(skipReason !== undefined)(
         await killAllChildren();
         await testApp?.close();
       } finally {
-        await disk.unmount();
+        await mountedDisk?.unmount();
       }
     });
 
     it('answers a brand write on a full disk with 507 storage_full and a resolution for operators, keeps the brand as it was, and accepts the write once there is room', async () => {
+      const disk = present(mountedDisk, 'the small disk');
+      const { app } = present(testApp, 'the app');
       const before = await snapshotTables(database.config);
-      const { app } = startedApp(testApp);
       const put = () =>
         app.inject({
           method: 'PUT',
@@ -92,6 +96,7 @@ describe.skipIf(skipReason !== undefined)(
     });
 
     it('reports `brand import` on a full disk as a one-line error saying the disk is full, exit code 1, and keeps the data as it was', async () => {
+      const disk = present(mountedDisk, 'the small disk');
       const before = await snapshotTables(database.config);
       await disk.fill(LEFT_FREE_BYTES);
 
@@ -131,7 +136,7 @@ describe.skipIf(postgresSkip !== undefined)(
     });
 
     it('answers a write that PostgreSQL refuses with disk_full (SQLSTATE 53100) with the same 507 storage_full, and changes nothing', async () => {
-      const started = startedApp(testApp);
+      const started = present(testApp, 'the app');
       const { id: workspaceId } = await createWorkspace(started.deps, OPERATOR, { name: 'Acme Coffee' });
       const owner = await addUser(started, { workspaceId, role: 'owner' });
       const before = await snapshotTables(database.config);

@@ -10,7 +10,11 @@ import { killAllChildren, pollUntil, runCli } from '../cli/cli-process.js';
 import { startTestApp } from '../support/app.js';
 import { postgresBackend, sqliteBackend, type TestDatabase } from '../support/databases.js';
 import { failBrandWritesWith, onBrandWrite } from '../support/postgres-errors.js';
-import { type PrivatePostgres, startPrivatePostgres } from '../support/private-postgres.js';
+import {
+  type PrivatePostgres,
+  privatePostgresSkipReason,
+  startPrivatePostgres,
+} from '../support/private-postgres.js';
 import { addUser, bearer } from '../support/users.js';
 
 /** What every request that needs an unavailable database gets. */
@@ -100,21 +104,28 @@ async function expectRecovery(w: WorkspaceApp): Promise<void> {
   expect((await w.getBrand()).statusCode).toBe(200);
 }
 
-const server = await startPrivatePostgres();
-const postgresSkip = 'skipReason' in server ? server.skipReason : undefined;
+const postgresSkip = await privatePostgresSkipReason();
 const postgresTitle = 'A PostgreSQL outage [private PostgreSQL server]';
 
 describe.skipIf(postgresSkip !== undefined)(
   postgresSkip === undefined ? postgresTitle : `${postgresTitle} — skipped: ${postgresSkip}`,
   () => {
-    const postgres = server as PrivatePostgres;
+    let postgres: PrivatePostgres | undefined;
     let w: WorkspaceApp | undefined;
     const started = () => {
       if (!w) throw new Error('the app did not start');
       return w;
     };
 
+    const server = () => {
+      if (!postgres) throw new Error('the private PostgreSQL server did not start');
+      return postgres;
+    };
+
     beforeAll(async () => {
+      const started = await startPrivatePostgres();
+      if ('skipReason' in started) throw new Error(started.skipReason);
+      postgres = started;
       const database = {
         url: postgres.url,
         config: parseDatabaseUrl(postgres.url),
@@ -126,7 +137,7 @@ describe.skipIf(postgresSkip !== undefined)(
       try {
         await w?.testApp.close();
       } finally {
-        await postgres.destroy();
+        await postgres?.destroy();
       }
     });
 
@@ -135,7 +146,7 @@ describe.skipIf(postgresSkip !== undefined)(
       expect((await w.read()).statusCode).toBe(200);
       const version = await w.campaignVersion();
 
-      await postgres.stop();
+      await server().stop();
       // The change feed loses its connection at once: the cached brand is no longer vouched for.
       const { value: read } = await pollUntil(w.read, (response) => response.statusCode !== 200, {
         timeoutMs: 10_000,
@@ -145,7 +156,7 @@ describe.skipIf(postgresSkip !== undefined)(
       for (const response of [brand, patch, ready]) expectUnavailable(response);
       expect((await w.alive()).statusCode).toBe(200);
 
-      await postgres.start();
+      await server().start();
       await expectRecovery(w);
       expect(await w.campaignVersion()).toBe(version);
       expect((await w.patch('after the outage')).json()).toMatchObject({ version: version + 1 });
@@ -156,7 +167,7 @@ describe.skipIf(postgresSkip !== undefined)(
       expect((await w.read()).statusCode).toBe(200);
       const version = await w.campaignVersion();
 
-      await postgres.freeze();
+      await server().freeze();
       try {
         // Generous bounds: a heartbeat (1.5 s), then a statement (6 s) or a connection (5 s) timing out.
         const [read, patch, ready] = await Promise.all([
@@ -170,7 +181,7 @@ describe.skipIf(postgresSkip !== undefined)(
         for (const response of [read.value, patch, ready]) expectUnavailable(response);
         expect((await w.alive()).statusCode).toBe(200);
       } finally {
-        await postgres.thaw();
+        await server().thaw();
       }
 
       await expectRecovery(w);

@@ -129,3 +129,15 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres | { skipRe
     },
   };
 }
+
+/**
+ * Why no private server can run here, or undefined: found by starting one and removing it again. Suites
+ * decide to skip with this when they are collected, and start their own server in beforeAll, so that a run
+ * that filters their tests out leaves no server behind.
+ */
+export async function privatePostgresSkipReason(): Promise<string | undefined> {
+  const server = await startPrivatePostgres();
+  if ('skipReason' in server) return server.skipReason;
+  await server.destroy();
+  return undefined;
+}

@@ -55,3 +55,11 @@ export async function mountSmallDisk(sizeBytes: number): Promise<SmallDisk | { s
     },
   };
 }
+
+/** Why no small disk can be mounted here, or undefined: found by mounting one and unmounting it again. */
+export async function smallDiskSkipReason(): Promise<string | undefined> {
+  const disk = await mountSmallDisk(1024 * 1024);
+  if ('skipReason' in disk) return disk.skipReason;
+  await disk.unmount();
+  return undefined;
+}
