@@ -49,7 +49,7 @@ export const OPENAPI_OPTIONS: FastifyDynamicSwaggerOptions = {
       title: 'Brand Context',
       version: '1',
       description:
-        'Brand data for tools, AI clients and scripts. Every error is an RFC 9457 `application/problem+json` body whose `code` says what went wrong and whose `resolution` says what to do.',
+        'Brand data for tools, AI clients and scripts. Every error is an RFC 9457 `application/problem+json` body whose `code` says what went wrong and whose `resolution` says what to do; each operation lists the statuses and codes it answers. Any request can also be refused before it reaches an operation: 400 `bad_request` (malformed HTTP or URL), 408 `request_timeout`, 414 `uri_too_long`, 417 `expectation_failed`, 431 `headers_too_large`, or 503 `service_unavailable` while the service shuts down.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: '/', description: 'The server that serves this document' }],

@@ -70,7 +70,7 @@ export const MANAGEMENT_SECURITY: Record<string, string[]>[] = [{ bearer: [] }, 
  * Problems every management route answers before it runs (README "Management API"): the credential; any
  * input with a NUL character; a write made with the session cookie but no CSRF token; a workspace API key
  * outside the campaign routes; and on a workspace's routes (those with a `permission`), the workspace and
- * the caller's role in it.
+ * the caller's role in it. A write also fails, saving nothing, when the database's disk is full.
  */
 export function managementProblems(access: 'read' | 'write', permission?: Permission): ProblemCode[] {
   const problems: ProblemCode[] = [
@@ -84,7 +84,7 @@ export function managementProblems(access: 'read' | 'write', permission?: Permis
     'brand_key_not_allowed',
     'invalid_request',
   ];
-  if (access === 'write') problems.push('csrf_failed');
+  if (access === 'write') problems.push('csrf_failed', 'storage_full');
   if (permission === undefined || !API_KEY_PERMISSIONS.includes(permission))
     problems.push('api_key_not_allowed');
   if (permission !== undefined) problems.push('workspace_not_found', 'workspace_forbidden');

@@ -153,8 +153,17 @@ describe('GET /openapi.json', () => {
     }
     const edit = document.paths['/api/v1/workspaces/{id}/campaigns/{campaign_id}']?.patch;
     expect(Object.keys(edit?.responses ?? {})).toEqual(expect.arrayContaining(['409', '412', '413', '415']));
-    expect(Object.keys(document.paths['/auth/v1/token']?.post?.responses ?? {})).toContain('429');
     expect(Object.keys(document.paths['/readyz']?.get?.responses ?? {})).toContain('503');
+    for (const path of ['/auth/v1/token', '/auth/v1/session']) {
+      const signIn = document.paths[path]?.post?.responses;
+      expect(signIn?.['429']?.description, path).toContain('rate_limited');
+      expect(signIn?.['503']?.description, path).toContain('sign_in_busy');
+    }
+    // A write that finds the database's disk full saves nothing and says so.
+    for (const [name, operation] of operationsOf(document).filter(
+      ([name]) => name.includes(' /api/') && !name.startsWith('GET '),
+    ))
+      expect(operation.responses['507']?.description, name).toContain('storage_full');
   });
 
   it('gives every operation a unique camelCase operationId and a summary', () => {

@@ -57,6 +57,7 @@ export function sessionRoutes(app: ZodApp, ctx: AppContext, installDir?: string)
           ...BODY_PROBLEMS,
           'invalid_credentials',
           'rate_limited',
+          'sign_in_busy',
         ]),
       },
     },
@@ -109,7 +110,11 @@ export function sessionRoutes(app: ZodApp, ctx: AppContext, installDir?: string)
         security: [],
         description:
           'Clears the cookies and revokes the session on the server: a copy of the cookie stops working too.',
-        response: withProblems({ 204: z.null().describe('Signed out') }, ['csrf_failed', 'invalid_request']),
+        response: withProblems({ 204: z.null().describe('Signed out') }, [
+          'csrf_failed',
+          'invalid_request',
+          'storage_full',
+        ]),
       },
     },
     async (request, reply) => {

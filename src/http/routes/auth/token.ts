@@ -17,7 +17,7 @@ export function signInRoute(app: ZodApp, ctx: AppContext): void {
         body: z.object({ email: z.string().max(320), password: z.string().max(1024) }),
         response: withProblems(
           { 200: jsonResponse('A user token (a JWT) and the seconds it lasts', sessionSchema) },
-          [...BODY_PROBLEMS, 'invalid_credentials', 'rate_limited'],
+          [...BODY_PROBLEMS, 'invalid_credentials', 'rate_limited', 'sign_in_busy'],
         ),
       },
     },
