@@ -201,12 +201,13 @@ export function createHttpTransport(logger: FastifyBaseLogger, timeouts: HttpTim
   class DrainingResponse extends ServerResponse {
     override writeHead(
       statusCode: number,
-      ...rest:
-        | [string?, (OutgoingHttpHeaders | OutgoingHttpHeader[])?]
-        | [(OutgoingHttpHeaders | OutgoingHttpHeader[])?]
+      reasonOrHeaders?: string | OutgoingHttpHeaders | OutgoingHttpHeader[],
+      headers?: OutgoingHttpHeaders | OutgoingHttpHeader[],
     ): this {
       if (draining) this.shouldKeepAlive = false;
-      return super.writeHead(statusCode, ...(rest as [string?, OutgoingHttpHeaders?]));
+      return typeof reasonOrHeaders === 'string'
+        ? super.writeHead(statusCode, reasonOrHeaders, headers)
+        : super.writeHead(statusCode, reasonOrHeaders);
     }
   }
 
