@@ -211,6 +211,21 @@ function listenForChanges(url: string) {
   };
 }
 
+/**
+ * Migrations run on a connection of their own, without the request timeouts: a node starting beside others
+ * waits for their migration lock, and a migration may take longer than any request should.
+ */
+async function migrate(url: string): Promise<void> {
+  const pool = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  pool.on('error', () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    await migrateToLatest(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
 export async function openPostgresStore(url: string): Promise<Store> {
   const pool = new pg.Pool({
     connectionString: url,
@@ -225,7 +240,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: translatingPool(pool) }) });
   try {
     await sql`select 1`.execute(db);
-    await migrateToLatest(db);
+    await migrate(url);
   } catch (error) {
     await db.destroy();
     throw new DatabaseUnavailableError(
