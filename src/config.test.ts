@@ -89,6 +89,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       auth: { jwtSecret: undefined, sessionTtlSeconds: 3600, identityProvider: undefined },
       trustProxy: false,
+      httpTimeouts: {},
     });
   });
 
@@ -115,6 +116,7 @@ describe('loadConfig', () => {
       logLevel: 'debug',
       auth: { jwtSecret: undefined, sessionTtlSeconds: 3600, identityProvider: undefined },
       trustProxy: false,
+      httpTimeouts: {},
     });
   });
 

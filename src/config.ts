@@ -23,6 +23,8 @@ export interface Config {
   auth: AuthSettings;
   /** Whose X-Forwarded-For to believe for the client address (sign-in throttling): Fastify's trustProxy. */
   trustProxy: boolean | string[];
+  /** The HTTP timeouts set by the environment; the transport's defaults for the rest. */
+  httpTimeouts: Partial<HttpTimeouts>;
 }
 
 /** Bad configuration, reported to the operator as one line. */
@@ -152,5 +154,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     auth: parseAuthSettings(env),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    httpTimeouts: parseHttpTimeouts(env),
   };
 }

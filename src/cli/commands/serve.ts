@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { loadConfig, parseHttpTimeouts } from '../../config.js';
+import { loadConfig } from '../../config.js';
 import { systemClock } from '../../core/clock.js';
 import { buildApp } from '../../http/app.js';
 import { hasConsole } from '../../http/console.js';
@@ -44,7 +44,6 @@ export function serveCommand(program: Command): void {
     .option('--json', 'print the demo seed as one JSON line')
     .action(async (options: { demo?: boolean; json?: boolean }) => {
       const config = loadConfig();
-      const httpTimeouts = parseHttpTimeouts(process.env);
       const out = createOutput(options.json === true);
       const logger = createLogger(config.logLevel);
       const store = await openStore(config.database);
@@ -60,7 +59,7 @@ export function serveCommand(program: Command): void {
         auth: config.auth,
         trustProxy: config.trustProxy,
         consoleDir,
-        httpTimeouts,
+        httpTimeouts: config.httpTimeouts,
         installDir: INSTALL_DIR,
       });
 
