@@ -6,7 +6,7 @@ import { SESSION_COOKIE } from './auth.js';
 import type { ZodApp } from './context.js';
 
 /** Where the browsable API reference is served (README "Management API"). */
-export const DOCS_PATH = '/docs';
+const DOCS_PATH = '/docs';
 const SCHEMA_REF = '#/components/schemas/';
 
 /**
@@ -39,8 +39,8 @@ const withUsedSchemasOnly: SwaggerTransformObject = (documentObject) => {
 
 /**
  * `GET /openapi.json`, generated from the zod schemas that validate each route. OpenAPI 3.1 (JSON Schema
- * 2020-12) because it can say `null`: 3.0 cannot express a value that is a string, a number or null, nor a
- * response without a body.
+ * 2020-12) because it has a null type: under 3.0, a zod union with null became a `nullable` without a
+ * `type` (which 3.0 ignores), and a bodyless 204 or 304 (`z.null()`) a JSON body.
  */
 export const OPENAPI_OPTIONS: FastifyDynamicSwaggerOptions = {
   openapi: {
@@ -77,15 +77,15 @@ export const OPENAPI_OPTIONS: FastifyDynamicSwaggerOptions = {
 };
 
 /**
- * Swagger UI runs only its own scripts and styles, served from this service (nothing from a CDN), and
- * fetches only the document: no inline script, never framed.
+ * Swagger UI runs only its own scripts and styles, served from this service (nothing from a CDN); its
+ * stylesheet's icons are data: images; it fetches the document (and "Try it out" calls) from this service
+ * only. No inline script or style, no form posts elsewhere, never framed.
  */
-export const DOCS_CSP = [
+const DOCS_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
   "img-src 'self' data:",
-  "font-src 'self' data:",
   "connect-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
