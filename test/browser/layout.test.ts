@@ -30,7 +30,10 @@ interface Box {
 interface LayoutElement {
   parentElement: LayoutElement | null;
   textContent: string | null;
+  scrollWidth: number;
+  clientWidth: number;
   getBoundingClientRect(): Box;
+  querySelector(selectors: string): LayoutElement | null;
 }
 interface LayoutWindow {
   innerWidth: number;
@@ -47,6 +50,8 @@ interface Layout {
   rowButtons: number;
   /** Row buttons that are not wholly in view: off the window, or clipped by a scrolling ancestor. */
   hiddenRowButtons: string[];
+  /** Tables (by caption) that scroll sideways inside their frame. */
+  scrollingTables: string[];
 }
 
 /** How wide the page is, and whether every button in a table row can be seen without scrolling sideways. */
@@ -64,11 +69,15 @@ function measure(page: Page): Promise<Layout> {
       }
       return false;
     });
+    const scrolling = Array.from(window.document.querySelectorAll('.table-wrap')).filter(
+      (frame) => frame.scrollWidth > frame.clientWidth,
+    );
     return {
       innerWidth: window.innerWidth,
       scrollWidth: window.document.documentElement.scrollWidth,
       rowButtons: buttons.length,
       hiddenRowButtons: hidden.map((button) => (button.textContent ?? '').trim()),
+      scrollingTables: scrolling.map((frame) => frame.querySelector('caption')?.textContent ?? '?'),
     };
   });
 }
@@ -200,6 +209,7 @@ describeInBrowser('The console at 390, 1280 and 1366 px: no sideways scrolling, 
           scrollWidth: Math.min(layout.scrollWidth, viewport.width),
           rowButtons: Math.max(layout.rowButtons, target.rowButtons),
           hiddenRowButtons: [],
+          scrollingTables: [],
         };
         await screenshot(page, `layout-${target.name}-${String(viewport.width)}`);
       }

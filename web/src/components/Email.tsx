@@ -1,19 +1,15 @@
-import { Fragment } from 'react';
-
 /**
- * An email address that a narrow column may break after its "@" or before a dot, rather than at any
- * letter: "marketing.operations@" / "acme-coffee-roasters.example".
+ * An email address that a narrow column breaks after its "@" ("marketing.operations@" /
+ * "acme-coffee-roasters.example") rather than at any letter.
  */
 export function Email({ address }: { address: string }) {
-  const parts = address.split(/(?=\.)|(?<=@)/);
+  const at = address.lastIndexOf('@');
+  if (at < 0) return address;
   return (
     <>
-      {parts.map((part, index) => (
-        <Fragment key={index}>
-          {index > 0 && <wbr />}
-          {part}
-        </Fragment>
-      ))}
+      {address.slice(0, at + 1)}
+      <wbr />
+      {address.slice(at + 1)}
     </>
   );
 }

@@ -64,7 +64,7 @@ export function AuditLog() {
             {
               header: 'Target',
               cell: (event) => (
-                <>
+                <div>
                   <span>
                     {event.target.type}
                     {event.target.id !== null && (
@@ -77,7 +77,7 @@ export function AuditLog() {
                   {Object.keys(event.details).length > 0 && (
                     <span className="cell-detail">{detailsText(event.details)}</span>
                   )}
-                </>
+                </div>
               ),
             },
           ]}
