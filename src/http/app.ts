@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import { type IncomingMessage, METHODS } from 'node:http';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
 import fastifySwagger from '@fastify/swagger';
@@ -183,6 +183,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
     forceCloseConnections: 'idle',
     trustProxy: options.trustProxy ?? false,
   }).withTypeProvider<ZodTypeProvider>();
+  // Every method Node parses is routable (CONNECT is Node's own), so the read operation answers each with 405.
+  for (const method of METHODS)
+    if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // Only JSON bodies are understood; text/plain would otherwise be parsed into a string.

@@ -3,6 +3,7 @@ import { BRAND_KEY } from '../../src/core/secret-keys.js';
 import { BRAND_KEY_LIFETIME_MS } from '../../src/core/key-lifecycle.js';
 import { createBrandKey, revokeBrandKey } from '../../src/services/keys.js';
 import { describeEachBackend } from '../support/databases.js';
+import { addUser, bearer } from '../support/users.js';
 import { PATH, problemOf, readContext, useFixture } from './brand-agent.fixtures.js';
 import { OPERATOR } from '../../src/services/audit.js';
 
@@ -31,6 +32,25 @@ describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
       const response = await app.inject({ method: 'HEAD', url: PATH });
       expect(response.statusCode).toBe(405);
       expect(response.headers.allow).toBe('POST');
+    });
+
+    it.each(['PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const)(
+      'refuses %s with a JSON content type and an empty body with 405, before reading the body',
+      async (method) => {
+        const { app, workspaceId } = fixture();
+        const response = await readContext(app, workspaceId, { method, rawBody: '' });
+        expect(response.statusCode).toBe(405);
+        expect(response.headers.allow).toBe('POST');
+        expect(problemOf(response).code).toBe('method_not_allowed');
+      },
+    );
+
+    it.each(['TRACE', 'SEARCH', 'PROPFIND'] as const)('refuses %s with 405 too', async (method) => {
+      const { app } = fixture();
+      const response = await app.inject({ method, url: PATH });
+      expect(response.statusCode).toBe(405);
+      expect(response.headers.allow).toBe('POST');
+      expect(problemOf(response).code).toBe('method_not_allowed');
     });
   });
 
@@ -236,6 +256,30 @@ describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
         code: 'workspace_forbidden',
         resolution: 'Confirm that the key was created within that workspace.',
       });
+    });
+
+    it("advises a non-member's user token about membership, not about keys, here and on the API", async () => {
+      const f = fixture();
+      const stranger = await addUser(f);
+      const responses = [
+        await readContext(f.app, f.workspaceId, { key: stranger.token }),
+        await f.app.inject({
+          method: 'GET',
+          url: `/api/v1/workspaces/${f.workspaceId}/brand`,
+          headers: bearer(stranger.token),
+        }),
+      ];
+      for (const response of responses) {
+        expect(response.statusCode).toBe(403);
+        const problem = problemOf(response);
+        expect(problem).toMatchObject({
+          code: 'workspace_forbidden',
+          title: 'No access to this workspace',
+          detail: `You are not a member of workspace ${f.workspaceId}.`,
+        });
+        expect(problem.resolution).toContain('add your account as a member');
+        expect(`${problem.title} ${problem.resolution}`).not.toMatch(/\bkey\b/i);
+      }
     });
   });
 

@@ -99,6 +99,43 @@ describeEachBackend('POST /functions/v1/brand-agent: happy path', (backend) => {
     expect(stale.statusCode).toBe(200);
   });
 
+  it('evaluates If-None-Match as an origin does: weak tags, lists and *, whatever Cache-Control says', async () => {
+    const { app, workspaceId, key } = fixture();
+    const etag = String((await readContext(app, workspaceId, { key })).headers.etag);
+    for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const response = await readContext(app, workspaceId, {
+        key,
+        headers: { 'if-none-match': ifNoneMatch, 'cache-control': 'no-cache', pragma: 'no-cache' },
+      });
+      expect(response.statusCode, ifNoneMatch).toBe(304);
+    }
+  });
+
+  it("answers Node's fetch (which adds Cache-Control: no-cache) with an empty 304", async () => {
+    const { app, workspaceId, key } = fixture();
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const address = app.server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      const read = (headers: Record<string, string> = {}) =>
+        fetch(`http://127.0.0.1:${String(port)}/functions/v1/brand-agent`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
+          body: JSON.stringify({ action: 'context', workspace_id: workspaceId }),
+        });
+      const first = await read();
+      const etag = first.headers.get('etag') ?? '';
+      await first.arrayBuffer();
+      const again = await read({ 'if-none-match': etag });
+      expect(again.status).toBe(304);
+      expect(again.headers.get('etag')).toBe(etag);
+      expect(again.headers.get('content-length')).not.toBe('4');
+      expect(await again.text()).toBe('');
+    } finally {
+      app.server.close();
+    }
+  });
+
   it('serves a brand change made in this process on the very next request, with a new ETag', async () => {
     const { app, deps, workspaceId, key } = fixture();
     const before = await readContext(app, workspaceId, { key });

@@ -1,5 +1,4 @@
 import type { FastifyRequest } from 'fastify';
-import fresh from 'fresh';
 import { z } from 'zod';
 import { type BrandContext, brandContextSchema } from '../../core/brand-context.js';
 import { BRAND_KEY, looksLikeJwt, WORKSPACE_API_KEY } from '../../core/secret-keys.js';
@@ -7,13 +6,13 @@ import { AppError } from '../../core/errors.js';
 import { authorize } from '../../services/access.js';
 import type { VerifiedKey } from '../../services/brand-reader.js';
 import { bearerToken, principalOf } from '../auth.js';
+import { ifNoneMatchMatches } from '../conditional.js';
 import type { AppContext, ZodApp } from '../context.js';
 import { BODY_PROBLEMS, jsonResponse, withProblems } from '../schemas.js';
 
 export const BRAND_AGENT_PATH = '/functions/v1/brand-agent';
 /** The body is two short strings; anything near this size is not a brand context request. */
 const BODY_LIMIT = 16 * 1024;
-const OTHER_METHODS = ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -41,16 +40,20 @@ function isJson(contentType: string | undefined): boolean {
 export function brandAgentRoutes(app: ZodApp, ctx: AppContext): void {
   app.decorateRequest('brandKey', null);
 
+  const refuseMethod = (request: FastifyRequest): Promise<never> =>
+    Promise.reject(
+      new AppError('method_not_allowed', `${request.method} is not supported here; use POST.`, [], {
+        allow: 'POST',
+      }),
+    );
   app.route({
-    method: [...OTHER_METHODS],
+    method: app.supportedMethods.filter((method) => method !== 'POST'),
     url: BRAND_AGENT_PATH,
     exposeHeadRoute: false,
     schema: { hide: true },
-    handler: (request) => {
-      throw new AppError('method_not_allowed', `${request.method} is not supported here; use POST.`, [], {
-        allow: 'POST',
-      });
-    },
+    // Step 1 comes first: refused in onRequest, before a body (an empty one with a JSON type, say) is parsed.
+    onRequest: refuseMethod,
+    handler: refuseMethod,
   });
 
   /** Steps 2-3 (the credential) and the content type of step 4, all before the body is read. */
@@ -98,7 +101,7 @@ export function brandAgentRoutes(app: ZodApp, ctx: AppContext): void {
         response: withProblems(
           {
             200: jsonResponse('The brand context, with its ETag', brandContextSchema),
-            304: z.null().describe('Not modified: If-None-Match carries the current ETag'),
+            304: z.undefined().describe('Not modified: If-None-Match carries the current ETag'),
           },
           [
             'missing_key',
@@ -131,7 +134,7 @@ export function brandAgentRoutes(app: ZodApp, ctx: AppContext): void {
       const served = key === null ? ctx.reader.readWorkspace(workspaceId) : ctx.reader.read(key, workspaceId);
       const brand = served instanceof Promise ? await served : served;
       reply.header('etag', brand.etag).header('cache-control', 'private, no-cache');
-      if (fresh(request.headers, { etag: brand.etag })) return reply.code(304).send(null);
+      if (ifNoneMatchMatches(request.headers['if-none-match'], brand.etag)) return reply.code(304).send();
       // Pre-serialized bytes: Fastify sends a Buffer as it is, without the response schema's serializer.
       return reply.type('application/json; charset=utf-8').send(brand.body as unknown as BrandContext);
     },
