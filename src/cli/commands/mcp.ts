@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { loadMcpConfig } from '../../mcp/config.js';
-import { startStdioServer } from '../../mcp/stdio.js';
 
 const ENVIRONMENT = `
 Environment:
@@ -15,8 +14,11 @@ export function mcpCommand(program: Command): void {
     .command('mcp')
     .description('run the MCP server for AI clients over stdio (a client of the running service)')
     .addHelpText('after', ENVIRONMENT)
-    .action(() => {
+    .action(async () => {
       // Bad configuration throws here, before any protocol traffic: one line on stderr, exit code 1.
-      startStdioServer(loadMcpConfig());
+      const config = loadMcpConfig();
+      // The MCP SDK is loaded by this command only, so that the others start without it.
+      const { startStdioServer } = await import('../../mcp/stdio.js');
+      startStdioServer(config);
     });
 }

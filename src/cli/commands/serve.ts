@@ -3,8 +3,6 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
 import { systemClock } from '../../core/clock.js';
-import { buildApp } from '../../http/app.js';
-import { hasConsole } from '../../http/console.js';
 import { createLogger } from '../../logger.js';
 import { type DemoSeed, seedDemo } from '../../services/demo.js';
 import { listWorkspaces } from '../../services/workspaces.js';
@@ -51,6 +49,11 @@ export function serveCommand(program: Command): void {
 
       const workspaces = options.demo ? await listWorkspaces(deps) : [];
       const seed = options.demo && workspaces.length === 0 ? await seedDemo(deps) : undefined;
+      // Loaded here, not with the CLI: every other command starts without the HTTP stack (about half a second).
+      const [{ buildApp }, { hasConsole }] = await Promise.all([
+        import('../../http/app.js'),
+        import('../../http/console.js'),
+      ]);
       const consoleDir = hasConsole(CONSOLE_DIR) ? CONSOLE_DIR : undefined;
       if (!consoleDir) logger.warn(`no console at ${CONSOLE_DIR}: run npm run build to serve it`);
       const app = buildApp({
