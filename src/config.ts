@@ -1,26 +1,16 @@
 import { resolve } from 'node:path';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './http/transport.js';
+import type { AuthConfig } from './services/tokens.js';
 
 export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
-
-export interface AuthSettings {
-  jwtSecret?: string;
-  sessionTtlSeconds: number;
-  identityProvider?: {
-    jwksUrl: string;
-    issuer?: string;
-    audience?: string;
-    emailClaim: string;
-    maxTokenAgeSeconds: number;
-  };
-}
 
 export interface Config {
   database: DatabaseConfig;
   port: number;
   host: string;
   logLevel: string;
-  auth: AuthSettings;
+  /** User tokens: this service's own, and an identity provider's when configured. */
+  auth: AuthConfig;
   /** Whose X-Forwarded-For to believe for the client address (sign-in throttling): Fastify's trustProxy. */
   trustProxy: boolean | string[];
   /** The HTTP timeouts set by the environment; the transport's defaults for the rest. */
@@ -99,7 +89,7 @@ const DEFAULT_JWT_MAX_AGE_SECONDS = 86_400;
 const MAX_JWT_MAX_AGE_SECONDS = 90 * 86_400;
 
 /** User tokens: our own (signed with BRAND_CONTEXT_JWT_SECRET) and, optionally, an identity provider's. */
-export function parseAuthSettings(env: NodeJS.ProcessEnv): AuthSettings {
+export function parseAuthSettings(env: NodeJS.ProcessEnv): AuthConfig {
   const secret = env.BRAND_CONTEXT_JWT_SECRET || undefined;
   if (secret !== undefined && secret.length < MIN_JWT_SECRET) {
     throw new ConfigError(`BRAND_CONTEXT_JWT_SECRET must be at least ${MIN_JWT_SECRET} characters`);
