@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { ZodApp } from './context.js';
+import { pageSecurityHeaders } from './page-headers.js';
 
 /**
  * The console is a single-page app: the same index.html answers every page path below, and its hashed
@@ -24,24 +25,13 @@ export const CONSOLE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const SECURITY_HEADERS = {
-  'content-security-policy': CONSOLE_CSP,
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-  'cross-origin-opener-policy': 'same-origin',
-};
-
 export function hasConsole(dir: string): boolean {
   return existsSync(join(dir, 'index.html'));
 }
 
 /** Serves the built console (`npm run build` writes it to dist/web) from `dir`. */
 export async function consoleRoutes(app: ZodApp, dir: string): Promise<void> {
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(SECURITY_HEADERS);
-    done();
-  });
+  app.addHook('onRequest', pageSecurityHeaders(CONSOLE_CSP));
   await app.register(fastifyStatic, {
     root: dir,
     index: false,

@@ -1,9 +1,9 @@
 import type { FastifyDynamicSwaggerOptions, SwaggerTransformObject } from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { SESSION_COOKIE } from './auth.js';
 import type { ZodApp } from './context.js';
+import { pageSecurityHeaders } from './page-headers.js';
 
 /** Where the browsable API reference is served (README "Management API"). */
 const DOCS_PATH = '/docs';
@@ -92,26 +92,9 @@ const DOCS_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const SECURITY_HEADERS = {
-  'content-security-policy': DOCS_CSP,
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-  'cross-origin-opener-policy': 'same-origin',
-};
-
-function addSecurityHeaders(
-  _request: FastifyRequest,
-  reply: FastifyReply,
-  done: HookHandlerDoneFunction,
-): void {
-  reply.headers(SECURITY_HEADERS);
-  done();
-}
-
 /** The browsable API reference at /docs: Swagger UI over GET /openapi.json's document. */
 export async function docsRoutes(app: ZodApp): Promise<void> {
-  app.addHook('onRequest', addSecurityHeaders);
+  app.addHook('onRequest', pageSecurityHeaders(DOCS_CSP));
   await app.register(fastifySwaggerUi, {
     routePrefix: DOCS_PATH,
     staticCSP: false,
