@@ -61,8 +61,8 @@ export interface UserPrincipal {
   tokenId: string | null;
   /** The sign-in session's id, which signing out revokes; null for other tokens. */
   sessionId: string | null;
-  /** When the token stops being accepted (epoch ms), if it says. */
-  expiresAt: number | undefined;
+  /** When the token stops being accepted (epoch ms). */
+  expiresAt: number;
 }
 
 export interface IssuedSession {
@@ -145,7 +145,7 @@ export class TokenService {
   /** Signing out: the session's token is refused from now on, on every node. */
   async signOut(principal: UserPrincipal): Promise<void> {
     const { sessionId, expiresAt } = principal;
-    if (sessionId === null || expiresAt === undefined) return;
+    if (sessionId === null) return;
     const now = isoAt(this.deps.clock);
     await this.deps.store.signOutSession(sessionId, new Date(expiresAt).toISOString(), now);
   }

@@ -92,7 +92,7 @@ export function sessionRoutes(app: ZodApp, ctx: AppContext, installDir?: string)
     async (request, reply) => {
       const { user, expiresAt } = await sessionPrincipal(ctx, request);
       reply.header('cache-control', 'no-store');
-      const secondsLeft = Math.floor(((expiresAt ?? 0) - ctx.deps.clock.now()) / 1000);
+      const secondsLeft = Math.floor((expiresAt - ctx.deps.clock.now()) / 1000);
       return answer(reply, user, Math.max(0, secondsLeft));
     },
   );
