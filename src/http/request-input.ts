@@ -28,13 +28,15 @@ export function parseJsonBodies(app: FastifyInstance): void {
 }
 
 /**
- * The zod validator, then a NUL check of what it accepted: PostgreSQL text cannot hold NUL, so it is refused
- * with 400 naming the field on both backends. Checking the validated value (bounded by its schema), not the
- * raw input, keeps the walk small, and validation runs after authorization, so a caller who may not use the
- * route never costs more than parsing.
+ * The zod validator, then, for bodies, a NUL check of what it accepted: PostgreSQL text cannot hold NUL, so it
+ * is refused with 400 naming the field on both backends. Checking the validated value (bounded by its schema),
+ * not the raw input, keeps the walk small, and validation runs after authorization, so a caller who may not
+ * use the route never costs more than parsing. Paths and queries are checked before authorization instead
+ * (src/http/app.ts), since authorization looks them up.
  */
 export const validatorCompiler: FastifySchemaCompiler<z.ZodType> = (route) => {
   const validate = zodValidatorCompiler(route);
+  if (route.httpPart !== 'body') return validate;
   return (data) => {
     const result = validate(data) as { value?: unknown; error?: FastifySchemaValidationError[] };
     if (result.error) return result;
