@@ -1,6 +1,5 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
@@ -15,7 +14,7 @@ import { createBrandKey } from '../../src/services/keys.js';
 import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from '../../src/services/sign-in.js';
 import { createWorkspace, findOrCreateUser } from '../../src/services/workspaces.js';
 import type { Role } from '../../src/core/roles.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { listenOnLoopback, startTestApp, type TestApp } from '../support/app.js';
 import { sqliteBackend, type TestDatabase } from '../support/databases.js';
 import type { UserRecord } from '../../src/store/store.js';
 
@@ -438,8 +437,7 @@ export function useBrowserFixture(): () => BrowserFixture {
       }),
     );
 
-    await testApp.app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = testApp.app.server.address() as AddressInfo;
+    const port = await listenOnLoopback(testApp.app);
     const baseUrl = `http://127.0.0.1:${String(port)}`;
     const browser = await chromium.launch({
       executablePath: CHROMIUM_PATH,

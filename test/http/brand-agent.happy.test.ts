@@ -5,6 +5,7 @@ import { createBrandKey } from '../../src/services/keys.js';
 import { getBrand, replaceBrand } from '../../src/services/brand.js';
 import { DEMO_BRAND } from '../../src/services/demo-brand.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
+import { listenOnLoopback } from '../support/app.js';
 import { describeEachBackend, snapshotTables } from '../support/databases.js';
 import { readContext, useFixture } from './brand-agent.fixtures.js';
 import { OPERATOR } from '../../src/services/audit.js';
@@ -113,10 +114,8 @@ describeEachBackend('POST /functions/v1/brand-agent: happy path', (backend) => {
 
   it("answers Node's fetch (which adds Cache-Control: no-cache) with an empty 304", async () => {
     const { app, workspaceId, key } = fixture();
-    await app.listen({ port: 0, host: '127.0.0.1' });
+    const port = await listenOnLoopback(app);
     try {
-      const address = app.server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
       const read = (headers: Record<string, string> = {}) =>
         fetch(`http://127.0.0.1:${String(port)}/functions/v1/brand-agent`, {
           method: 'POST',

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { OPERATOR } from '../../src/services/audit.js';
 import { createBrandKey } from '../../src/services/keys.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { listenOnLoopback, startTestApp, type TestApp } from '../support/app.js';
 import { describeEachBackend, type TestDatabase } from '../support/databases.js';
 import { exchange, type RawExchange } from '../support/raw-http.js';
 
@@ -254,9 +254,7 @@ describeEachBackend('HTTP transport fuzz: generated raw requests over real socke
     const workspace = await createWorkspace(testApp.deps, OPERATOR, { name: 'Acme Coffee' });
     const key = await createBrandKey(testApp.deps, OPERATOR, { workspaceId: workspace.id, name: 'fuzz' });
     target = { workspaceId: workspace.id, key: key.key };
-    await testApp.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = testApp.app.server.address();
-    port = typeof address === 'object' && address !== null ? address.port : 0;
+    port = await listenOnLoopback(testApp.app);
   });
 
   afterAll(async () => {

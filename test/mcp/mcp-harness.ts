@@ -1,12 +1,11 @@
 import { spawn } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
 import { Client, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import { expect } from 'vitest';
 import { CLI_PATH, REPO_ROOT } from '../cli/cli-process.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { listenOnLoopback, startTestApp, type TestApp } from '../support/app.js';
 import { sqliteBackend, type TestDatabase } from '../support/databases.js';
 import { bearer } from '../support/users.js';
 
@@ -37,8 +36,7 @@ export interface LiveService extends TestApp {
 export async function startLiveService(): Promise<LiveService> {
   const database = await sqliteBackend.create();
   const testApp = await startTestApp(database);
-  await testApp.app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = testApp.app.server.address() as AddressInfo;
+  const port = await listenOnLoopback(testApp.app);
   return {
     ...testApp,
     database,

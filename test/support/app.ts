@@ -50,3 +50,11 @@ export async function startTestApp(database: TestDatabase, options: TestAppOptio
     },
   };
 }
+
+/** Listens on a free loopback port, for clients that need a real socket (fetch, Chromium, raw HTTP). */
+export async function listenOnLoopback(app: FastifyInstance): Promise<number> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (typeof address !== 'object' || address === null) throw new Error('the app listens on no TCP port');
+  return address.port;
+}
