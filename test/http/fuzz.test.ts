@@ -1,5 +1,6 @@
 import type { HTTPMethods, LightMyRequestResponse } from 'fastify';
 import { beforeAll, expect, it } from 'vitest';
+import { BRAND_SECTIONS } from '../../src/core/brand-context.js';
 import { BRAND_KEY, WORKSPACE_API_KEY } from '../../src/core/secret-keys.js';
 import { describeEachBackend } from '../support/databases.js';
 import { campaignsUrl, newDraft, useFixture } from './campaigns.fixtures.js';
@@ -76,7 +77,6 @@ describeEachBackend('generated requests', (backend) => {
     const FIELDS = [
       'action',
       'workspace_id',
-      'name',
       'email',
       'password',
       'role',
@@ -86,15 +86,7 @@ describeEachBackend('generated requests', (backend) => {
       'body_text',
       'status',
       'expires_in_days',
-      'colors',
-      'fonts',
-      'social',
-      'knowledge',
-      'assets',
-      'skills',
-      'preferences',
-      'description',
-      'voice',
+      ...BRAND_SECTIONS,
       '__proto__',
       'constructor',
     ];
@@ -128,7 +120,7 @@ describeEachBackend('generated requests', (backend) => {
       { method: 'POST', url: () => '/auth/v1/session', fields: ['email', 'password'] },
       { method: 'POST', url: () => '/api/v1/workspaces', fields: ['name'] },
       { method: 'POST', url: () => '/api/v1/tokens', fields: ['name', 'expires_in_days'] },
-      { method: 'PUT', url: () => `/api/v1/workspaces/${workspace()}/brand`, fields: FIELDS.slice(11, 22) },
+      { method: 'PUT', url: () => `/api/v1/workspaces/${workspace()}/brand`, fields: BRAND_SECTIONS },
       { method: 'POST', url: () => `/api/v1/workspaces/${workspace()}/brand-keys`, fields: ['name'] },
       { method: 'POST', url: () => `/api/v1/workspaces/${workspace()}/api-keys`, fields: ['name'] },
       { method: 'POST', url: () => `/api/v1/workspaces/${workspace()}/members`, fields: ['email', 'role'] },
