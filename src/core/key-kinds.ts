@@ -1,0 +1,99 @@
+import type { ProblemCode } from './errors.js';
+import type { Permission } from './roles.js';
+
+/**
+ * Every kind of workspace key, as data: the services, routes, CLI commands and console derive what they need
+ * from its row. All kinds share one life (created by an owner or admin and shown once, stored as a hash,
+ * listed by prefix, revoked at once, expired after 90 days); what tells them apart is here. Adding a kind is
+ * one row plus the surface that accepts it (docs/architecture.md, "Add a key kind").
+ *
+ * Browser-safe (no Node imports): the console imports this table too.
+ */
+export interface KeyKind {
+  readonly id: KeyKindId;
+  /** What every key of the kind starts with; secret scanners and redaction know it (src/core/secret-keys.ts). */
+  readonly prefix: string;
+  /** The prefix of the key's record id (`bk_…`), which is no secret. */
+  readonly idPrefix: string;
+  /** How details, errors and summaries name one key. */
+  readonly label: string;
+  /** The target type of its audit events (`brand_key.created`, …). */
+  readonly auditTarget: string;
+  /** The key collection under /api/v1/workspaces/{id}, and the console's route to it. */
+  readonly collection: string;
+  /** The CLI command that manages the kind (`brand-context keys …`). */
+  readonly command: string;
+  /** Where integrations usually keep the key, as the CLI's hints name it. */
+  readonly envVar: string;
+  /** What the key is for, told to whoever creates one. */
+  readonly purpose: string;
+  /**
+   * What the key may do in its own workspace, and so which routes accept it: the read operation takes keys
+   * holding `brand.read`, a management route keys holding the route's permission.
+   */
+  readonly permissions: readonly Permission[];
+  /** The problem each failed check answers. */
+  readonly problems: {
+    /** Not of the kind's shape, or a wrong checksum: refused without touching the database. */
+    readonly malformed: ProblemCode;
+    readonly unknown: ProblemCode;
+    readonly expired: ProblemCode;
+    readonly revoked: ProblemCode;
+    /** The workspace has no key of this id (revoke, rotate). */
+    readonly notFound: ProblemCode;
+    /** The key was sent to a route its permissions do not cover. */
+    readonly notAllowed: ProblemCode;
+  };
+}
+
+export type KeyKindId = 'brand' | 'api';
+
+export const KEY_KINDS = {
+  brand: {
+    id: 'brand',
+    prefix: 'brk_',
+    idPrefix: 'bk',
+    label: 'brand read key',
+    auditTarget: 'brand_key',
+    collection: 'brand-keys',
+    command: 'keys',
+    envVar: 'BRAND_READ_KEY',
+    purpose: 'It reads this workspace’s brand context (POST /functions/v1/brand-agent) and nothing else.',
+    permissions: ['brand.read'],
+    problems: {
+      malformed: 'malformed_key',
+      unknown: 'invalid_key',
+      expired: 'key_expired',
+      revoked: 'key_revoked',
+      notFound: 'key_not_found',
+      notAllowed: 'brand_key_not_allowed',
+    },
+  },
+  api: {
+    id: 'api',
+    prefix: 'wsk_',
+    idPrefix: 'ak',
+    label: 'workspace API key',
+    auditTarget: 'api_key',
+    collection: 'api-keys',
+    command: 'api-keys',
+    envVar: 'BRAND_CONTEXT_API_KEY',
+    purpose: 'It reads and writes this workspace’s campaign drafts and nothing else.',
+    permissions: ['campaigns.read', 'campaigns.write', 'campaigns.schedule'],
+    problems: {
+      malformed: 'api_key_invalid',
+      unknown: 'api_key_invalid',
+      expired: 'api_key_expired',
+      revoked: 'api_key_revoked',
+      notFound: 'api_key_not_found',
+      notAllowed: 'api_key_not_allowed',
+    },
+  },
+} as const satisfies Record<KeyKindId, KeyKind>;
+
+export const KEY_KIND_LIST: readonly KeyKind[] = Object.values(KEY_KINDS);
+
+/** The kind whose prefix `token` starts with, if any: what a bearer token claims to be. */
+export function keyKindOfToken(token: string): KeyKind | undefined {
+  return KEY_KIND_LIST.find((kind) => token.startsWith(kind.prefix));
+}
