@@ -1,8 +1,11 @@
 import type { Clock } from '../core/clock.js';
-import type { Store } from '../store/store.js';
+import type { RepositoryName, UnitOfWork } from '../store/store.js';
 
-/** What every use case needs; the HTTP app, the CLI and tests each assemble one. */
-export interface Deps {
-  store: Store;
+/**
+ * What a use case needs: the repositories it touches (`Deps<'keys' | 'audit'>`) with their transaction
+ * unit, and the clock. The HTTP app, the CLI and tests each assemble one, holding the whole store.
+ */
+export interface Deps<Name extends RepositoryName = RepositoryName> {
+  store: UnitOfWork<Name>;
   clock: Clock;
 }

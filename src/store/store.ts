@@ -2,6 +2,7 @@ import type { BrandContext } from '../core/brand-context.js';
 import type { ChangeFeed } from './change-feed.js';
 
 import type { CampaignStatus } from '../core/campaigns.js';
+import type { KeyKindId } from '../core/key-kinds.js';
 import type { Role } from '../core/roles.js';
 
 export type { CampaignStatus, Role };
@@ -126,66 +127,73 @@ export interface Revocation<T> {
 /** A brand context as it is written: everything but the server-maintained `workspace_id`, `updated_at`, `version`. */
 export type BrandContent = Omit<BrandContext, 'workspace_id' | 'updated_at' | 'version'>;
 
-/**
- * Persistence, and nothing else: no ids, clocks or rules are decided here. Every write that changes what
- * the read operation returns is announced on `changes`, to this process at once and to other processes
- * sharing the database within a second.
- */
-export interface Store {
-  readonly kind: 'sqlite' | 'postgres';
-  readonly changes: ChangeFeed;
-
-  /** Runs `work` in one transaction: all of its writes land, or none do. */
-  transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
-
-  createUser(user: UserRecord): Promise<void>;
-  getUser(id: string): Promise<UserRecord | undefined>;
-  findUserByEmail(email: string): Promise<UserRecord | undefined>;
+/** The user accounts: people who sign in, hold personal tokens and belong to any number of workspaces. */
+export interface UsersRepository {
+  create(user: UserRecord): Promise<void>;
+  get(id: string): Promise<UserRecord | undefined>;
+  findByEmail(email: string): Promise<UserRecord | undefined>;
   setPasswordHash(userId: string, passwordHash: string): Promise<void>;
+}
 
+/** Workspaces and who belongs to them, with which role. */
+export interface WorkspacesRepository {
   /** Creates the workspace with its first brand (version 1); the brand's name is the workspace's. */
-  createWorkspace(workspace: WorkspaceRecord, brand: Omit<BrandContent, 'name'>): Promise<void>;
-  getWorkspace(id: string): Promise<WorkspaceRecord | undefined>;
-  listWorkspaces(): Promise<WorkspaceRecord[]>;
+  create(workspace: WorkspaceRecord, brand: Omit<BrandContent, 'name'>): Promise<void>;
+  get(id: string): Promise<WorkspaceRecord | undefined>;
+  list(): Promise<WorkspaceRecord[]>;
   /** The workspaces `userId` belongs to, with the role in each. */
-  listWorkspacesOf(userId: string): Promise<WorkspaceMembership[]>;
+  listOf(userId: string): Promise<WorkspaceMembership[]>;
   addMember(membership: MembershipRecord): Promise<void>;
-  getMembership(workspaceId: string, userId: string): Promise<MembershipRecord | undefined>;
+  getMember(workspaceId: string, userId: string): Promise<MembershipRecord | undefined>;
   listMembers(workspaceId: string): Promise<(MembershipRecord & { email: string })[]>;
   /** Returns whether there was such a member. */
   removeMember(workspaceId: string, userId: string): Promise<boolean>;
+}
 
-  getBrand(workspaceId: string): Promise<BrandContext | undefined>;
+/** A workspace's brand context: what the read operation serves. */
+export interface BrandRepository {
+  get(workspaceId: string): Promise<BrandContext | undefined>;
   /** Replaces the whole brand (the name renames the workspace) and returns it with its new version. */
-  replaceBrand(workspaceId: string, content: BrandContent, updatedAt: string): Promise<BrandContext>;
+  replace(workspaceId: string, content: BrandContent, updatedAt: string): Promise<BrandContext>;
+}
 
-  createBrandKey(key: BrandKeyRecord): Promise<void>;
-  findBrandKeyByHash(keyHash: string): Promise<BrandKeyRecord | undefined>;
-  listBrandKeys(workspaceId: string): Promise<BrandKeyRecord[]>;
+/** Workspace keys of every kind (src/core/key-kinds.ts), each kind in its own table. */
+export interface KeysRepository {
+  create(kind: KeyKindId, key: KeyRecord): Promise<void>;
+  findByHash(kind: KeyKindId, keyHash: string): Promise<KeyRecord | undefined>;
+  /** Newest first. */
+  list(kind: KeyKindId, workspaceId: string): Promise<KeyRecord[]>;
   /** Sets `revoked_at` unless already set; undefined if the workspace has no such key. */
-  revokeBrandKey(
+  revoke(
+    kind: KeyKindId,
     workspaceId: string,
     keyId: string,
     revokedAt: string,
-  ): Promise<Revocation<BrandKeyRecord> | undefined>;
-
+  ): Promise<Revocation<KeyRecord> | undefined>;
   /** Records `usedAt` for each key unless a later use is already recorded (several nodes flush). */
-  touchBrandKeys(stamps: readonly UsageStamp[]): Promise<void>;
+  touch(kind: KeyKindId, stamps: readonly UsageStamp[]): Promise<void>;
+}
 
-  createApiKey(key: ApiKeyRecord): Promise<void>;
-  findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
-  listApiKeys(workspaceId: string): Promise<ApiKeyRecord[]>;
-  revokeApiKey(
-    workspaceId: string,
-    keyId: string,
-    revokedAt: string,
-  ): Promise<Revocation<ApiKeyRecord> | undefined>;
-  touchApiKeys(stamps: readonly UsageStamp[]): Promise<void>;
+/** Personal access tokens, and the sign-in sessions that were signed out before they expired. */
+export interface TokensRepository {
+  create(token: AccessTokenRecord): Promise<void>;
+  get(id: string): Promise<AccessTokenRecord | undefined>;
+  /** Newest first. */
+  list(userId: string): Promise<AccessTokenRecord[]>;
+  /** Sets `revoked_at` unless already set; undefined if the user has no such token. */
+  revoke(userId: string, id: string, revokedAt: string): Promise<Revocation<AccessTokenRecord> | undefined>;
+  /** Records `usedAt` for each token unless a later use is already recorded. */
+  touch(stamps: readonly UsageStamp[]): Promise<void>;
+  /** Records a signed-out session until `expiresAt`, forgetting those whose tokens are past `now`. */
+  signOutSession(id: string, expiresAt: string, now: string): Promise<void>;
+  isSessionSignedOut(id: string): Promise<boolean>;
+}
 
-  createCampaign(campaign: CampaignRecord): Promise<void>;
-  getCampaign(workspaceId: string, id: string): Promise<CampaignRecord | undefined>;
+export interface CampaignsRepository {
+  create(campaign: CampaignRecord): Promise<void>;
+  get(workspaceId: string, id: string): Promise<CampaignRecord | undefined>;
   /** Newest first; `after` continues a listing after the last campaign of the previous page. */
-  listCampaigns(
+  list(
     workspaceId: string,
     options: { status?: CampaignStatus | undefined; after?: CampaignCursor | undefined; limit: number },
   ): Promise<CampaignRecord[]>;
@@ -194,37 +202,60 @@ export interface Store {
    * concurrent updates: each applies to the version the previous one left. Returns the updated campaign
    * (the version it was applied to is one less), or undefined if there is no such campaign in that status.
    */
-  updateCampaign(
+  update(
     workspaceId: string,
     id: string,
     fromStatus: CampaignStatus,
     update: CampaignUpdate,
   ): Promise<CampaignRecord | undefined>;
+}
 
-  createAccessToken(token: AccessTokenRecord): Promise<void>;
-  getAccessToken(id: string): Promise<AccessTokenRecord | undefined>;
-  listAccessTokens(userId: string): Promise<AccessTokenRecord[]>;
-  revokeAccessToken(
-    userId: string,
-    id: string,
-    revokedAt: string,
-  ): Promise<Revocation<AccessTokenRecord> | undefined>;
-  touchAccessTokens(stamps: readonly UsageStamp[]): Promise<void>;
-
-  /** Records a signed-out session until `expiresAt`, forgetting those whose tokens are past `now`. */
-  signOutSession(id: string, expiresAt: string, now: string): Promise<void>;
-  isSessionSignedOut(id: string): Promise<boolean>;
-
-  appendAuditEvent(event: AuditEventRecord): Promise<void>;
+export interface AuditRepository {
+  append(event: AuditEventRecord): Promise<void>;
   /** Newest first; `beforeSeq` continues a listing after its last event. */
-  listAuditEvents(
-    workspaceId: string,
-    options: { beforeSeq?: number; limit: number },
-  ): Promise<StoredAuditEvent[]>;
+  list(workspaceId: string, options: { beforeSeq?: number; limit: number }): Promise<StoredAuditEvent[]>;
+}
 
+export interface SettingsRepository {
   /** The stored value, or `value` stored now if there was none: the first writer wins, every node agrees. */
-  getOrCreateSetting(name: string, value: string): Promise<string>;
+  getOrCreate(name: string, value: string): Promise<string>;
+}
 
+/** One repository per aggregate. */
+export interface Repositories {
+  users: UsersRepository;
+  workspaces: WorkspacesRepository;
+  brand: BrandRepository;
+  keys: KeysRepository;
+  tokens: TokensRepository;
+  campaigns: CampaignsRepository;
+  audit: AuditRepository;
+  settings: SettingsRepository;
+}
+
+export type RepositoryName = keyof Repositories;
+
+/**
+ * Some repositories and the one transaction unit over them: what a use case declares it needs
+ * (`UnitOfWork<'keys' | 'audit'>`). `tx` holds the same repositories bound to the transaction; a
+ * transaction begun inside one joins it.
+ */
+export type UnitOfWork<Name extends RepositoryName = RepositoryName> = Pick<Repositories, Name> & {
+  /** Runs `work` in one transaction: all of its writes land, or none do. */
+  transaction<T>(work: (tx: UnitOfWork<Name>) => Promise<T>): Promise<T>;
+};
+
+/**
+ * Persistence, and nothing else: no ids, clocks or rules are decided here. Every write that changes what
+ * the read operation returns is announced on `changes`, to this process at once and to other processes
+ * sharing the database within a second; which writes those are is declared where the repositories are
+ * assembled (src/store/kysely-store.ts).
+ */
+export interface Store extends Repositories {
+  readonly kind: 'sqlite' | 'postgres';
+  readonly changes: ChangeFeed;
+  /** Runs `work` in one transaction: all of its writes land, or none do. */
+  transaction<T>(work: (tx: UnitOfWork) => Promise<T>): Promise<T>;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;
