@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { KEY_KINDS, type KeyKind } from '../core/key-kinds.js';
+import { credentialStatusSchema } from './credential-status.js';
+
+/** A workspace key as listings show it: never the secret, nor its hash. */
+function keyViewSchema(kind: KeyKind, id: string) {
+  return z
+    .object({
+      id: z.string(),
+      workspace_id: z.string(),
+      name: z.string(),
+      prefix: z.string().describe(`${kind.prefix} and the first four random characters`),
+      last4: z.string(),
+      status: credentialStatusSchema,
+      created_by: z.string().nullable(),
+      created_at: z.string(),
+      expires_at: z.string(),
+      revoked_at: z.string().nullable(),
+      last_used_at: z.string().nullable().describe('Accurate to 60 seconds'),
+    })
+    .meta({ id });
+}
+
+export const brandKeySchema = keyViewSchema(KEY_KINDS.brand, 'BrandKey');
+export const apiKeySchema = keyViewSchema(KEY_KINDS.api, 'ApiKey');
+
+/** Every kind of key is shown the same way; only its documentation differs. */
+export type KeyView = z.infer<typeof brandKeySchema>;
+
+/** The create call's answer: the only time the key itself is shown. */
+export const createdKeySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    key: z.string().describe('The key itself: shown only in this response'),
+    prefix: z.string(),
+    created_at: z.string(),
+    expires_at: z.string(),
+  })
+  .meta({ id: 'CreatedKey' });
+
+export type CreatedKey = z.infer<typeof createdKeySchema>;
