@@ -1,4 +1,4 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { type AttemptLimit, AttemptWindows } from '../core/attempt-windows.js';
 import { AppError } from '../core/errors.js';
 import { emailSchema, parseInput } from '../core/inputs.js';
 import type { Deps } from './deps.js';
@@ -6,19 +6,14 @@ import { type PasswordHasher, passwordHasher } from './passwords.js';
 import type { UserRecord } from '../store/store.js';
 import type { IssuedSession, TokenService } from './tokens.js';
 
-interface Limit {
-  attempts: number;
-  windowSeconds: number;
-}
-
 /** README: sign-in. Throttling, not lockout: a stranger's wrong guesses do not keep the owner out. */
 export interface SignInLimits {
   /** Attempts one IP address may make per window, whatever the accounts and outcomes. */
-  perIp: Limit;
+  perIp: AttemptLimit;
   /** Failed attempts one IP address may make on one account per window; a success clears them. */
-  perAccountAndIp: Limit;
+  perAccountAndIp: AttemptLimit;
   /** Failed attempts one account may take per window from all addresses: the ceiling on spread-out guessing. */
-  perAccount: Limit;
+  perAccount: AttemptLimit;
 }
 
 export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
@@ -28,30 +23,14 @@ export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
   perAccount: { attempts: 100, windowSeconds: 60 * 60 },
 };
 
-function limiter({ attempts, windowSeconds }: Limit): RateLimiterMemory {
-  return new RateLimiterMemory({ points: attempts, duration: windowSeconds });
-}
-
-/**
- * Takes a point for an attempt, or answers 429 with Retry-After. A refused attempt keeps no point (the
- * limiter counts it anyway): only the attempts let through are counted, so refunds leave the count right.
- */
-async function take(limits: RateLimiterMemory, key: string, what: string): Promise<void> {
-  try {
-    await limits.consume(key);
-  } catch (rejection) {
-    if (!(rejection instanceof RateLimiterRes)) throw rejection;
-    await limits.reward(key);
-    const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-    throw new AppError('rate_limited', `Too many ${what}; try again in ${String(seconds)} s.`, [], {
-      'retry-after': String(seconds),
-    });
-  }
-}
-
-/** Returns an attempt's point, unless its window has already ended (a fresh window would start below zero). */
-async function giveBack(limits: RateLimiterMemory, key: string): Promise<void> {
-  if (await limits.get(key)) await limits.reward(key);
+/** Counts an attempt, or answers 429 with Retry-After (a refused attempt is not counted). */
+function take(windows: AttemptWindows, key: string, what: string): void {
+  const msBeforeNext = windows.take(key);
+  if (msBeforeNext === undefined) return;
+  const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
+  throw new AppError('rate_limited', `Too many ${what}; try again in ${String(seconds)} s.`, [], {
+    'retry-after': String(seconds),
+  });
 }
 
 /**
@@ -60,9 +39,9 @@ async function giveBack(limits: RateLimiterMemory, key: string): Promise<void> {
  * exist; all scrypt work goes through the hasher's bound.
  */
 export class SignInService {
-  private readonly perIp: RateLimiterMemory;
-  private readonly perAccountAndIp: RateLimiterMemory;
-  private readonly perAccount: RateLimiterMemory;
+  private readonly perIp: AttemptWindows;
+  private readonly perAccountAndIp: AttemptWindows;
+  private readonly perAccount: AttemptWindows;
 
   constructor(
     private readonly deps: Deps,
@@ -70,25 +49,25 @@ export class SignInService {
     limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS,
     private readonly passwords: PasswordHasher = passwordHasher,
   ) {
-    this.perIp = limiter(limits.perIp);
-    this.perAccountAndIp = limiter(limits.perAccountAndIp);
-    this.perAccount = limiter(limits.perAccount);
+    this.perIp = new AttemptWindows(limits.perIp, deps.clock);
+    this.perAccountAndIp = new AttemptWindows(limits.perAccountAndIp, deps.clock);
+    this.perAccount = new AttemptWindows(limits.perAccount, deps.clock);
   }
 
   async signIn(
     input: { email: string; password: string },
     ip: string,
   ): Promise<{ user: UserRecord; session: IssuedSession }> {
-    await take(this.perIp, ip, 'sign-in attempts from your address');
+    take(this.perIp, ip, 'sign-in attempts from your address');
     const email = parseInput(emailSchema, input.email, 'email');
     const accountAndIp = JSON.stringify([email, ip]);
     // Each attempt counts as a failure before its password is checked, so concurrent guesses cannot slip
     // past a limit while earlier ones are still being verified; anything but a wrong password gives it back.
-    await take(this.perAccountAndIp, accountAndIp, 'failed sign-ins to this account from your address');
+    take(this.perAccountAndIp, accountAndIp, 'failed sign-ins to this account from your address');
     try {
-      await take(this.perAccount, email, 'failed sign-ins to this account');
+      take(this.perAccount, email, 'failed sign-ins to this account');
     } catch (error) {
-      await giveBack(this.perAccountAndIp, accountAndIp);
+      this.perAccountAndIp.giveBack(accountAndIp);
       throw error;
     }
 
@@ -98,13 +77,15 @@ export class SignInService {
       user = await this.deps.store.findUserByEmail(email);
       passwordMatches = await this.passwords.verify(input.password, user?.passwordHash ?? null);
     } catch (error) {
-      await Promise.all([giveBack(this.perAccountAndIp, accountAndIp), giveBack(this.perAccount, email)]);
+      this.perAccountAndIp.giveBack(accountAndIp);
+      this.perAccount.giveBack(email);
       throw error;
     }
     if (!user || !passwordMatches) {
       throw new AppError('invalid_credentials', 'The email or password is wrong.');
     }
-    await Promise.all([this.perAccountAndIp.delete(accountAndIp), giveBack(this.perAccount, email)]);
+    this.perAccountAndIp.clear(accountAndIp);
+    this.perAccount.giveBack(email);
     return { user, session: await this.tokens.issueSession(user) };
   }
 }

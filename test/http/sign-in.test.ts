@@ -12,7 +12,7 @@ import { type Problem, problemOf } from './brand-agent.fixtures.js';
 const PASSWORD = 'correct horse battery staple';
 const WRONG_PASSWORD = 'incorrect horse battery staple';
 
-/** Windows long enough that no assertion races them; the recovery test uses one-second windows. */
+/** The app's clock is manual: a window ends only when a test moves it (the recovery test's are one second). */
 const LIMITS: SignInLimits = {
   perIp: { attempts: 6, windowSeconds: 60 },
   perAccountAndIp: { attempts: 3, windowSeconds: 60 },
@@ -35,10 +35,6 @@ let ipCounter = 0;
 function freshIp(): string {
   ipCounter++;
   return `10.${String(Math.floor(ipCounter / 250) % 250)}.${String(ipCounter % 250)}.1`;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function expectRateLimited(response: LightMyRequestResponse, windowSeconds: number): void {
@@ -255,8 +251,8 @@ describeEachBackend('POST /auth/v1/token: sign-in', (backend) => {
     const shortApp = await startTestApp(database, { signInLimits: SHORT_LIMITS });
     try {
       const { app } = shortApp;
-      // per account and address: four guesses at once (so the one-second window cannot lapse before the
-      // check): three get a password check, the fourth is turned away at once
+      // per account and address: four guesses at once: three get a password check, the fourth is turned
+      // away at once
       const attacker = freshIp();
       const guesses = await Promise.all(
         [1, 2, 3, 4].map(() => signIn(app, { email: emails.dave, password: WRONG_PASSWORD }, attacker)),
@@ -276,13 +272,16 @@ describeEachBackend('POST /auth/v1/token: sign-in', (backend) => {
       expect(burst.filter((response) => response.statusCode === 429)).toHaveLength(1);
       expect(burst.filter((response) => response.statusCode === 401)).toHaveLength(6);
 
-      await sleep(1100);
+      // a millisecond before the windows end the attacker is still turned away, and at their end let in
+      shortApp.clock.advance(999);
+      expectRateLimited(await signIn(app, { email: emails.dave, password: PASSWORD }, attacker), 1);
+      shortApp.clock.advance(1);
       expect((await signIn(app, { email: emails.dave, password: PASSWORD }, attacker)).statusCode).toBe(200);
       expect((await signIn(app, { email: emails.dave, password: PASSWORD }, ip)).statusCode).toBe(200);
     } finally {
       await shortApp.close();
     }
-    // a dozen scrypt checks on a busy machine take a while; the windows are what the test is about
+    // a dozen scrypt checks on a busy machine take a while
   }, 60_000);
 
   it('answers 503 sign_in_busy with Retry-After, never 500, to sign-ins beyond the password checks it holds', async () => {
