@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_BRAND } from '../services/demo-brand.js';
 import {
   BRAND_SECTIONS,
-  brandContextSchema,
   type BrandContext,
   type BrandDocument,
   emptyBrand,
@@ -10,6 +9,7 @@ import {
   serializeBrandContext,
   settleBrandDocument,
 } from './brand-context.js';
+import { brandContextSchema } from '../contract/brand-context.js';
 import { AppError, type FieldIssue } from './errors.js';
 import { formatFieldPath } from './inputs.js';
 

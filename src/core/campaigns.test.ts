@@ -1,33 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { campaignChangesSchema, campaignEtag, ifMatchAllows, newCampaignSchema } from './campaigns.js';
-
-describe('newCampaignSchema', () => {
-  it('fills the fields a new draft leaves out with empty strings', () => {
-    expect(newCampaignSchema.parse({ name: ' Launch ' })).toEqual({
-      name: 'Launch',
-      subject: '',
-      preheader: '',
-      body_html: '',
-      body_text: '',
-    });
-  });
-
-  it('refuses a subject with a line break, which could inject mail headers', () => {
-    const result = newCampaignSchema.safeParse({ name: 'x', subject: 'Hi\r\nBcc: all@example.com' });
-    expect(result.error?.issues[0]?.message).toBe('must be a single line');
-  });
-
-  it('refuses a status: a new campaign is always a draft', () => {
-    expect(newCampaignSchema.safeParse({ name: 'x', status: 'sent' }).success).toBe(false);
-  });
-});
-
-describe('campaignChangesSchema', () => {
-  it('refuses an edit that changes nothing', () => {
-    expect(campaignChangesSchema.safeParse({}).success).toBe(false);
-    expect(campaignChangesSchema.safeParse({ subject: '' }).success).toBe(true);
-  });
-});
+import { campaignEtag, ifMatchAllows } from './campaigns.js';
 
 describe('ifMatchAllows', () => {
   it('lets a change through without the header, with *, and with the current ETag', () => {

@@ -1,14 +1,20 @@
 import { z } from 'zod';
-import { brandContextSchema } from '../core/brand-context.js';
-import { CAMPAIGN_STATUSES } from '../core/campaigns.js';
+import { brandContextSchema } from '../contract/brand-context.js';
+import {
+  campaignSchema as serviceCampaignSchema,
+  campaignPageSchema,
+  campaignSummarySchema as serviceCampaignSummarySchema,
+} from '../contract/campaigns.js';
+import { problemSchema as serviceProblemSchema } from '../contract/problem.js';
 
 /**
  * What the service answers, as the MCP server advertises it (tool output schemas) and checks it: every
  * response is parsed with these before it becomes `structuredContent`, so what a client receives always
  * matches the advertised schema (unknown fields are dropped rather than failing the client's validation).
+ * The shapes are the service's own (src/contract/), so the two cannot drift apart; only what a model is
+ * told about them is added here.
  */
 
-/** The service's own schema of the brand context object (README "The brand context object"), so the two cannot drift apart. */
 export const brandContextOutput = brandContextSchema;
 
 /** With `fields`, only the asked sections are present; the identifying fields always are. */
@@ -19,56 +25,33 @@ export const brandContextToolOutput = brandContextSchema
     'The brand context of a workspace. Without `fields` every section is present (empty values are "", [], {} or null, never missing); with `fields` only the asked sections, plus workspace_id, updated_at and version.',
   );
 
-const campaignSummaryShape = {
-  id: z.string().describe('Campaign id (cmp_…).'),
-  workspace_id: z.string(),
-  name: z.string().describe('Internal name of the campaign.'),
-  subject: z.string().describe('Email subject line.'),
-  preheader: z.string().describe('Preview text shown after the subject in inboxes.'),
-  status: z.enum(CAMPAIGN_STATUSES).describe('Only drafts can be changed.'),
-  version: z
-    .number()
-    .int()
+/** How a model changes a campaign: only drafts, and only from the version it last read. */
+const campaignAdvice = {
+  status: serviceCampaignSchema.shape.status.describe('Only drafts can be changed.'),
+  version: serviceCampaignSchema.shape.version
     .min(1)
     .describe('Increases with every change; pass it to update_campaign_draft as `version`.'),
-  created_at: z.string(),
-  updated_at: z.string(),
 };
 
-export const campaignSummarySchema = z.object(campaignSummaryShape);
-
-export const campaignSchema = z
-  .object({
-    ...campaignSummaryShape,
-    body_html: z.string().describe('HTML body of the email.'),
-    body_text: z.string().describe('Plain-text body of the email.'),
-  })
+export const campaignSchema = serviceCampaignSchema
+  .extend(campaignAdvice)
   .describe('A campaign (email) of the workspace.');
 
-export const campaignListSchema = z
-  .object({
-    campaigns: z.array(campaignSummarySchema).describe('Newest first; bodies are left out.'),
-    next_cursor: z
-      .string()
-      .nullable()
-      .describe('Pass as `cursor` to get the next page; null on the last page.'),
+export const campaignListSchema = campaignPageSchema
+  .extend({
+    campaigns: z
+      .array(serviceCampaignSummarySchema.extend(campaignAdvice))
+      .describe('Newest first; bodies are left out.'),
+    next_cursor: campaignPageSchema.shape.next_cursor.describe(
+      'Pass as `cursor` to get the next page; null on the last page.',
+    ),
   })
   .describe('One page of the workspace campaigns.');
 
-export const workspaceListSchema = z.object({
-  workspaces: z.array(z.object({ id: z.string(), name: z.string(), role: z.string() })),
-});
+export { workspaceListSchema } from '../contract/workspaces.js';
 
 /** RFC 9457 problem+json of the service (README "Errors"); tolerant, since only its text reaches the model. */
-export const problemSchema = z.object({
-  status: z.number().optional(),
-  code: z.string(),
-  title: z.string().optional(),
-  detail: z.string().optional(),
-  resolution: z.string().optional(),
-  request_id: z.string().optional(),
-  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-});
+export const problemSchema = serviceProblemSchema.partial().extend({ code: z.string() });
 
 export type BrandContextOutput = z.output<typeof brandContextOutput>;
 export type Campaign = z.output<typeof campaignSchema>;

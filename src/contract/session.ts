@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+/** A user token from sign-in (POST /auth/v1/token). */
+export const sessionSchema = z
+  .object({ access_token: z.string(), token_type: z.literal('bearer'), expires_in: z.number().int() })
+  .meta({ id: 'Session' });
+export type IssuedSession = z.output<typeof sessionSchema>;
+
+/** The console's session (/auth/v1/session): its token stays in an HttpOnly cookie, never in this body. */
+export const consoleSessionSchema = z
+  .object({
+    user: z.object({ id: z.string(), email: z.string() }),
+    csrf_token: z.string().describe('Send it as X-CSRF-Token with every write made with the session cookie'),
+    expires_in: z.number().int().describe('Seconds the session lasts from sign-in'),
+    install_dir: z
+      .string()
+      .nullable()
+      .describe(
+        'Where the service is installed on the machine that runs it (the directory holding dist/cli/main.js), for MCP client configurations; null when not known',
+      ),
+  })
+  .meta({ id: 'ConsoleSession' });
+export type ConsoleSession = z.output<typeof consoleSessionSchema>;
