@@ -6,9 +6,9 @@ import type { BrandContent } from '../store/store.js';
 import { type Actor, recordAudit } from './audit.js';
 import type { Deps } from './deps.js';
 
-export async function getBrand(deps: Deps, workspaceId: string): Promise<BrandContext> {
-  const brand = await deps.store.getBrand(workspaceId);
-  if (!brand) throw new AppError('workspace_not_found', `Workspace ${workspaceId} does not exist.`);
+export async function getBrand(deps: Deps<'brand'>, workspaceId: string): Promise<BrandContext> {
+  const brand = await deps.store.brand.get(workspaceId);
+  if (!brand) throw new AppError('workspace_not_found', { workspaceId });
   return brand;
 }
 
@@ -27,19 +27,19 @@ function contentOf({
  * never gets here. An identical document changes nothing (the version only moves when the brand does).
  */
 export async function replaceBrand(
-  deps: Deps,
+  deps: Deps<'brand' | 'audit'>,
   actor: Actor,
   workspaceId: string,
   document: BrandDocument,
 ): Promise<BrandContext> {
-  return deps.store.transaction(async (store) => {
-    const previous = await store.getBrand(workspaceId);
-    if (!previous) throw new AppError('workspace_not_found', `Workspace ${workspaceId} does not exist.`);
+  return deps.store.transaction(async (tx) => {
+    const previous = await tx.brand.get(workspaceId);
+    if (!previous) throw new AppError('workspace_not_found', { workspaceId });
     const now = isoAt(deps.clock);
     const content = settleBrandDocument(document, previous, now, (prefix) => newId(prefix, 16));
     if (JSON.stringify(content) === JSON.stringify(contentOf(previous))) return previous;
-    const saved = await store.replaceBrand(workspaceId, content, now);
-    await recordAudit(store, actor, now, {
+    const saved = await tx.brand.replace(workspaceId, content, now);
+    await recordAudit(tx, actor, now, {
       workspaceId,
       action: 'brand.updated',
       targetType: 'brand',

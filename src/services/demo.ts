@@ -23,7 +23,7 @@ export interface DemoSeed {
  */
 export async function seedDemo(deps: Deps): Promise<DemoSeed> {
   const password = randomBase62(16);
-  const taken = await deps.store.findUserByEmail(DEMO_OWNER_EMAIL);
+  const taken = await deps.store.users.findByEmail(DEMO_OWNER_EMAIL);
   const email = taken
     ? DEMO_OWNER_EMAIL.replace('@', `+${randomBase62(6).toLowerCase()}@`)
     : DEMO_OWNER_EMAIL;

@@ -9,9 +9,13 @@ import type { Deps } from './deps.js';
 import { hashPassword } from './passwords.js';
 
 /** The user with this email, created (without a password, unless one is given) if there is none yet. */
-export async function findOrCreateUser(deps: Deps, email: string, password?: string): Promise<UserRecord> {
+export async function findOrCreateUser(
+  deps: Deps<'users'>,
+  email: string,
+  password?: string,
+): Promise<UserRecord> {
   const normalized = parseInput(emailSchema, email, 'email');
-  const existing = await deps.store.findUserByEmail(normalized);
+  const existing = await deps.store.users.findByEmail(normalized);
   if (existing) return existing;
   const user: UserRecord = {
     id: newId('usr'),
@@ -20,18 +24,20 @@ export async function findOrCreateUser(deps: Deps, email: string, password?: str
       password === undefined ? null : await hashPassword(parseInput(passwordSchema, password, 'password')),
     createdAt: isoAt(deps.clock),
   };
-  await deps.store.createUser(user);
+  await deps.store.users.create(user);
   return user;
 }
 
 /** Sets (or replaces) a user's password; for operators at the CLI and for first sign-in of invited users. */
-export async function setPassword(deps: Deps, email: string, password: string): Promise<UserRecord> {
-  const user = await deps.store.findUserByEmail(parseInput(emailSchema, email, 'email'));
+export async function setPassword(deps: Deps<'users'>, email: string, password: string): Promise<UserRecord> {
+  const user = await deps.store.users.findByEmail(parseInput(emailSchema, email, 'email'));
   if (!user)
-    throw new AppError('invalid_request', `There is no account for ${email}.`, [
-      { field: 'email', message: 'has no account' },
-    ]);
-  await deps.store.setPasswordHash(
+    throw new AppError(
+      'invalid_request',
+      { reason: 'no_account', email },
+      { fields: [{ field: 'email', message: 'has no account' }] },
+    );
+  await deps.store.users.setPasswordHash(
     user.id,
     await hashPassword(parseInput(passwordSchema, password, 'password')),
   );
@@ -45,7 +51,7 @@ export interface NewWorkspace {
 
 /** A workspace with an empty brand named after it; `owner`, when given, becomes its owner. */
 export async function createWorkspace(
-  deps: Deps,
+  deps: Deps<'workspaces' | 'audit'>,
   actor: Actor,
   input: NewWorkspace,
 ): Promise<WorkspaceRecord> {
@@ -55,16 +61,16 @@ export async function createWorkspace(
     createdAt: isoAt(deps.clock),
   };
   const { owner } = input;
-  await deps.store.transaction(async (store) => {
-    await store.createWorkspace(workspace, emptyBrand());
+  await deps.store.transaction(async (tx) => {
+    await tx.workspaces.create(workspace, emptyBrand());
     if (owner)
-      await store.addMember({
+      await tx.workspaces.addMember({
         workspaceId: workspace.id,
         userId: owner.id,
         role: 'owner',
         createdAt: workspace.createdAt,
       });
-    await recordAudit(store, actor, workspace.createdAt, {
+    await recordAudit(tx, actor, workspace.createdAt, {
       workspaceId: workspace.id,
       action: 'workspace.created',
       targetType: 'workspace',
@@ -75,16 +81,19 @@ export async function createWorkspace(
   return workspace;
 }
 
-export function listWorkspaces(deps: Deps): Promise<WorkspaceRecord[]> {
-  return deps.store.listWorkspaces();
+export function listWorkspaces(deps: Deps<'workspaces'>): Promise<WorkspaceRecord[]> {
+  return deps.store.workspaces.list();
 }
 
-export function listWorkspacesOf(deps: Deps, userId: string): Promise<WorkspaceMembership[]> {
-  return deps.store.listWorkspacesOf(userId);
+export function listWorkspacesOf(deps: Deps<'workspaces'>, userId: string): Promise<WorkspaceMembership[]> {
+  return deps.store.workspaces.listOf(userId);
 }
 
-export async function requireWorkspace(deps: Deps, workspaceId: string): Promise<WorkspaceRecord> {
-  const workspace = await deps.store.getWorkspace(workspaceId);
-  if (!workspace) throw new AppError('workspace_not_found', `Workspace ${workspaceId} does not exist.`);
+export async function requireWorkspace(
+  deps: Deps<'workspaces'>,
+  workspaceId: string,
+): Promise<WorkspaceRecord> {
+  const workspace = await deps.store.workspaces.get(workspaceId);
+  if (!workspace) throw new AppError('workspace_not_found', { workspaceId });
   return workspace;
 }

@@ -2,7 +2,7 @@ import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, sq
 import pg from 'pg';
 import { ChangeHub } from './change-feed.js';
 import { DatabaseUnavailableError, describeError, StoreError } from './errors.js';
-import { KyselyStore } from './kysely-store.js';
+import { kyselyStore } from './kysely-store.js';
 import { migrateToLatest } from './migrate.js';
 import type { Database } from './schema.js';
 import type { Store } from './store.js';
@@ -247,7 +247,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
       `cannot use PostgreSQL at ${describePostgresUrl(url)}: ${describeError(error)}`,
     );
   }
-  return new KyselyStore(db, {
+  return kyselyStore(db, {
     kind: 'postgres',
     hub: new ChangeHub(listenForChanges(url)),
     announce: async (conn, workspaceId) => {

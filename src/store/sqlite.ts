@@ -15,7 +15,7 @@ import {
 } from 'kysely';
 import { ChangeHub } from './change-feed.js';
 import { DatabaseUnavailableError, describeError, StoreError } from './errors.js';
-import { KyselyStore } from './kysely-store.js';
+import { kyselyStore } from './kysely-store.js';
 import { migrateToLatest } from './migrate.js';
 import type { Database } from './schema.js';
 import type { Store } from './store.js';
@@ -187,7 +187,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
     await db.destroy();
     throw new DatabaseUnavailableError(`cannot migrate SQLite database at ${path}: ${describeError(error)}`);
   }
-  return new KyselyStore(db, {
+  return kyselyStore(db, {
     kind: 'sqlite',
     hub: new ChangeHub(watchDataVersion(database)),
     announce: () => Promise.resolve(),

@@ -1,7 +1,7 @@
 import type { BrandContext } from '../core/brand-context.js';
 import type { ChangeFeed } from './change-feed.js';
 
-import type { CampaignStatus } from '../core/campaigns.js';
+import type { CampaignStatus } from '../contract/campaigns.js';
 import type { KeyKindId } from '../core/key-kinds.js';
 import type { Role } from '../core/roles.js';
 
@@ -240,10 +240,13 @@ export type RepositoryName = keyof Repositories;
  * (`UnitOfWork<'keys' | 'audit'>`). `tx` holds the same repositories bound to the transaction; a
  * transaction begun inside one joins it.
  */
-export type UnitOfWork<Name extends RepositoryName = RepositoryName> = Pick<Repositories, Name> & {
+export type UnitOfWork<Name extends RepositoryName = RepositoryName> = Pick<Repositories, Name> &
+  Transactional<Name>;
+
+export interface Transactional<Name extends RepositoryName> {
   /** Runs `work` in one transaction: all of its writes land, or none do. */
   transaction<T>(work: (tx: UnitOfWork<Name>) => Promise<T>): Promise<T>;
-};
+}
 
 /**
  * Persistence, and nothing else: no ids, clocks or rules are decided here. Every write that changes what

@@ -100,7 +100,7 @@ describeInBrowser('The console at 390, 1280 and 1366 px: no sideways scrolling, 
     const used = await createBrandKey(deps, byCreator, { workspaceId: f.workspaceId, name: longKeyName });
     expect((await f.readBrand(used.key)).status).toBe(200);
     await createApiKey(deps, byCreator, { workspaceId: f.workspaceId, name: 'CRM sync' });
-    const owner = await store.getUser(f.owner.userId);
+    const owner = await store.users.get(f.owner.userId);
     if (!owner) throw new Error('owner missing');
     await f.testApp.tokens.createPersonalToken(owner, { name: 'Claude Desktop', expiresInDays: 30 });
   });

@@ -527,7 +527,7 @@ function useFixture(backend: TestBackend): () => Fixture {
     });
     const signIn = { email: `signer${next()}@example.com`, password: 'correct horse battery' };
     const signer = await findOrCreateUser(deps, signIn.email);
-    await testApp.store.setPasswordHash(signer.id, cheapPasswordHash(signIn.password));
+    await testApp.store.users.setPasswordHash(signer.id, cheapPasswordHash(signIn.password));
     fixture = {
       ...testApp,
       database,

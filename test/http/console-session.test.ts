@@ -48,7 +48,7 @@ describeEachBackend('the console session (cookie + CSRF)', (backend) => {
     workspaceId = (await createWorkspace(testApp.deps, OPERATOR, { name: 'Acme Coffee' })).id;
     email = `owner-${backend.name}@example.com`;
     const owner = await findOrCreateUser(testApp.deps, email, PASSWORD);
-    await testApp.store.addMember({
+    await testApp.store.workspaces.addMember({
       workspaceId,
       userId: owner.id,
       role: 'owner',

@@ -58,7 +58,7 @@ describeEachBackend('last_used_at of brand read keys and personal access tokens'
 
   /** What the database holds, read through the store (no pending stamps). */
   async function storedLastUse(testApp: TestApp, keyId: string): Promise<string | null | undefined> {
-    return (await testApp.store.listBrandKeys(workspaceId)).find((key) => key.id === keyId)?.lastUsedAt;
+    return (await testApp.store.keys.list('brand', workspaceId)).find((key) => key.id === keyId)?.lastUsedAt;
   }
 
   async function read(testApp: TestApp, key: string): Promise<void> {
@@ -162,7 +162,7 @@ describeEachBackend('last_used_at of brand read keys and personal access tokens'
     const listed = listing.json<{ tokens: Listed[] }>().tokens.find((token) => token.id === pat.id);
     expect(listed?.last_used_at).toBe(iso(readAt));
     const stored = async () =>
-      (await base.store.listAccessTokens(owner.id)).find((token) => token.id === pat.id)?.lastUsedAt;
+      (await base.store.tokens.list(owner.id)).find((token) => token.id === pat.id)?.lastUsedAt;
     expect(await stored()).toBeNull();
 
     await close(app);
@@ -179,7 +179,7 @@ describeEachBackend('last_used_at of brand read keys and personal access tokens'
     const before = await rowOf();
     expect(before).toMatchObject({ id: key.id, last_used_at: null });
 
-    const touch = vi.spyOn(app.store, 'touchBrandKeys');
+    const touch = vi.spyOn(app.store.keys, 'touch');
     let lastRead = 0;
     for (let i = 0; i < 20; i++) {
       app.clock.advance(1_000);
@@ -192,7 +192,8 @@ describeEachBackend('last_used_at of brand read keys and personal access tokens'
 
     await close(app);
     expect(touch).toHaveBeenCalledTimes(1);
-    expect(touch.mock.calls[0]?.[0]).toEqual([{ id: key.id, usedAt: iso(lastRead) }]);
+    expect(touch.mock.calls[0]?.[0]).toBe('brand');
+    expect(touch.mock.calls[0]?.[1]).toEqual([{ id: key.id, usedAt: iso(lastRead) }]);
     expect(await storedLastUse(base, key.id)).toBe(iso(lastRead));
     const after = await rowOf();
     expect(after).toBeDefined();

@@ -37,7 +37,7 @@ describe('brand-context mcp: a user with two workspaces and no default', () => {
 
   beforeAll(async () => {
     const user = await addUser(service, { workspaceId: acmeId, role: 'owner' });
-    await service.store.addMember({
+    await service.store.workspaces.addMember({
       workspaceId: teaId,
       userId: user.user.id,
       role: 'member',

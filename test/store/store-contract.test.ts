@@ -137,9 +137,9 @@ describeEachBackend('Store contract', (backend) => {
   describe('workspaces and users', () => {
     it('creates a workspace with a version-1 brand named after it', async () => {
       const ws = workspace('Fresh');
-      await store.createWorkspace(ws, emptyBrand());
-      expect(await store.getWorkspace(ws.id)).toEqual(ws);
-      const brand = await store.getBrand(ws.id);
+      await store.workspaces.create(ws, emptyBrand());
+      expect(await store.workspaces.get(ws.id)).toEqual(ws);
+      const brand = await store.brand.get(ws.id);
       expect(brand).toMatchObject({
         workspace_id: ws.id,
         name: 'Fresh',
@@ -147,28 +147,33 @@ describeEachBackend('Store contract', (backend) => {
         updated_at: ws.createdAt,
         knowledge: [],
       });
-      expect((await store.listWorkspaces()).map((w) => w.id)).toContain(ws.id);
+      expect((await store.workspaces.list()).map((w) => w.id)).toContain(ws.id);
     });
 
     it('returns undefined for a workspace or brand that does not exist', async () => {
-      expect(await store.getWorkspace('ws_missing')).toBeUndefined();
-      expect(await store.getBrand('ws_missing')).toBeUndefined();
+      expect(await store.workspaces.get('ws_missing')).toBeUndefined();
+      expect(await store.brand.get('ws_missing')).toBeUndefined();
     });
 
     it('stores users by unique email and memberships with their roles', async () => {
       const ws = workspace();
-      await store.createWorkspace(ws, emptyBrand());
+      await store.workspaces.create(ws, emptyBrand());
       const user = {
         id: unique('usr'),
         email: `${unique('u')}@example.com`,
         passwordHash: 'scrypt$x',
         createdAt: at(0),
       };
-      await store.createUser(user);
-      expect(await store.findUserByEmail(user.email)).toEqual(user);
-      await expect(store.createUser({ ...user, id: unique('usr') })).rejects.toThrow();
-      await store.addMember({ workspaceId: ws.id, userId: user.id, role: 'admin', createdAt: at(1) });
-      expect(await store.listMembers(ws.id)).toEqual([
+      await store.users.create(user);
+      expect(await store.users.findByEmail(user.email)).toEqual(user);
+      await expect(store.users.create({ ...user, id: unique('usr') })).rejects.toThrow();
+      await store.workspaces.addMember({
+        workspaceId: ws.id,
+        userId: user.id,
+        role: 'admin',
+        createdAt: at(1),
+      });
+      expect(await store.workspaces.listMembers(ws.id)).toEqual([
         { workspaceId: ws.id, userId: user.id, role: 'admin', createdAt: at(1), email: user.email },
       ]);
     });
@@ -177,13 +182,13 @@ describeEachBackend('Store contract', (backend) => {
   describe('brand', () => {
     it('replaces the whole brand, keeps entry order and every value, renames the workspace and bumps the version', async () => {
       const ws = workspace();
-      await store.createWorkspace(ws, emptyBrand());
-      const saved = await store.replaceBrand(ws.id, fullBrand, at(5));
+      await store.workspaces.create(ws, emptyBrand());
+      const saved = await store.brand.replace(ws.id, fullBrand, at(5));
       expect(saved).toEqual({ workspace_id: ws.id, ...fullBrand, updated_at: at(5), version: 2 });
-      expect(await store.getBrand(ws.id)).toEqual(saved);
-      expect((await store.getWorkspace(ws.id))?.name).toBe('Renamed Co');
+      expect(await store.brand.get(ws.id)).toEqual(saved);
+      expect((await store.workspaces.get(ws.id))?.name).toBe('Renamed Co');
 
-      const smaller = await store.replaceBrand(
+      const smaller = await store.brand.replace(
         ws.id,
         { ...fullBrand, knowledge: [], assets: [], skills: [] },
         at(6),
@@ -194,10 +199,13 @@ describeEachBackend('Store contract', (backend) => {
     it('keeps entry ids per workspace, so two workspaces may hold the same ids', async () => {
       const [first, second] = [workspace(), workspace()];
       for (const ws of [first, second]) {
-        await store.createWorkspace(ws, emptyBrand());
-        await store.replaceBrand(ws.id, fullBrand, at(5));
+        await store.workspaces.create(ws, emptyBrand());
+        await store.brand.replace(ws.id, fullBrand, at(5));
       }
-      expect((await store.getBrand(second.id))?.knowledge.map((entry) => entry.id)).toEqual(['kb_b', 'kb_a']);
+      expect((await store.brand.get(second.id))?.knowledge.map((entry) => entry.id)).toEqual([
+        'kb_b',
+        'kb_a',
+      ]);
     });
   });
 
@@ -206,95 +214,97 @@ describeEachBackend('Store contract', (backend) => {
       const ws = workspace();
       await expect(
         store.transaction(async (tx) => {
-          await tx.createWorkspace(ws, emptyBrand());
-          await tx.createBrandKey(brandKey(ws.id));
+          await tx.workspaces.create(ws, emptyBrand());
+          await tx.keys.create('brand', brandKey(ws.id));
           throw new Error('boom');
         }),
       ).rejects.toThrow('boom');
-      expect(await store.getWorkspace(ws.id)).toBeUndefined();
-      expect(await store.getBrand(ws.id)).toBeUndefined();
+      expect(await store.workspaces.get(ws.id)).toBeUndefined();
+      expect(await store.brand.get(ws.id)).toBeUndefined();
     });
 
     it('keeps the previous brand when a replacement fails', async () => {
       const ws = workspace();
-      await store.createWorkspace(ws, emptyBrand());
-      const before = await store.replaceBrand(ws.id, fullBrand, at(5));
+      await store.workspaces.create(ws, emptyBrand());
+      const before = await store.brand.replace(ws.id, fullBrand, at(5));
       const duplicateIds = { ...fullBrand, knowledge: [...fullBrand.knowledge, ...fullBrand.knowledge] };
-      await expect(store.replaceBrand(ws.id, duplicateIds, at(6))).rejects.toThrow();
-      expect(await store.getBrand(ws.id)).toEqual(before);
+      await expect(store.brand.replace(ws.id, duplicateIds, at(6))).rejects.toThrow();
+      expect(await store.brand.get(ws.id)).toEqual(before);
     });
   });
 
   describe('brand read keys', () => {
     it('finds a key by hash, lists the workspace keys newest first, and rejects a duplicate hash', async () => {
       const ws = workspace();
-      await store.createWorkspace(ws, emptyBrand());
+      await store.workspaces.create(ws, emptyBrand());
       const older = brandKey(ws.id);
       const newer = brandKey(ws.id, { createdAt: at(9) });
-      await store.createBrandKey(older);
-      await store.createBrandKey(newer);
-      expect(await store.findBrandKeyByHash(older.keyHash)).toEqual(older);
-      expect(await store.findBrandKeyByHash('0'.repeat(64))).toBeUndefined();
-      expect((await store.listBrandKeys(ws.id)).map((key) => key.id)).toEqual([newer.id, older.id]);
-      expect((await store.listBrandKeys(ws.id)).find((key) => key.id === older.id)).toEqual(older);
-      await expect(store.createBrandKey({ ...brandKey(ws.id), keyHash: older.keyHash })).rejects.toThrow();
+      await store.keys.create('brand', older);
+      await store.keys.create('brand', newer);
+      expect(await store.keys.findByHash('brand', older.keyHash)).toEqual(older);
+      expect(await store.keys.findByHash('brand', '0'.repeat(64))).toBeUndefined();
+      expect((await store.keys.list('brand', ws.id)).map((key) => key.id)).toEqual([newer.id, older.id]);
+      expect((await store.keys.list('brand', ws.id)).find((key) => key.id === older.id)).toEqual(older);
+      await expect(
+        store.keys.create('brand', { ...brandKey(ws.id), keyHash: older.keyHash }),
+      ).rejects.toThrow();
     });
 
     it('revokes once: a second revoke keeps the first time, and another workspace cannot revoke it', async () => {
       const ws = workspace();
       const other = workspace();
-      await store.createWorkspace(ws, emptyBrand());
-      await store.createWorkspace(other, emptyBrand());
+      await store.workspaces.create(ws, emptyBrand());
+      await store.workspaces.create(other, emptyBrand());
       const key = brandKey(ws.id);
-      await store.createBrandKey(key);
-      expect(await store.revokeBrandKey(other.id, key.id, at(7))).toBeUndefined();
-      expect(await store.revokeBrandKey(ws.id, key.id, at(7))).toMatchObject({
+      await store.keys.create('brand', key);
+      expect(await store.keys.revoke('brand', other.id, key.id, at(7))).toBeUndefined();
+      expect(await store.keys.revoke('brand', ws.id, key.id, at(7))).toMatchObject({
         record: { revokedAt: at(7) },
         revokedNow: true,
       });
-      expect(await store.revokeBrandKey(ws.id, key.id, at(7))).toMatchObject({
+      expect(await store.keys.revoke('brand', ws.id, key.id, at(7))).toMatchObject({
         record: { revokedAt: at(7) },
         revokedNow: false,
       });
-      expect(await store.revokeBrandKey(ws.id, 'bk_missing', at(8))).toBeUndefined();
+      expect(await store.keys.revoke('brand', ws.id, 'bk_missing', at(8))).toBeUndefined();
     });
   });
 
   describe('campaigns', () => {
     async function newWorkspace(): Promise<string> {
       const ws = workspace();
-      await store.createWorkspace(ws, emptyBrand());
+      await store.workspaces.create(ws, emptyBrand());
       return ws.id;
     }
 
     it('creates a campaign and gets it back as it was, only within its workspace', async () => {
       const [wsId, otherId] = [await newWorkspace(), await newWorkspace()];
       const record = campaign(wsId, { bodyHtml: `<p>${'x'.repeat(100_000)}</p>` });
-      await store.createCampaign(record);
-      expect(await store.getCampaign(wsId, record.id)).toEqual(record);
-      expect(await store.getCampaign(otherId, record.id)).toBeUndefined();
-      expect(await store.getCampaign(wsId, 'cmp_missing')).toBeUndefined();
-      expect(await store.listCampaigns(otherId, { limit: 10 })).toEqual([]);
-      await expect(store.createCampaign(record)).rejects.toThrow();
+      await store.campaigns.create(record);
+      expect(await store.campaigns.get(wsId, record.id)).toEqual(record);
+      expect(await store.campaigns.get(otherId, record.id)).toBeUndefined();
+      expect(await store.campaigns.get(wsId, 'cmp_missing')).toBeUndefined();
+      expect(await store.campaigns.list(otherId, { limit: 10 })).toEqual([]);
+      await expect(store.campaigns.create(record)).rejects.toThrow();
     });
 
     it('lists newest first by (created_at, id), and continues after a cursor inside a run of equal created_at', async () => {
       const wsId = await newWorkspace();
       // Ids of one length and alphabet sort alike under any collation.
       const records = [1, 1, 1, 2, 2, 3, 1].map((minute) => campaign(wsId, { createdAt: at(minute) }));
-      for (const record of records) await store.createCampaign(record);
+      for (const record of records) await store.campaigns.create(record);
       const key = (record: CampaignRecord) => `${record.createdAt} ${record.id}`;
       const expected = [...records].sort((a, b) => (key(a) < key(b) ? 1 : -1)).map((record) => record.id);
       expect(new Set(expected.slice(3).map((id) => records.find((r) => r.id === id)?.createdAt))).toEqual(
         new Set([at(1)]),
       );
 
-      expect((await store.listCampaigns(wsId, { limit: 100 })).map((record) => record.id)).toEqual(expected);
+      expect((await store.campaigns.list(wsId, { limit: 100 })).map((record) => record.id)).toEqual(expected);
 
       const paged: string[] = [];
       let after: { createdAt: string; id: string } | undefined;
       for (let page = 0; page < 10; page++) {
-        const rows = await store.listCampaigns(wsId, { limit: 2, after });
+        const rows = await store.campaigns.list(wsId, { limit: 2, after });
         paged.push(...rows.map((record) => record.id));
         const last = rows.at(-1);
         if (rows.length < 2 || !last) break;
@@ -307,22 +317,22 @@ describeEachBackend('Store contract', (backend) => {
       const wsId = await newWorkspace();
       const statuses = ['draft', 'scheduled', 'sent', 'scheduled', 'draft'] as const;
       const records = statuses.map((status, minute) => campaign(wsId, { status, createdAt: at(minute) }));
-      for (const record of records) await store.createCampaign(record);
+      for (const record of records) await store.campaigns.create(record);
       const ids = (status: string) =>
         records
           .filter((record) => record.status === status)
           .reverse()
           .map((record) => record.id);
-      expect((await store.listCampaigns(wsId, { status: 'scheduled', limit: 10 })).map((r) => r.id)).toEqual(
+      expect((await store.campaigns.list(wsId, { status: 'scheduled', limit: 10 })).map((r) => r.id)).toEqual(
         ids('scheduled'),
       );
-      expect((await store.listCampaigns(wsId, { status: 'draft', limit: 10 })).map((r) => r.id)).toEqual(
+      expect((await store.campaigns.list(wsId, { status: 'draft', limit: 10 })).map((r) => r.id)).toEqual(
         ids('draft'),
       );
       const newest = records[4];
       const afterNewest = newest && { createdAt: newest.createdAt, id: newest.id };
       expect(
-        (await store.listCampaigns(wsId, { status: 'draft', after: afterNewest, limit: 10 })).map(
+        (await store.campaigns.list(wsId, { status: 'draft', after: afterNewest, limit: 10 })).map(
           (r) => r.id,
         ),
       ).toEqual([records[0]?.id]);
@@ -331,29 +341,32 @@ describeEachBackend('Store contract', (backend) => {
     it('applies an update only to a campaign in the given status, bumping the version and leaving unnamed fields as they were', async () => {
       const [wsId, otherId] = [await newWorkspace(), await newWorkspace()];
       const record = campaign(wsId);
-      await store.createCampaign(record);
+      await store.campaigns.create(record);
 
-      const updated = await store.updateCampaign(wsId, record.id, 'draft', {
+      const updated = await store.campaigns.update(wsId, record.id, 'draft', {
         subject: 'New subject',
         updatedAt: at(5),
       });
 
       expect(updated).toEqual({ ...record, subject: 'New subject', version: 2, updatedAt: at(5) });
-      expect(await store.getCampaign(wsId, record.id)).toEqual(updated);
+      expect(await store.campaigns.get(wsId, record.id)).toEqual(updated);
 
       // Another status, another workspace, an unknown campaign: nothing applies, nothing changes.
       expect(
-        await store.updateCampaign(wsId, record.id, 'scheduled', { name: 'Not scheduled', updatedAt: at(6) }),
+        await store.campaigns.update(wsId, record.id, 'scheduled', {
+          name: 'Not scheduled',
+          updatedAt: at(6),
+        }),
       ).toBeUndefined();
       expect(
-        await store.updateCampaign(otherId, record.id, 'draft', { name: 'Other', updatedAt: at(6) }),
+        await store.campaigns.update(otherId, record.id, 'draft', { name: 'Other', updatedAt: at(6) }),
       ).toBeUndefined();
       expect(
-        await store.updateCampaign(wsId, 'cmp_missing', 'draft', { name: 'None', updatedAt: at(6) }),
+        await store.campaigns.update(wsId, 'cmp_missing', 'draft', { name: 'None', updatedAt: at(6) }),
       ).toBeUndefined();
-      expect(await store.getCampaign(wsId, record.id)).toEqual(updated);
+      expect(await store.campaigns.get(wsId, record.id)).toEqual(updated);
 
-      const scheduled = await store.updateCampaign(wsId, record.id, 'draft', {
+      const scheduled = await store.campaigns.update(wsId, record.id, 'draft', {
         name: undefined,
         bodyHtml: '',
         status: 'scheduled',
@@ -368,27 +381,27 @@ describeEachBackend('Store contract', (backend) => {
         updatedAt: at(7),
       });
       expect(
-        await store.updateCampaign(wsId, record.id, 'draft', { name: 'Too late', updatedAt: at(8) }),
+        await store.campaigns.update(wsId, record.id, 'draft', { name: 'Too late', updatedAt: at(8) }),
       ).toBeUndefined();
     });
 
     it('applies every one of concurrent updates, each to the version the previous one left', async () => {
       const wsId = await newWorkspace();
       const record = campaign(wsId);
-      await store.createCampaign(record);
+      await store.campaigns.create(record);
       const results = await Promise.all(
         ['A', 'B', 'C'].map((subject) =>
-          store.updateCampaign(wsId, record.id, 'draft', { subject, updatedAt: at(5) }),
+          store.campaigns.update(wsId, record.id, 'draft', { subject, updatedAt: at(5) }),
         ),
       );
       expect(results.map((result) => result?.version).sort()).toEqual([2, 3, 4]);
-      expect(await store.getCampaign(wsId, record.id)).toMatchObject({ version: 4 });
+      expect(await store.campaigns.get(wsId, record.id)).toMatchObject({ version: 4 });
     });
 
     it('rejects a status outside draft, scheduled and sent', async () => {
       const wsId = await newWorkspace();
       await expect(
-        store.createCampaign(campaign(wsId, { status: 'archived' as CampaignRecord['status'] })),
+        store.campaigns.create(campaign(wsId, { status: 'archived' as CampaignRecord['status'] })),
       ).rejects.toThrow();
     });
   });
@@ -396,56 +409,56 @@ describeEachBackend('Store contract', (backend) => {
   describe('workspace API keys', () => {
     it('finds a key by hash, lists the workspace keys newest first, and keeps them apart from brand keys', async () => {
       const ws = workspace();
-      await store.createWorkspace(ws, emptyBrand());
+      await store.workspaces.create(ws, emptyBrand());
       const older = apiKey(ws.id);
       const newer = apiKey(ws.id, { createdAt: at(9) });
-      await store.createApiKey(older);
-      await store.createApiKey(newer);
-      expect(await store.findApiKeyByHash(older.keyHash)).toEqual(older);
-      expect(await store.findApiKeyByHash('0'.repeat(64))).toBeUndefined();
-      expect(await store.listApiKeys(ws.id)).toEqual([newer, older]);
-      await expect(store.createApiKey({ ...apiKey(ws.id), keyHash: older.keyHash })).rejects.toThrow();
+      await store.keys.create('api', older);
+      await store.keys.create('api', newer);
+      expect(await store.keys.findByHash('api', older.keyHash)).toEqual(older);
+      expect(await store.keys.findByHash('api', '0'.repeat(64))).toBeUndefined();
+      expect(await store.keys.list('api', ws.id)).toEqual([newer, older]);
+      await expect(store.keys.create('api', { ...apiKey(ws.id), keyHash: older.keyHash })).rejects.toThrow();
 
       const brand = brandKey(ws.id);
-      await store.createBrandKey(brand);
-      expect(await store.findBrandKeyByHash(older.keyHash)).toBeUndefined();
-      expect(await store.findApiKeyByHash(brand.keyHash)).toBeUndefined();
-      expect((await store.listBrandKeys(ws.id)).map((key) => key.id)).toEqual([brand.id]);
-      expect(await store.revokeApiKey(ws.id, brand.id, at(3))).toBeUndefined();
+      await store.keys.create('brand', brand);
+      expect(await store.keys.findByHash('brand', older.keyHash)).toBeUndefined();
+      expect(await store.keys.findByHash('api', brand.keyHash)).toBeUndefined();
+      expect((await store.keys.list('brand', ws.id)).map((key) => key.id)).toEqual([brand.id]);
+      expect(await store.keys.revoke('api', ws.id, brand.id, at(3))).toBeUndefined();
     });
 
     it('revokes once: a second revoke keeps the first time, and another workspace cannot revoke it', async () => {
       const ws = workspace();
       const other = workspace();
-      await store.createWorkspace(ws, emptyBrand());
-      await store.createWorkspace(other, emptyBrand());
+      await store.workspaces.create(ws, emptyBrand());
+      await store.workspaces.create(other, emptyBrand());
       const key = apiKey(ws.id);
-      await store.createApiKey(key);
-      expect(await store.revokeApiKey(other.id, key.id, at(7))).toBeUndefined();
-      expect((await store.findApiKeyByHash(key.keyHash))?.revokedAt).toBeNull();
-      expect(await store.revokeApiKey(ws.id, key.id, at(7))).toEqual({
+      await store.keys.create('api', key);
+      expect(await store.keys.revoke('api', other.id, key.id, at(7))).toBeUndefined();
+      expect((await store.keys.findByHash('api', key.keyHash))?.revokedAt).toBeNull();
+      expect(await store.keys.revoke('api', ws.id, key.id, at(7))).toEqual({
         record: { ...key, revokedAt: at(7) },
         revokedNow: true,
       });
-      expect(await store.revokeApiKey(ws.id, key.id, at(8))).toMatchObject({
+      expect(await store.keys.revoke('api', ws.id, key.id, at(8))).toMatchObject({
         record: { revokedAt: at(7) },
         revokedNow: false,
       });
-      expect(await store.revokeApiKey(ws.id, 'ak_missing', at(8))).toBeUndefined();
+      expect(await store.keys.revoke('api', ws.id, 'ak_missing', at(8))).toBeUndefined();
     });
 
     it('stamps API key use forward only, whichever node flushes last', async () => {
       const ws = workspace();
-      await store.createWorkspace(ws, emptyBrand());
+      await store.workspaces.create(ws, emptyBrand());
       const [key, untouched] = [apiKey(ws.id), apiKey(ws.id)];
-      await store.createApiKey(key);
-      await store.createApiKey(untouched);
-      await store.touchApiKeys([{ id: key.id, usedAt: at(20) }]);
-      await store.touchApiKeys([{ id: key.id, usedAt: at(15) }]);
-      expect((await store.findApiKeyByHash(key.keyHash))?.lastUsedAt).toBe(at(20));
-      expect((await store.findApiKeyByHash(untouched.keyHash))?.lastUsedAt).toBeNull();
-      await store.touchApiKeys([{ id: key.id, usedAt: at(25) }]);
-      expect((await store.findApiKeyByHash(key.keyHash))?.lastUsedAt).toBe(at(25));
+      await store.keys.create('api', key);
+      await store.keys.create('api', untouched);
+      await store.keys.touch('api', [{ id: key.id, usedAt: at(20) }]);
+      await store.keys.touch('api', [{ id: key.id, usedAt: at(15) }]);
+      expect((await store.keys.findByHash('api', key.keyHash))?.lastUsedAt).toBe(at(20));
+      expect((await store.keys.findByHash('api', untouched.keyHash))?.lastUsedAt).toBeNull();
+      await store.keys.touch('api', [{ id: key.id, usedAt: at(25) }]);
+      expect((await store.keys.findByHash('api', key.keyHash))?.lastUsedAt).toBe(at(25));
     });
   });
 
@@ -457,39 +470,44 @@ describeEachBackend('Store contract', (backend) => {
         passwordHash: null,
         createdAt: at(0),
       };
-      await store.createUser(user);
-      await store.addMember({ workspaceId: ws.id, userId: user.id, role, createdAt: at(1) });
+      await store.users.create(user);
+      await store.workspaces.addMember({ workspaceId: ws.id, userId: user.id, role, createdAt: at(1) });
       return user;
     }
 
     it('lists the workspaces of a user with the role in each, and removes a membership once', async () => {
       const [first, second] = [workspace('First'), workspace('Second')];
-      await store.createWorkspace(first, emptyBrand());
-      await store.createWorkspace(second, emptyBrand());
+      await store.workspaces.create(first, emptyBrand());
+      await store.workspaces.create(second, emptyBrand());
       const user = await member('admin', first);
-      await store.addMember({ workspaceId: second.id, userId: user.id, role: 'member', createdAt: at(2) });
-      expect((await store.listWorkspacesOf(user.id)).map((w) => [w.name, w.role])).toEqual([
+      await store.workspaces.addMember({
+        workspaceId: second.id,
+        userId: user.id,
+        role: 'member',
+        createdAt: at(2),
+      });
+      expect((await store.workspaces.listOf(user.id)).map((w) => [w.name, w.role])).toEqual([
         ['First', 'admin'],
         ['Second', 'member'],
       ]);
-      expect(await store.getMembership(first.id, user.id)).toMatchObject({ role: 'admin' });
-      expect(await store.removeMember(first.id, user.id)).toBe(true);
-      expect(await store.removeMember(first.id, user.id)).toBe(false);
-      expect(await store.getMembership(first.id, user.id)).toBeUndefined();
+      expect(await store.workspaces.getMember(first.id, user.id)).toMatchObject({ role: 'admin' });
+      expect(await store.workspaces.removeMember(first.id, user.id)).toBe(true);
+      expect(await store.workspaces.removeMember(first.id, user.id)).toBe(false);
+      expect(await store.workspaces.getMember(first.id, user.id)).toBeUndefined();
     });
 
     it('sets a password hash and finds the user by id', async () => {
       const ws = workspace();
-      await store.createWorkspace(ws, emptyBrand());
+      await store.workspaces.create(ws, emptyBrand());
       const user = await member('member', ws);
-      await store.setPasswordHash(user.id, 'scrypt$new');
-      expect(await store.getUser(user.id)).toMatchObject({ passwordHash: 'scrypt$new' });
-      expect(await store.getUser('usr_missing')).toBeUndefined();
+      await store.users.setPasswordHash(user.id, 'scrypt$new');
+      expect(await store.users.get(user.id)).toMatchObject({ passwordHash: 'scrypt$new' });
+      expect(await store.users.get('usr_missing')).toBeUndefined();
     });
 
     it('keeps personal access tokens per user, revokes them once, and stamps their last use forward only', async () => {
       const ws = workspace();
-      await store.createWorkspace(ws, emptyBrand());
+      await store.workspaces.create(ws, emptyBrand());
       const user = await member('member', ws);
       const other = await member('member', ws);
       const token = {
@@ -501,38 +519,38 @@ describeEachBackend('Store contract', (backend) => {
         revokedAt: null,
         lastUsedAt: null,
       };
-      await store.createAccessToken(token);
-      expect(await store.getAccessToken(token.id)).toEqual(token);
-      expect(await store.listAccessTokens(user.id)).toEqual([token]);
-      expect(await store.revokeAccessToken(other.id, token.id, at(2))).toBeUndefined();
-      expect(await store.revokeAccessToken(user.id, token.id, at(3))).toMatchObject({
+      await store.tokens.create(token);
+      expect(await store.tokens.get(token.id)).toEqual(token);
+      expect(await store.tokens.list(user.id)).toEqual([token]);
+      expect(await store.tokens.revoke(other.id, token.id, at(2))).toBeUndefined();
+      expect(await store.tokens.revoke(user.id, token.id, at(3))).toMatchObject({
         record: { revokedAt: at(3) },
         revokedNow: true,
       });
-      expect(await store.revokeAccessToken(user.id, token.id, at(4))).toMatchObject({
+      expect(await store.tokens.revoke(user.id, token.id, at(4))).toMatchObject({
         record: { revokedAt: at(3) },
         revokedNow: false,
       });
-      await store.touchAccessTokens([{ id: token.id, usedAt: at(10) }]);
-      await store.touchAccessTokens([{ id: token.id, usedAt: at(5) }]);
-      expect((await store.getAccessToken(token.id))?.lastUsedAt).toBe(at(10));
+      await store.tokens.touch([{ id: token.id, usedAt: at(10) }]);
+      await store.tokens.touch([{ id: token.id, usedAt: at(5) }]);
+      expect((await store.tokens.get(token.id))?.lastUsedAt).toBe(at(10));
     });
 
     it('stamps brand key use forward only, whichever node flushes last', async () => {
       const ws = workspace();
-      await store.createWorkspace(ws, emptyBrand());
+      await store.workspaces.create(ws, emptyBrand());
       const key = brandKey(ws.id);
-      await store.createBrandKey(key);
-      await store.touchBrandKeys([{ id: key.id, usedAt: at(20) }]);
-      await store.touchBrandKeys([{ id: key.id, usedAt: at(15) }]);
-      expect((await store.findBrandKeyByHash(key.keyHash))?.lastUsedAt).toBe(at(20));
+      await store.keys.create('brand', key);
+      await store.keys.touch('brand', [{ id: key.id, usedAt: at(20) }]);
+      await store.keys.touch('brand', [{ id: key.id, usedAt: at(15) }]);
+      expect((await store.keys.findByHash('brand', key.keyHash))?.lastUsedAt).toBe(at(20));
     });
 
     it('appends audit events and pages them newest first', async () => {
       const ws = workspace();
-      await store.createWorkspace(ws, emptyBrand());
+      await store.workspaces.create(ws, emptyBrand());
       for (const action of ['one', 'two', 'three']) {
-        await store.appendAuditEvent({
+        await store.audit.append({
           id: unique('ae'),
           workspaceId: ws.id,
           actorType: 'operator',
@@ -545,23 +563,23 @@ describeEachBackend('Store contract', (backend) => {
           createdAt: at(1),
         });
       }
-      const firstPage = await store.listAuditEvents(ws.id, { limit: 2 });
+      const firstPage = await store.audit.list(ws.id, { limit: 2 });
       expect(firstPage.map((event) => event.action)).toEqual(['three', 'two']);
       expect(firstPage[0]?.details).toEqual({ n: 1, flag: true, none: null, text: 'x' });
-      const secondPage = await store.listAuditEvents(ws.id, { limit: 2, beforeSeq: firstPage[1]?.seq });
+      const secondPage = await store.audit.list(ws.id, { limit: 2, beforeSeq: firstPage[1]?.seq });
       expect(secondPage.map((event) => event.action)).toEqual(['one']);
     });
 
     it('keeps who acted on each audit event: a user, a workspace API key or the operator', async () => {
       const ws = workspace();
-      await store.createWorkspace(ws, emptyBrand());
+      await store.workspaces.create(ws, emptyBrand());
       const actors: { actorType: ActorType; actorId: string | null; actorEmail: string | null }[] = [
         { actorType: 'user', actorId: 'usr_1', actorEmail: 'someone@example.com' },
         { actorType: 'api_key', actorId: 'ak_1', actorEmail: null },
         { actorType: 'operator', actorId: null, actorEmail: null },
       ];
       for (const actor of actors) {
-        await store.appendAuditEvent({
+        await store.audit.append({
           id: unique('ae'),
           workspaceId: ws.id,
           ...actor,
@@ -572,7 +590,7 @@ describeEachBackend('Store contract', (backend) => {
           createdAt: at(1),
         });
       }
-      const events = await store.listAuditEvents(ws.id, { limit: 10 });
+      const events = await store.audit.list(ws.id, { limit: 10 });
       expect(
         events.reverse().map(({ actorType, actorId, actorEmail }) => ({ actorType, actorId, actorEmail })),
       ).toEqual(actors);
@@ -580,19 +598,19 @@ describeEachBackend('Store contract', (backend) => {
 
     it('remembers a signed-out session, once, and forgets those whose tokens have expired', async () => {
       const [stale, current] = [unique('ses'), unique('ses')];
-      expect(await store.isSessionSignedOut(current)).toBe(false);
-      await store.signOutSession(stale, at(5), at(0));
-      await store.signOutSession(current, at(60), at(10));
-      await store.signOutSession(current, at(60), at(10));
-      expect(await store.isSessionSignedOut(current)).toBe(true);
+      expect(await store.tokens.isSessionSignedOut(current)).toBe(false);
+      await store.tokens.signOutSession(stale, at(5), at(0));
+      await store.tokens.signOutSession(current, at(60), at(10));
+      await store.tokens.signOutSession(current, at(60), at(10));
+      expect(await store.tokens.isSessionSignedOut(current)).toBe(true);
       // Signed out at minute 10, the stale session's token (expired at minute 5) needs no record any more.
-      expect(await store.isSessionSignedOut(stale)).toBe(false);
+      expect(await store.tokens.isSessionSignedOut(stale)).toBe(false);
     });
 
     it('keeps the first value of a setting, whoever asks later', async () => {
       const name = unique('setting');
-      expect(await store.getOrCreateSetting(name, 'first')).toBe('first');
-      expect(await store.getOrCreateSetting(name, 'second')).toBe('first');
+      expect(await store.settings.getOrCreate(name, 'first')).toBe('first');
+      expect(await store.settings.getOrCreate(name, 'second')).toBe('first');
     });
   });
 
@@ -606,35 +624,35 @@ describeEachBackend('Store contract', (backend) => {
 
     it('announces a committed write to this process before the write returns', async () => {
       const ws = workspace();
-      await store.createWorkspace(ws, emptyBrand());
+      await store.workspaces.create(ws, emptyBrand());
       unsubscribe = store.changes.subscribe((change) => received.push(change));
-      await store.replaceBrand(ws.id, fullBrand, at(5));
+      await store.brand.replace(ws.id, fullBrand, at(5));
       expect(received).toContainEqual({ workspaceId: ws.id });
       received.length = 0;
       const key = brandKey(ws.id);
-      await store.createBrandKey(key);
-      await store.revokeBrandKey(ws.id, key.id, at(6));
+      await store.keys.create('brand', key);
+      await store.keys.revoke('brand', ws.id, key.id, at(6));
       expect(received.filter((change) => change.workspaceId === ws.id).length).toBeGreaterThanOrEqual(2);
     });
 
     it('announces no workspace API key write: those keys are not in the read operation’s cache', async () => {
       const ws = workspace();
-      await store.createWorkspace(ws, emptyBrand());
+      await store.workspaces.create(ws, emptyBrand());
       unsubscribe = store.changes.subscribe((change) => received.push(change));
       const key = apiKey(ws.id);
-      await store.createApiKey(key);
-      await store.revokeApiKey(ws.id, key.id, at(6));
+      await store.keys.create('api', key);
+      await store.keys.revoke('api', ws.id, key.id, at(6));
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(received.filter((change) => change.workspaceId === ws.id)).toEqual([]);
     });
 
     it('announces nothing for a transaction that rolled back', async () => {
       const ws = workspace();
-      await store.createWorkspace(ws, emptyBrand());
+      await store.workspaces.create(ws, emptyBrand());
       unsubscribe = store.changes.subscribe((change) => received.push(change));
       await expect(
         store.transaction(async (tx) => {
-          await tx.replaceBrand(ws.id, fullBrand, at(5));
+          await tx.brand.replace(ws.id, fullBrand, at(5));
           throw new Error('rolled back');
         }),
       ).rejects.toThrow();
@@ -644,7 +662,7 @@ describeEachBackend('Store contract', (backend) => {
 
     it('notices a write by another process on the same database within one second', async () => {
       const ws = workspace();
-      await store.createWorkspace(ws, emptyBrand());
+      await store.workspaces.create(ws, emptyBrand());
       unsubscribe = store.changes.subscribe((change) => received.push(change));
       await expect.poll(() => store.changes.live, { timeout: 2000 }).toBe(true);
       received.length = 0;
@@ -652,7 +670,7 @@ describeEachBackend('Store contract', (backend) => {
       const otherProcess = await openStore(database.config);
       try {
         const start = Date.now();
-        await otherProcess.replaceBrand(ws.id, fullBrand, at(5));
+        await otherProcess.brand.replace(ws.id, fullBrand, at(5));
         await expect
           .poll(
             () => received.some((change) => change.workspaceId === ws.id || change.workspaceId === null),
@@ -688,8 +706,8 @@ describeEachBackend('Store contract', (backend) => {
         try {
           const nodes = await Promise.all([1, 2, 3].map(() => openStore(fresh.config)));
           const ws = workspace();
-          await nodes[0]?.createWorkspace(ws, emptyBrand());
-          expect(await nodes[2]?.getWorkspace(ws.id)).toEqual(ws);
+          await nodes[0]?.workspaces.create(ws, emptyBrand());
+          expect(await nodes[2]?.workspaces.get(ws.id)).toEqual(ws);
           await Promise.all(nodes.map((node) => node.close()));
         } finally {
           await fresh.drop();

@@ -22,7 +22,7 @@ export async function addUser(
   const email = options.email ?? `user${String(++counter)}-${String(Date.now())}@example.com`;
   const user = await findOrCreateUser(testApp.deps, email);
   if (options.workspaceId !== undefined) {
-    await testApp.store.addMember({
+    await testApp.store.workspaces.addMember({
       workspaceId: options.workspaceId,
       userId: user.id,
       role: options.role ?? 'member',

@@ -1,0 +1,130 @@
+import type { Selectable } from 'kysely';
+import type { KeyKindId } from '../../core/key-kinds.js';
+import type { Session } from '../session.js';
+import type { KeyRecord, KeysRepository, Revocation, UsageStamp } from '../store.js';
+import { stampLastUse } from './last-used.js';
+
+/** Each kind of key in its own table, all of this shape. */
+export interface KeyColumns {
+  id: string;
+  workspace_id: string;
+  name: string;
+  key_hash: string;
+  /** The key's first characters, which listings show. */
+  prefix: string;
+  last4: string;
+  created_by: string | null;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+/** The table of each key kind: the one place that maps a kind to where its keys live. */
+export const KEY_TABLES = { brand: 'brand_keys', api: 'api_keys' } as const satisfies Record<
+  KeyKindId,
+  string
+>;
+
+export type KeyTable = (typeof KEY_TABLES)[KeyKindId];
+
+function toKey(row: Selectable<KeyColumns>): KeyRecord {
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    name: row.name,
+    keyHash: row.key_hash,
+    prefix: row.prefix,
+    last4: row.last4,
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+    lastUsedAt: row.last_used_at,
+  };
+}
+
+export class KeysTables implements KeysRepository {
+  /**
+   * @param announcedKinds the kinds whose creation and revocation are announced on the change feed (use
+   *   stamps never are): those the read operation caches.
+   */
+  constructor(
+    private readonly session: Session,
+    private readonly announcedKinds: readonly KeyKindId[],
+  ) {}
+
+  private announced(kind: KeyKindId, workspaceId: string): string | undefined {
+    return this.announcedKinds.includes(kind) ? workspaceId : undefined;
+  }
+
+  async create(kind: KeyKindId, key: KeyRecord): Promise<void> {
+    await this.session.write(this.announced(kind, key.workspaceId), (db) =>
+      db
+        .insertInto(KEY_TABLES[kind])
+        .values({
+          id: key.id,
+          workspace_id: key.workspaceId,
+          name: key.name,
+          key_hash: key.keyHash,
+          prefix: key.prefix,
+          last4: key.last4,
+          created_by: key.createdBy,
+          created_at: key.createdAt,
+          expires_at: key.expiresAt,
+          revoked_at: key.revokedAt,
+          last_used_at: key.lastUsedAt,
+        })
+        .execute(),
+    );
+  }
+
+  async findByHash(kind: KeyKindId, keyHash: string): Promise<KeyRecord | undefined> {
+    const row = await this.session.db
+      .selectFrom(KEY_TABLES[kind])
+      .selectAll()
+      .where('key_hash', '=', keyHash)
+      .executeTakeFirst();
+    return row && toKey(row);
+  }
+
+  async list(kind: KeyKindId, workspaceId: string): Promise<KeyRecord[]> {
+    const rows = await this.session.db
+      .selectFrom(KEY_TABLES[kind])
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .execute();
+    return rows.map(toKey);
+  }
+
+  revoke(
+    kind: KeyKindId,
+    workspaceId: string,
+    keyId: string,
+    revokedAt: string,
+  ): Promise<Revocation<KeyRecord> | undefined> {
+    const table = KEY_TABLES[kind];
+    return this.session.write(this.announced(kind, workspaceId), async (db) => {
+      const { numUpdatedRows } = await db
+        .updateTable(table)
+        .set({ revoked_at: revokedAt })
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', keyId)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      const row = await db
+        .selectFrom(table)
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', keyId)
+        .executeTakeFirst();
+      return row && { record: toKey(row), revokedNow: numUpdatedRows > 0n };
+    });
+  }
+
+  touch(kind: KeyKindId, stamps: readonly UsageStamp[]): Promise<void> {
+    return stampLastUse(this.session.db, KEY_TABLES[kind], stamps);
+  }
+}
