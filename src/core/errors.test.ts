@@ -56,13 +56,13 @@ describe('PROBLEMS', () => {
 });
 
 describe('AppError', () => {
-  it('takes its status and resolution from the catalogue', () => {
-    const error = new AppError('key_expired', 'The key expired on 2025-01-01.');
+  it('takes its status, resolution and detail from the catalogue', () => {
+    const error = new AppError('key_expired', { expiresAt: '2025-01-01T00:00:00.000Z' });
     expect(error.status).toBe(401);
     expect(error.resolution).toBe(SPEC_401);
     expect(error.code).toBe('key_expired');
-    expect(error.detail).toBe('The key expired on 2025-01-01.');
-    expect(error.message).toBe('The key expired on 2025-01-01.');
+    expect(error.detail).toBe('The brand read key expired at 2025-01-01T00:00:00.000Z.');
+    expect(error.message).toBe(error.detail);
     expect(error.name).toBe('AppError');
     expect(error).toBeInstanceOf(Error);
   });
@@ -72,12 +72,78 @@ describe('AppError', () => {
       { field: 'workspace_id', message: 'is required' },
       { field: 'knowledge[2].kind', message: 'must be fact, guideline or reference' },
     ];
-    const error = new AppError('invalid_request', 'The request has 2 problems.', fields);
+    const error = new AppError('invalid_request', { reason: 'schema', fields }, { fields });
     expect(error.status).toBe(400);
     expect(error.fields).toEqual(fields);
   });
 
-  it('has no field issues unless given some', () => {
-    expect(new AppError('workspace_not_found', 'No workspace ws_1.').fields).toEqual([]);
+  it('has no field issues or headers unless given some', () => {
+    const error = new AppError('workspace_not_found', { workspaceId: 'ws_1' });
+    expect(error.fields).toEqual([]);
+    expect(error.headers).toEqual({});
+  });
+
+  it('keeps the headers it was given, and advice in place of the resolution', () => {
+    const error = new AppError(
+      'workspace_forbidden',
+      { reason: 'not_member', workspaceId: 'ws_1' },
+      { headers: { 'retry-after': '5' }, advice: 'Ask an owner.' },
+    );
+    expect(error.headers).toEqual({ 'retry-after': '5' });
+    expect(error.resolution).toBe('Ask an owner.');
+  });
+});
+
+describe('detail templates', () => {
+  it.each(codes)('gives %s a detail: fixed text or a template', (code) => {
+    const { detail } = PROBLEMS[code];
+    if (typeof detail === 'string') expect(detail).toMatch(/\.$/);
+    else expect(detail).toBeTypeOf('function');
+  });
+
+  it.each([
+    [new AppError('workspace_not_found', { workspaceId: 'ws_8fK2' }), 'Workspace ws_8fK2 does not exist.'],
+    [new AppError('last_owner'), 'This is the workspace’s only owner.'],
+    [
+      new AppError('invalid_token', { reason: 'lifetime', lifetime: 7200, maxLifetime: 3600 }),
+      "The access token's lifetime (exp − iat, 7200 s) is longer than this service issues (3600 s).",
+    ],
+    [new AppError('malformed_key', { reason: 'scheme' }), 'The Authorization header must be "Bearer <key>".'],
+    [
+      new AppError('rate_limited', { limit: 'account_and_ip', retryAfter: 12 }),
+      'Too many failed sign-ins to this account from your address; try again in 12 s.',
+    ],
+    [
+      new AppError('bad_request', { reason: 'http', parserReason: 'Invalid method' }),
+      'The request is not valid HTTP/1.1 (Invalid method).',
+    ],
+    [new AppError('bad_request', { reason: 'http' }), 'The request is not valid HTTP/1.1.'],
+    [
+      new AppError('unsupported_action', { action: `${'x'.repeat(64)}yz` }),
+      `Action "${'x'.repeat(64)}" is not supported; use "context".`,
+    ],
+    [
+      new AppError('invalid_request', {
+        reason: 'input',
+        subject: 'Invalid input',
+        fields: [
+          { field: '', message: 'must be an object' },
+          { field: 'name', message: 'is required' },
+        ],
+      }),
+      'Invalid input: body must be an object; name is required.',
+    ],
+    [
+      new AppError('invalid_request', {
+        reason: 'schema',
+        fields: [
+          { field: '', message: 'must be an object' },
+          { field: 'name', message: 'is required' },
+        ],
+      }),
+      'Invalid request: the body must be an object; name is required.',
+    ],
+  ])('renders detail %#', (error, detail) => {
+    expect(error.detail).toBe(detail);
   });
 });

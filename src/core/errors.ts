@@ -1,15 +1,48 @@
 /**
- * Every error a client can see, with its HTTP status and the advice it carries. The 401/403/404 resolutions
- * are the specification's own words (section 7); the rest follow its tone.
+ * Every error a client can see: its HTTP status, title, detail and the advice it carries. Throw sites pass
+ * values (`new AppError('workspace_not_found', { workspaceId })`); the prose is all here. The 401/403/404
+ * resolutions are the wording the README's "Errors" section promises; the rest follow its tone.
+ *
+ * Browser-safe (no Node imports): the console and the MCP server import the codes too.
  */
 const SPEC_401 = 'Revoke the key and create a replacement in Settings → Agent Access.';
 const API_KEY_REPLACE =
   'Create a workspace API key in Settings → Agent Access (POST /api/v1/workspaces/{id}/api-keys), then revoke this one.';
 
+/** What each sign-in limit counts, as rate_limited's detail names it. */
+const RATE_LIMITED_ATTEMPTS = {
+  ip: 'sign-in attempts from your address',
+  account_and_ip: 'failed sign-ins to this account from your address',
+  account: 'failed sign-ins to this account',
+} as const;
+
+/** A detail as clients read it: fixed text, or a function of the values it names. */
+type Phrasing = string | ((values: never) => string);
+
 interface ProblemDefinition {
   status: number;
   title: string;
   resolution: string;
+  detail: Phrasing;
+}
+
+/** The values a phrasing needs: any for fixed text. */
+type PhrasingValues<P extends Phrasing> = P extends (values: infer V) => string ? V : unknown;
+
+type ReasonValues<M extends Record<string, Phrasing>> = {
+  [R in keyof M & string]: { reason: R } & PhrasingValues<M[R]>;
+}[keyof M & string];
+
+function render(phrasing: Phrasing, values: unknown): string {
+  // The constructor's types give each phrasing the values it names.
+  return typeof phrasing === 'string' ? phrasing : phrasing(values as never);
+}
+
+/** A code with several details: the values name which one (`reason`) and carry what that one needs. */
+function byReason<const M extends Record<string, Phrasing>>(
+  phrasings: M,
+): (values: ReasonValues<M>) => string {
+  return (values) => render(phrasings[values.reason] as Phrasing, values);
 }
 
 export const PROBLEMS = {
@@ -17,230 +50,378 @@ export const PROBLEMS = {
     status: 401,
     title: 'Missing brand read key',
     resolution: `Send the key as "Authorization: Bearer <BRAND_READ_KEY>". ${SPEC_401}`,
+    detail: 'The Authorization header is missing.',
   },
   malformed_key: {
     status: 401,
     title: 'Malformed brand read key',
     resolution: `Check that the whole key was copied (brk_ followed by 36 letters and digits). ${SPEC_401}`,
+    detail: byReason({
+      scheme: 'The Authorization header must be "Bearer <key>".',
+      format: 'The bearer token is not a well-formed brand read key.',
+      wrong_kind:
+        'This is a workspace API key (wsk_…), which reaches campaigns only; the read operation takes a brand read key (brk_…).',
+    }),
   },
-  invalid_key: { status: 401, title: 'Invalid brand read key', resolution: SPEC_401 },
-  key_expired: { status: 401, title: 'Brand read key expired', resolution: SPEC_401 },
-  key_revoked: { status: 401, title: 'Brand read key revoked', resolution: SPEC_401 },
+  invalid_key: {
+    status: 401,
+    title: 'Invalid brand read key',
+    resolution: SPEC_401,
+    detail: 'The brand read key is not known to this service.',
+  },
+  key_expired: {
+    status: 401,
+    title: 'Brand read key expired',
+    resolution: SPEC_401,
+    detail: (v: { expiresAt: string }) => `The brand read key expired at ${v.expiresAt}.`,
+  },
+  key_revoked: {
+    status: 401,
+    title: 'Brand read key revoked',
+    resolution: SPEC_401,
+    detail: 'The brand read key has been revoked.',
+  },
   missing_token: {
     status: 401,
     title: 'Missing access token',
     resolution:
       'Sign in with POST /auth/v1/token (or create a personal access token) and send it as "Authorization: Bearer <token>".',
+    detail: byReason({
+      header: 'The Authorization header is missing.',
+      cookie: 'Not signed in: there is no session cookie.',
+    }),
   },
   invalid_token: {
     status: 401,
     title: 'Invalid access token',
     resolution: 'Sign in again with POST /auth/v1/token, or create a new personal access token.',
+    detail: byReason({
+      scheme: 'The Authorization header must be "Bearer <token>".',
+      format: 'The bearer token is not a valid access token.',
+      invalid: 'The access token is not valid.',
+      lifetime: (v: { lifetime: number; maxLifetime: number }) =>
+        `The access token's lifetime (exp − iat, ${v.lifetime} s) is longer than this service issues (${v.maxLifetime} s).`,
+      too_old: (v: { maxAge: number }) =>
+        `The access token was issued ("iat") more than ${v.maxAge} s ago, longer than this service accepts.`,
+      missing_claim: (v: { claim: string }) => `The access token has no "${v.claim}" claim.`,
+      claim_not_string: (v: { claim: string }) => `The access token's "${v.claim}" claim is not a string.`,
+      claim_refused: (v: { claim: string; why: string }) =>
+        `The access token's "${v.claim}" claim was refused: ${v.why}.`,
+      foreign_issuer: 'The access token was not issued by this service.',
+      no_account: 'The access token belongs to no account.',
+      no_provider_account: (v: { emailClaim: string }) =>
+        `The identity provider's token names no account here (claim "${v.emailClaim}").`,
+      unknown: 'The access token is not known.',
+    }),
   },
   token_expired: {
     status: 401,
     title: 'Access token expired',
     resolution: 'Sign in again with POST /auth/v1/token, or create a new personal access token.',
+    detail: 'The access token has expired.',
   },
   token_revoked: {
     status: 401,
     title: 'Access token revoked',
     resolution: 'Create a new personal access token with POST /api/v1/tokens.',
+    detail: byReason({
+      signed_out: 'This session was signed out.',
+      revoked: 'The personal access token has been revoked.',
+    }),
   },
   invalid_credentials: {
     status: 401,
     title: 'Wrong email or password',
     resolution: 'Check the email and password. Repeated failures are throttled.',
+    detail: 'The email or password is wrong.',
   },
   rate_limited: {
     status: 429,
     title: 'Too many attempts',
     resolution: 'Wait for the number of seconds in the Retry-After header, then try again.',
+    detail: (v: { limit: keyof typeof RATE_LIMITED_ATTEMPTS; retryAfter: number }) =>
+      `Too many ${RATE_LIMITED_ATTEMPTS[v.limit]}; try again in ${v.retryAfter} s.`,
   },
   sign_in_busy: {
     status: 503,
     title: 'Too many sign-ins at once',
     resolution:
       'The service checks only a few passwords at a time to bound its memory: wait for the number of seconds in the Retry-After header, then sign in again.',
+    detail: (v: { retryAfter: number }) =>
+      `Too many passwords are being checked at once; try again in ${v.retryAfter} s.`,
   },
   brand_key_not_allowed: {
     status: 403,
     title: 'Brand read keys cannot call this route',
     resolution:
       'A brand read key only reads brand context (POST /functions/v1/brand-agent). Use a user access token here.',
+    detail: 'Brand read keys can only call POST /functions/v1/brand-agent.',
   },
   api_key_invalid: {
     status: 401,
     title: 'Invalid workspace API key',
     resolution: `Check that the whole key was copied (wsk_ followed by 36 letters and digits). ${API_KEY_REPLACE}`,
+    detail: byReason({
+      format: 'The workspace API key is malformed (wrong length or checksum).',
+      unknown: 'The workspace API key is not known to this service.',
+    }),
   },
-  api_key_expired: { status: 401, title: 'Workspace API key expired', resolution: API_KEY_REPLACE },
-  api_key_revoked: { status: 401, title: 'Workspace API key revoked', resolution: API_KEY_REPLACE },
+  api_key_expired: {
+    status: 401,
+    title: 'Workspace API key expired',
+    resolution: API_KEY_REPLACE,
+    detail: (v: { prefix: string; expiresAt: string }) =>
+      `The workspace API key ${v.prefix}… expired at ${v.expiresAt}.`,
+  },
+  api_key_revoked: {
+    status: 401,
+    title: 'Workspace API key revoked',
+    resolution: API_KEY_REPLACE,
+    detail: (v: { prefix: string }) => `The workspace API key ${v.prefix}… was revoked.`,
+  },
   api_key_not_allowed: {
     status: 403,
     title: 'Workspace API keys cannot call this route',
     resolution:
       'A workspace API key only reaches the campaign drafts of its workspace (/api/v1/workspaces/{id}/campaigns). Use a user access token here.',
+    detail: 'Workspace API keys can only call the campaign routes of their workspace.',
   },
   csrf_failed: {
     status: 403,
     title: 'Missing or invalid CSRF token',
     resolution:
       'Writes made with the console session cookie must send the csrf_token of GET /auth/v1/session in the X-CSRF-Token header; scripts should use "Authorization: Bearer <token>" instead of the cookie.',
+    detail: 'This write came with the session cookie but without a valid X-CSRF-Token.',
   },
   session_required: {
     status: 403,
     title: 'Sign in to do this',
     resolution:
       'Personal access tokens cannot create tokens: sign in with POST /auth/v1/token and use that token.',
+    detail: 'A personal access token cannot create tokens.',
   },
   insufficient_role: {
     status: 403,
     title: 'Your role does not allow this',
     resolution: 'Ask a workspace owner or admin to do it, or to change your role.',
+    detail: byReason({
+      permission: (v: { role: string; permission: string }) =>
+        `The ${v.role} role does not allow ${v.permission} in this workspace.`,
+      manage_member: (v: { role: string; memberRole: string }) =>
+        `An ${v.role} cannot add or remove an ${v.memberRole}.`,
+    }),
   },
   workspace_forbidden: {
     status: 403,
     title: 'No access to this workspace',
     resolution: 'Confirm that the key was created within that workspace.',
+    detail: byReason({
+      not_member: (v: { workspaceId: string }) => `You are not a member of workspace ${v.workspaceId}.`,
+      brand_key: (v: { workspaceId: string }) => `This key was not created in workspace ${v.workspaceId}.`,
+      api_key: (v: { workspaceId: string }) =>
+        `This workspace API key belongs to another workspace than ${v.workspaceId}.`,
+    }),
   },
   workspace_not_found: {
     status: 404,
     title: 'Workspace not found',
     resolution: 'Check the workspace id in Settings → Agent Access.',
+    detail: (v: { workspaceId: string }) => `Workspace ${v.workspaceId} does not exist.`,
   },
   key_not_found: {
     status: 404,
     title: 'Brand read key not found',
     resolution: 'List the workspace keys to find the key id (brand-context keys list --workspace <id>).',
+    detail: (v: { workspaceId: string; keyId: string }) =>
+      `Workspace ${v.workspaceId} has no brand read key ${v.keyId}.`,
   },
   api_key_not_found: {
     status: 404,
     title: 'Workspace API key not found',
     resolution:
       'List the workspace API keys to find the key id (brand-context api-keys list --workspace <id>).',
+    detail: (v: { workspaceId: string; keyId: string }) =>
+      `Workspace ${v.workspaceId} has no workspace API key ${v.keyId}.`,
   },
   campaign_not_found: {
     status: 404,
     title: 'Campaign not found',
     resolution: 'List the campaigns to find its id (GET /api/v1/workspaces/{id}/campaigns).',
+    detail: (v: { workspaceId: string; campaignId: string }) =>
+      `Workspace ${v.workspaceId} has no campaign ${v.campaignId}.`,
   },
   member_not_found: {
     status: 404,
     title: 'Member not found',
     resolution: 'List the workspace members to find the user id (GET /api/v1/workspaces/{id}/members).',
+    detail: (v: { userId: string }) => `User ${v.userId} is not a member of this workspace.`,
   },
   token_not_found: {
     status: 404,
     title: 'Access token not found',
     resolution: 'List your personal access tokens to find the token id (GET /api/v1/tokens).',
+    detail: (v: { tokenId: string }) => `You have no personal access token ${v.tokenId}.`,
   },
   member_exists: {
     status: 409,
     title: 'Already a member',
     resolution: 'Remove the member first to add them again with another role.',
+    detail: (v: { email: string }) => `${v.email} is already a member of this workspace.`,
   },
   account_has_password: {
     status: 409,
     title: 'The account already has a password',
     resolution:
       'Add the member without a temporary password: they sign in with the password they have. Only they (or an operator with brand-context users set-password) can change it.',
+    detail: (v: { email: string }) =>
+      `${v.email} already has a password of their own, which a temporary one must not replace.`,
   },
   campaign_not_draft: {
     status: 409,
     title: 'Only drafts can change',
     resolution: 'This campaign is scheduled or sent; create a new draft instead.',
+    detail: (v: { campaignId: string; status: string }) =>
+      `Campaign ${v.campaignId} is ${v.status}; only drafts change.`,
   },
   version_mismatch: {
     status: 412,
     title: 'The campaign changed since you read it',
     resolution:
       'Someone else changed it meanwhile: read the campaign again, reapply your edit to it, and send the new ETag in If-Match.',
+    detail: (v: { campaignId: string; version: number }) =>
+      `Campaign ${v.campaignId} is at version ${v.version}, not the one in If-Match.`,
   },
   last_owner: {
     status: 409,
     title: 'A workspace needs an owner',
     resolution: 'Add another owner before removing this one.',
+    detail: 'This is the workspace’s only owner.',
   },
   not_found: {
     status: 404,
     title: 'Not found',
     resolution: 'Brand context is read with POST /functions/v1/brand-agent.',
+    detail: byReason({
+      route: (v: { method: string; path: string }) => `No route ${v.method} ${v.path}.`,
+      unrouted: 'No such route.',
+    }),
   },
   method_not_allowed: {
     status: 405,
     title: 'Method not allowed',
     resolution: 'Use the method named in the Allow header.',
+    detail: (v: { method: string }) => `${v.method} is not supported here; use POST.`,
   },
   unsupported_media_type: {
     status: 415,
     title: 'Unsupported media type',
     resolution: 'Send a JSON body with "Content-Type: application/json".',
+    detail: 'The body must be JSON sent with "Content-Type: application/json".',
   },
   payload_too_large: {
     status: 413,
     title: 'Request body too large',
     resolution:
       'Send a smaller body: the read operation takes only {"action":"context","workspace_id":"…"} (at most 16 KiB), a campaign draft at most 4 MiB.',
+    detail: byReason({
+      body: 'The request body exceeds the size limit.',
+      chunk_extensions: 'The chunk extensions of the body are too large.',
+    }),
   },
   invalid_json: {
     status: 400,
     title: 'Body is not valid JSON',
     resolution: 'Send a JSON object such as {"action":"context","workspace_id":"ws_…"}.',
+    detail: byReason({
+      empty: 'The body is empty; a JSON object was expected.',
+      syntax: 'The body is not valid JSON.',
+    }),
   },
   invalid_request: {
     status: 400,
     title: 'Invalid request',
     resolution: 'Correct the fields named in the detail and send the request again.',
+    detail: byReason({
+      // Validation: one summary of every field issue, as the CLI and the HTTP schemas each name them.
+      input: (v: { subject: string; fields: readonly FieldIssue[] }) =>
+        `${v.subject}: ${v.fields.map((issue) => `${issue.field || 'body'} ${issue.message}`).join('; ')}.`,
+      schema: (v: { fields: readonly FieldIssue[] }) =>
+        `Invalid request: ${v.fields.map((issue) => (issue.field ? `${issue.field} ${issue.message}` : `the body ${issue.message}`)).join('; ')}.`,
+      no_account: (v: { email: string }) => `There is no account for ${v.email}.`,
+      cursor: 'The cursor is not one this API returned.',
+      too_deep: (v: { maxDepth: number }) =>
+        `The body nests arrays and objects more than ${v.maxDepth} levels deep.`,
+      content_length: 'The Content-Length header does not match the body.',
+      unreadable: 'The request could not be understood.',
+    }),
   },
   unsupported_action: {
     status: 400,
     title: 'Unsupported action',
     resolution: 'Set "action" to "context", the only action this operation supports.',
+    detail: (v: { action: string }) => `Action "${v.action.slice(0, 64)}" is not supported; use "context".`,
   },
   service_unavailable: {
     status: 503,
     title: 'Service unavailable',
     resolution:
       'The service is restarting or cannot reach its database: try again shortly (after Retry-After seconds when given). Operators: if it persists, check DATABASE_URL and the database.',
+    detail: byReason({
+      shutting_down: 'The service is shutting down.',
+      database: (v: { cause: string }) => `The database is unavailable: ${v.cause}.`,
+    }),
   },
   bad_request: {
     status: 400,
     title: 'Malformed HTTP request',
     resolution:
       'Send a well-formed HTTP/1.1 request: a standard method (not CONNECT), a path with valid percent-encoding (%XX, UTF-8), a Host header, and either one Content-Length or Transfer-Encoding: chunked.',
+    detail: byReason({
+      // llhttp's reason is a fixed description of the rule broken, never the offending bytes.
+      http: (v: { parserReason?: string }) =>
+        `The request is not valid HTTP/1.1${v.parserReason === undefined ? '' : ` (${v.parserReason})`}.`,
+      no_host: 'An HTTP/1.1 request must carry a Host header.',
+      connect: 'CONNECT is not supported: this service is not a proxy.',
+      url: 'The URL is not valid: every % must begin a percent-encoded UTF-8 byte such as %2F.',
+    }),
   },
   request_timeout: {
     status: 408,
     title: 'Request not received in time',
     resolution:
       'Send the headers and the whole body without pausing, then try again on a new connection; very slow links may need the operator to raise HTTP_REQUEST_TIMEOUT.',
+    detail: 'The request did not arrive in time: its headers or body stalled.',
   },
   uri_too_long: {
     status: 414,
     title: 'URL too long',
     resolution: 'Check the ids in the path: none is longer than 100 characters.',
+    detail: 'A path segment of the URL is longer than 100 characters.',
   },
   expectation_failed: {
     status: 417,
     title: 'Expectation not supported',
     resolution: 'Send no Expect header, or "Expect: 100-continue".',
+    detail: 'Only "Expect: 100-continue" is supported.',
   },
   headers_too_large: {
     status: 431,
     title: 'Request headers too large',
     resolution: 'Send a shorter URL and fewer or shorter headers: together they may take at most 16 KiB.',
+    detail: 'The request line and headers are longer than 16 KiB.',
   },
   storage_full: {
     status: 507,
     title: 'Database storage full',
     resolution:
       'Nothing was saved; try again later. Operators: free disk space (or raise the quota) where the database keeps its files.',
+    detail: (v: { cause: string }) => `The database has no space left: ${v.cause}. Nothing was saved.`,
   },
   internal_error: {
     status: 500,
     title: 'Internal error',
     resolution: 'Try again. If it persists, report the request_id to the service operator.',
+    detail: 'An unexpected error occurred.',
   },
 } as const satisfies Record<string, ProblemDefinition>;
 
@@ -252,22 +433,62 @@ export interface FieldIssue {
   message: string;
 }
 
-/** The one error type the service raises on purpose; the HTTP layer and the CLI render it. */
-export class AppError extends Error {
-  override readonly name = 'AppError';
+type Template<C extends ProblemCode> = Exclude<(typeof PROBLEMS)[C]['detail'], string>;
 
-  /**
-   * @param headers response headers the error implies (`Allow`, `Retry-After`); the HTTP layer sends them.
-   * @param advice the code's resolution, when this caller needs other advice than the table's.
-   */
+/**
+ * The values `code`'s detail needs: none for fixed text. For a code known only as a union (a key kind's
+ * `expired`), the values every member needs: inferring from the templates' parameters intersects them.
+ */
+export type DetailValues<C extends ProblemCode> = [Template<C>] extends [never]
+  ? undefined
+  : [Template<C>] extends [(values: infer V) => string]
+    ? V
+    : never;
+
+export interface ProblemOptions {
+  /** The field issues of an `invalid_request`. */
+  fields?: readonly FieldIssue[];
+  /** Response headers the error implies (`Allow`, `Retry-After`); the HTTP layer sends them. */
+  headers?: Readonly<Record<string, string>>;
+  /** The code's resolution, when this caller needs other advice than the table's. */
+  advice?: string;
+}
+
+/** A fixed detail takes no values; a template, the ones it names. */
+type ProblemArgs<C extends ProblemCode> =
+  undefined extends DetailValues<C>
+    ? [values?: undefined, options?: ProblemOptions]
+    : [values: DetailValues<C>, options?: ProblemOptions];
+
+/** The one error type the service raises on purpose; the HTTP layer and the CLI render it. */
+class ProblemError extends Error {
+  override readonly name = 'AppError';
+  readonly detail: string;
+  readonly fields: readonly FieldIssue[];
+  readonly headers: Readonly<Record<string, string>>;
+  private readonly advice: string | undefined;
+
   constructor(
     readonly code: ProblemCode,
-    readonly detail: string,
-    readonly fields: readonly FieldIssue[] = [],
-    readonly headers: Readonly<Record<string, string>> = {},
-    private readonly advice?: string,
+    values?: object | string,
+    options: ProblemOptions | readonly FieldIssue[] = {},
+    legacyHeaders?: Readonly<Record<string, string>>,
+    legacyAdvice?: string,
   ) {
+    // TEMPORARY: the (code, detail, fields, headers, advice) shape, until every throw site passes values.
+    const {
+      fields = [],
+      headers = {},
+      advice,
+    } = Array.isArray(options)
+      ? { fields: options, headers: legacyHeaders, advice: legacyAdvice }
+      : (options as ProblemOptions);
+    const detail = typeof values === 'string' ? values : render(PROBLEMS[code].detail, values);
     super(detail);
+    this.detail = detail;
+    this.fields = fields;
+    this.headers = headers;
+    this.advice = advice;
   }
 
   get status(): number {
@@ -278,3 +499,23 @@ export class AppError extends Error {
     return this.advice ?? PROBLEMS[this.code].resolution;
   }
 }
+
+export type AppError = ProblemError;
+
+/**
+ * `new AppError(code, values, options)`, with the values checked against `code`'s detail template. A class
+ * constructor cannot take type parameters, so the class is exported through this generic signature.
+ */
+interface AppErrorConstructor {
+  new <C extends ProblemCode>(code: C, ...args: ProblemArgs<C>): AppError;
+  /** @deprecated TEMPORARY: the detail belongs in PROBLEMS. */
+  new (
+    code: ProblemCode,
+    detail: string,
+    fields?: readonly FieldIssue[],
+    headers?: Readonly<Record<string, string>>,
+    advice?: string,
+  ): AppError;
+}
+
+export const AppError = ProblemError as AppErrorConstructor;

@@ -95,8 +95,7 @@ export function refuseNulCharacters(value: unknown, field = '', subject = 'Inval
     message: NUL_MESSAGE,
   }));
   if (fields.length === 0) return;
-  const summary = fields.map((issue) => `${issue.field || 'body'} ${issue.message}`).join('; ');
-  throw new AppError('invalid_request', `${subject}: ${summary}.`, fields);
+  throw new AppError('invalid_request', { reason: 'input', subject, fields }, { fields });
 }
 
 /** How deeply a JSON body may nest arrays and objects: no document of this service comes near it. */
@@ -150,6 +149,5 @@ export function parseInput<T extends z.ZodType>(
     field: [field, issue.field].filter(Boolean).join('.'),
     message: issue.message,
   }));
-  const summary = fields.map((issue) => `${issue.field || 'body'} ${issue.message}`).join('; ');
-  throw new AppError('invalid_request', `${subject}: ${summary}.`, fields);
+  throw new AppError('invalid_request', { reason: 'input', subject, fields }, { fields });
 }

@@ -67,10 +67,7 @@ function toZodIssue(issue: FastifySchemaValidationError): z.core.$ZodIssue {
 /** Schema validation failures, one issue per offending field, named as the CLI names them. */
 function fromValidation(validation: readonly FastifySchemaValidationError[]): AppError {
   const fields = toFieldIssues(validation.map(toZodIssue));
-  const summary = fields.map((issue) =>
-    issue.field ? `${issue.field} ${issue.message}` : `the body ${issue.message}`,
-  );
-  return new AppError('invalid_request', `Invalid request: ${summary.join('; ')}.`, fields);
+  return new AppError('invalid_request', { reason: 'schema', fields }, { fields });
 }
 
 /** Fastify's own errors (body parsing, limits, schema validation) as the problems clients are promised. */
@@ -78,36 +75,27 @@ function fromFastifyError(error: FastifyError): AppError | undefined {
   if (error.validation && error.validation.length > 0) return fromValidation(error.validation);
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError(
-        'unsupported_media_type',
-        'The body must be JSON sent with "Content-Type: application/json".',
-      );
+      return new AppError('unsupported_media_type');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError('payload_too_large', 'The request body exceeds the size limit.');
+      return new AppError('payload_too_large', { reason: 'body' });
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new AppError('invalid_json', 'The body is empty; a JSON object was expected.');
+      return new AppError('invalid_json', { reason: 'empty' });
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new AppError('invalid_json', 'The body is not valid JSON.');
+      return new AppError('invalid_json', { reason: 'syntax' });
     case 'FST_CSRF_MISSING_SECRET':
     case 'FST_CSRF_INVALID_TOKEN':
-      return new AppError(
-        'csrf_failed',
-        'This write came with the session cookie but without a valid X-CSRF-Token.',
-      );
+      return new AppError('csrf_failed');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new AppError('invalid_request', 'The Content-Length header does not match the body.');
+      return new AppError('invalid_request', { reason: 'content_length' });
     // Reached through Fastify's frameworkErrors; the URL is not echoed (it may be long, or hold a secret).
     case 'FST_ERR_BAD_URL':
-      return new AppError(
-        'bad_request',
-        'The URL is not valid: every % must begin a percent-encoded UTF-8 byte such as %2F.',
-      );
+      return new AppError('bad_request', { reason: 'url' });
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return new AppError('uri_too_long', 'A path segment of the URL is longer than 100 characters.');
+      return new AppError('uri_too_long');
   }
-  if (error.statusCode === 404) return new AppError('not_found', 'No such route.');
+  if (error.statusCode === 404) return new AppError('not_found', { reason: 'unrouted' });
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-    return new AppError('invalid_request', 'The request could not be understood.');
+    return new AppError('invalid_request', { reason: 'unreadable' });
   }
   return undefined;
 }
@@ -123,7 +111,7 @@ export function handleError(
       ? error
       : error instanceof StoreError
         ? error.toAppError()
-        : (fromFastifyError(error) ?? new AppError('internal_error', 'An unexpected error occurred.'));
+        : (fromFastifyError(error) ?? new AppError('internal_error'));
   if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
   reply.headers(problem.headers);
   if (problem.status === 401) {

@@ -14,13 +14,7 @@ export function parseJsonBodies(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body.toString(); // already a string: parseAs 'string'
     if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH)) {
-      done(
-        new AppError(
-          'invalid_request',
-          `The body nests arrays and objects more than ${String(MAX_JSON_DEPTH)} levels deep.`,
-        ),
-        undefined,
-      );
+      done(new AppError('invalid_request', { reason: 'too_deep', maxDepth: MAX_JSON_DEPTH }), undefined);
       return;
     }
     void parseJson(request, text, done); // calls done itself

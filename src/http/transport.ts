@@ -86,19 +86,15 @@ function afterEarlierResponses(socket: Socket, answer: () => void): void {
 function clientErrorProblem(error: Error & { code?: string; reason?: unknown }): AppError | undefined {
   switch (error.code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new AppError(
-        'request_timeout',
-        'The request did not arrive in time: its headers or body stalled.',
-      );
+      return new AppError('request_timeout');
     case 'HPE_HEADER_OVERFLOW':
-      return new AppError('headers_too_large', 'The request line and headers are longer than 16 KiB.');
+      return new AppError('headers_too_large');
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return new AppError('payload_too_large', 'The chunk extensions of the body are too large.');
+      return new AppError('payload_too_large', { reason: 'chunk_extensions' });
   }
   if (!error.code?.startsWith('HPE_')) return undefined;
-  // llhttp's reason is a fixed description of the rule broken, never the offending bytes.
-  const reason = typeof error.reason === 'string' ? ` (${error.reason})` : '';
-  return new AppError('bad_request', `The request is not valid HTTP/1.1${reason}.`);
+  const parserReason = typeof error.reason === 'string' ? error.reason : undefined;
+  return new AppError('bad_request', { reason: 'http', parserReason });
 }
 
 export interface HttpTransport {
@@ -227,32 +223,20 @@ export function createHttpTransport(logger: FastifyBaseLogger, timeouts: HttpTim
     created.setTimeout(2 * timeouts.requestMs);
     serve = (request, response) => {
       if (request.headers.host === undefined && request.httpVersion === '1.1') {
-        answer(
-          request,
-          response,
-          new AppError('bad_request', 'An HTTP/1.1 request must carry a Host header.'),
-        );
+        answer(request, response, new AppError('bad_request', { reason: 'no_host' }));
       } else {
         route(request, response);
       }
     };
     created.on('request', serve);
     created.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
-      answer(
-        request,
-        response,
-        new AppError('expectation_failed', 'Only "Expect: 100-continue" is supported.'),
-      );
+      answer(request, response, new AppError('expectation_failed'));
     });
     created.on('connect', (request: IncomingMessage, socket: Socket) => {
       // Node has handed the socket over: nothing else listens for its errors (a reset) any more.
       socket.on('error', () => undefined);
       afterEarlierResponses(socket, () => {
-        answerOnSocket(
-          socket,
-          new AppError('bad_request', 'CONNECT is not supported: this service is not a proxy.'),
-          request,
-        );
+        answerOnSocket(socket, new AppError('bad_request', { reason: 'connect' }), request);
       });
     });
     server = created;
@@ -263,9 +247,11 @@ export function createHttpTransport(logger: FastifyBaseLogger, timeouts: HttpTim
     answer(
       request,
       response,
-      new AppError('service_unavailable', 'The service is shutting down.', [], {
-        'retry-after': SHUTDOWN_RETRY_AFTER,
-      }),
+      new AppError(
+        'service_unavailable',
+        { reason: 'shutting_down' },
+        { headers: { 'retry-after': SHUTDOWN_RETRY_AFTER } },
+      ),
     );
   }
 

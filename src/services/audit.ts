@@ -77,9 +77,11 @@ export interface AuditPage {
 function decodeCursor(cursor: string): number {
   const seq = Number(Buffer.from(cursor, 'base64url').toString());
   if (!Number.isSafeInteger(seq) || seq < 1) {
-    throw new AppError('invalid_request', 'The cursor is not one this API returned.', [
-      { field: 'cursor', message: 'is not a cursor from a previous page' },
-    ]);
+    throw new AppError(
+      'invalid_request',
+      { reason: 'cursor' },
+      { fields: [{ field: 'cursor', message: 'is not a cursor from a previous page' }] },
+    );
   }
   return seq;
 }

@@ -80,9 +80,11 @@ function decodeCursor(cursor: string): CampaignCursor {
   } catch {
     // Not JSON: answered below like any other cursor this API did not issue.
   }
-  throw new AppError('invalid_request', 'The cursor is not one this API returned.', [
-    { field: 'cursor', message: 'is not a cursor from a previous page' },
-  ]);
+  throw new AppError(
+    'invalid_request',
+    { reason: 'cursor' },
+    { fields: [{ field: 'cursor', message: 'is not a cursor from a previous page' }] },
+  );
 }
 
 /** One page of a workspace's campaigns, newest first; every campaign appears on exactly one page. */
@@ -108,7 +110,7 @@ export async function listCampaigns(
 
 async function requireCampaign(store: Store, workspaceId: string, id: string): Promise<CampaignRecord> {
   const campaign = await store.getCampaign(workspaceId, id);
-  if (!campaign) throw new AppError('campaign_not_found', `Workspace ${workspaceId} has no campaign ${id}.`);
+  if (!campaign) throw new AppError('campaign_not_found', { workspaceId, campaignId: id });
   return campaign;
 }
 
@@ -166,14 +168,11 @@ async function changeDraft(
     const result = await store.updateCampaign(workspaceId, id, 'draft', { ...change.update, updatedAt: now });
     if (!result) {
       const current = await requireCampaign(store, workspaceId, id);
-      throw new AppError('campaign_not_draft', `Campaign ${id} is ${current.status}; only drafts change.`);
+      throw new AppError('campaign_not_draft', { campaignId: id, status: current.status });
     }
     const appliedTo = result.version - 1;
     if (!ifMatchAllows(ifMatch, appliedTo)) {
-      throw new AppError(
-        'version_mismatch',
-        `Campaign ${id} is at version ${String(appliedTo)}, not the one in If-Match.`,
-      );
+      throw new AppError('version_mismatch', { campaignId: id, version: appliedTo });
     }
     await recordAudit(store, actor, now, {
       workspaceId,

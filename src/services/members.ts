@@ -25,7 +25,7 @@ export async function listMembers(deps: Deps, workspaceId: string): Promise<Memb
 
 function refuseUnlessManages(actorRole: Role, target: Role): void {
   if (!canManageMember(actorRole, target)) {
-    throw new AppError('insufficient_role', `An ${actorRole} cannot add or remove an ${target}.`);
+    throw new AppError('insufficient_role', { reason: 'manage_member', role: actorRole, memberRole: target });
   }
 }
 
@@ -58,14 +58,11 @@ export async function addMember(
     // Inside the transaction: an account created here is gone again if the member cannot be added.
     const user = await findOrCreateUser({ store, clock: deps.clock }, input.email);
     if (await store.getMembership(workspaceId, user.id)) {
-      throw new AppError('member_exists', `${user.email} is already a member of this workspace.`);
+      throw new AppError('member_exists', { email: user.email });
     }
     if (passwordHash !== undefined) {
       if (user.passwordHash !== null) {
-        throw new AppError(
-          'account_has_password',
-          `${user.email} already has a password of their own, which a temporary one must not replace.`,
-        );
+        throw new AppError('account_has_password', { email: user.email });
       }
       await store.setPasswordHash(user.id, passwordHash);
     }
@@ -102,10 +99,10 @@ export async function removeMember(
   await deps.store.transaction(async (store) => {
     const members = await store.listMembers(workspaceId);
     const member = members.find((candidate) => candidate.userId === userId);
-    if (!member) throw new AppError('member_not_found', `User ${userId} is not a member of this workspace.`);
+    if (!member) throw new AppError('member_not_found', { userId });
     refuseUnlessManages(actorRole, member.role);
     if (member.role === 'owner' && members.filter((candidate) => candidate.role === 'owner').length === 1) {
-      throw new AppError('last_owner', 'This is the workspace’s only owner.');
+      throw new AppError('last_owner');
     }
     await store.removeMember(workspaceId, userId);
     await recordAudit(store, actor, at, {

@@ -87,9 +87,8 @@ export class PasswordHasher {
     } else {
       throw new AppError(
         'sign_in_busy',
-        `Too many passwords are being checked at once; try again in ${RETRY_AFTER_S} s.`,
-        [],
-        { 'retry-after': String(RETRY_AFTER_S) },
+        { retryAfter: RETRY_AFTER_S },
+        { headers: { 'retry-after': String(RETRY_AFTER_S) } },
       );
     }
     try {

@@ -38,10 +38,12 @@ export class StoreError extends Error {
   /** The problem a client is shown. */
   toAppError(): AppError {
     return this.code === 'service_unavailable'
-      ? new AppError('service_unavailable', `The database is unavailable: ${this.reason}.`, [], {
-          'retry-after': String(RETRY_AFTER_SECONDS),
-        })
-      : new AppError('storage_full', `The database has no space left: ${this.reason}. Nothing was saved.`);
+      ? new AppError(
+          'service_unavailable',
+          { reason: 'database', cause: this.reason },
+          { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } },
+        )
+      : new AppError('storage_full', { cause: this.reason });
   }
 }
 

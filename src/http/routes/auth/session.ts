@@ -25,7 +25,7 @@ const sessionView = z
 async function sessionPrincipal(ctx: AppContext, request: FastifyRequest): Promise<UserPrincipal> {
   const token = request.cookies[SESSION_COOKIE];
   if (token === undefined || token === '')
-    throw new AppError('missing_token', 'Not signed in: there is no session cookie.');
+    throw new AppError('missing_token', { reason: 'cookie' });
   return ctx.tokens.verify(token);
 }
 

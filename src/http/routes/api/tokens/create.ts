@@ -44,7 +44,7 @@ export function createTokenRoute(app: ZodApp, ctx: AppContext): void {
       const { user, tokenId } = principalOf(request);
       // A leaked personal token must not be able to mint its own successors.
       if (tokenId !== null)
-        throw new AppError('session_required', 'A personal access token cannot create tokens.');
+        throw new AppError('session_required');
       const created = await ctx.tokens.createPersonalToken(user, { name, expiresInDays });
       return reply.code(201).header('cache-control', 'no-store').send(created);
     },
