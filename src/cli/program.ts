@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { brandCommand } from './commands/brand.js';
-import { API_KEY_COMMANDS, BRAND_KEY_COMMANDS, keysCommand } from './commands/keys.js';
+import { KEY_KIND_LIST } from '../core/key-kinds.js';
+import { keysCommand } from './commands/keys.js';
 import { mcpCommand } from './commands/mcp.js';
 import { seedCommand } from './commands/seed.js';
 import { serveCommand } from './commands/serve.js';
@@ -21,8 +22,7 @@ export function buildProgram(): Command {
     workspaceCommand,
     usersCommand,
     brandCommand,
-    keysCommand(BRAND_KEY_COMMANDS),
-    keysCommand(API_KEY_COMMANDS),
+    ...KEY_KIND_LIST.map(keysCommand),
     mcpCommand,
   ])
     register(program);

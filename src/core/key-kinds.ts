@@ -2,6 +2,12 @@ import type { ProblemCode } from './errors.js';
 import type { Permission } from './roles.js';
 
 /**
+ * Where a credential is presented: the read operation (`POST /functions/v1/brand-agent`), or the management
+ * API (every route under /api/v1, the campaign API included).
+ */
+export type Surface = 'read' | 'management';
+
+/**
  * Every kind of workspace key, as data: the services, routes, CLI commands and console derive what they need
  * from its row. All kinds share one life (created by an owner or admin and shown once, stored as a hash,
  * listed by prefix, revoked at once, expired after 90 days); what tells them apart is here. Adding a kind is
@@ -11,6 +17,8 @@ import type { Permission } from './roles.js';
  */
 export interface KeyKind {
   readonly id: KeyKindId;
+  /** How code names the kind: operationIds (`listBrandKeys`) and schema ids. */
+  readonly codeName: string;
   /** What every key of the kind starts with; secret scanners and redaction know it (src/core/secret-keys.ts). */
   readonly prefix: string;
   /** The prefix of the key's record id (`bk_…`), which is no secret. */
@@ -27,9 +35,18 @@ export interface KeyKind {
   readonly envVar: string;
   /** What the key is for, told to whoever creates one. */
   readonly purpose: string;
+  /** A request that answers 200 with a working key: rotation's check of a replacement. */
+  readonly testRequest: string;
+  /** Where the key is accepted; on another surface it is refused before it is looked up. */
+  readonly surfaces: readonly Surface[];
   /**
-   * What the key may do in its own workspace, and so which routes accept it: the read operation takes keys
-   * holding `brand.read`, a management route keys holding the route's permission.
+   * Verified keys of the kind are kept in memory (the read operation's hot path), so the store announces
+   * their creation and revocation on its change feed.
+   */
+  readonly cached: boolean;
+  /**
+   * What the key may do in its own workspace, and so which routes of its surfaces accept it: those whose
+   * permission is one of these (the read operation's is `brand.read`).
    */
   readonly permissions: readonly Permission[];
   /** The problem each failed check answers. */
@@ -41,8 +58,10 @@ export interface KeyKind {
     readonly revoked: ProblemCode;
     /** The workspace has no key of this id (revoke, rotate). */
     readonly notFound: ProblemCode;
-    /** The key was sent to a route its permissions do not cover. */
+    /** The key was sent to a route its permissions do not cover, or to a surface that does not take it. */
     readonly notAllowed: ProblemCode;
+    /** Which detail of 403 `workspace_forbidden` (src/core/errors.ts) refuses it in another workspace. */
+    readonly otherWorkspace: string;
   };
 }
 
@@ -51,6 +70,7 @@ export type KeyKindId = 'brand' | 'api';
 export const KEY_KINDS = {
   brand: {
     id: 'brand',
+    codeName: 'BrandKey',
     prefix: 'brk_',
     idPrefix: 'bk',
     label: 'brand read key',
@@ -59,6 +79,9 @@ export const KEY_KINDS = {
     command: 'keys',
     envVar: 'BRAND_READ_KEY',
     purpose: 'It reads this workspace’s brand context (POST /functions/v1/brand-agent) and nothing else.',
+    testRequest: 'POST /functions/v1/brand-agent',
+    surfaces: ['read'],
+    cached: true,
     permissions: ['brand.read'],
     problems: {
       malformed: 'malformed_key',
@@ -67,10 +90,12 @@ export const KEY_KINDS = {
       revoked: 'key_revoked',
       notFound: 'key_not_found',
       notAllowed: 'brand_key_not_allowed',
+      otherWorkspace: 'brand_key',
     },
   },
   api: {
     id: 'api',
+    codeName: 'ApiKey',
     prefix: 'wsk_',
     idPrefix: 'ak',
     label: 'workspace API key',
@@ -79,6 +104,9 @@ export const KEY_KINDS = {
     command: 'api-keys',
     envVar: 'BRAND_CONTEXT_API_KEY',
     purpose: 'It reads and writes this workspace’s campaign drafts and nothing else.',
+    testRequest: 'GET /api/v1/workspaces/<id>/campaigns',
+    surfaces: ['management'],
+    cached: false,
     permissions: ['campaigns.read', 'campaigns.write', 'campaigns.schedule'],
     problems: {
       malformed: 'api_key_invalid',
@@ -87,11 +115,22 @@ export const KEY_KINDS = {
       revoked: 'api_key_revoked',
       notFound: 'api_key_not_found',
       notAllowed: 'api_key_not_allowed',
+      otherWorkspace: 'api_key',
     },
   },
 } as const satisfies Record<KeyKindId, KeyKind>;
 
 export const KEY_KIND_LIST: readonly KeyKind[] = Object.values(KEY_KINDS);
+
+/** One value per kind, made from its row: how other layers keep per-kind things without a second table. */
+export function mapKeyKinds<V>(make: (kind: KeyKind) => V): Record<KeyKindId, V> {
+  return Object.fromEntries(KEY_KIND_LIST.map((kind) => [kind.id, make(kind)])) as Record<KeyKindId, V>;
+}
+
+/** The label as a heading or a sentence starts it: "Brand read key". */
+export function capitalizedLabel(kind: KeyKind): string {
+  return kind.label.charAt(0).toUpperCase() + kind.label.slice(1);
+}
 
 /** The kind whose prefix `token` starts with, if any: what a bearer token claims to be. */
 export function keyKindOfToken(token: string): KeyKind | undefined {

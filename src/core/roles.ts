@@ -1,3 +1,5 @@
+import { KEY_KINDS } from './key-kinds.js';
+
 /**
  * Workspace roles and what each may do (README "Management API"), as data: the one table every route consults.
  * Brand read keys have no role at all: they can only call the read operation. Workspace API keys hold
@@ -26,11 +28,8 @@ export const PERMISSIONS = {
 
 export type Permission = keyof typeof PERMISSIONS;
 
-export const API_KEY_PERMISSIONS: readonly Permission[] = [
-  'campaigns.read',
-  'campaigns.write',
-  'campaigns.schedule',
-];
+/** What a workspace API key may do in its workspace: its row of src/core/key-kinds.ts says. */
+export const API_KEY_PERMISSIONS: readonly Permission[] = KEY_KINDS.api.permissions;
 
 export function can(role: Role, permission: Permission): boolean {
   return (PERMISSIONS[permission] as readonly Role[]).includes(role);

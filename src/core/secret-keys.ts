@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { encodeBase62, randomBase62 } from './base62.js';
+import { KEY_KIND_LIST, type KeyKindId, mapKeyKinds } from './key-kinds.js';
 
 /**
  * Secret keys have GitHub's token shape: a fixed prefix, 30 random base62 characters and a 6-character
@@ -47,10 +48,12 @@ function defineKeyFormat(prefix: string): KeyFormat {
   };
 }
 
-/** Brand read keys: read one workspace's brand context, nothing else (specification section 1). */
-export const BRAND_KEY = defineKeyFormat('brk_');
-/** Workspace API keys: the campaign API of one workspace, nothing else. */
-export const WORKSPACE_API_KEY = defineKeyFormat('wsk_');
+/** The format of every kind of key (src/core/key-kinds.ts), from its prefix. */
+export const KEY_FORMATS: Record<KeyKindId, KeyFormat> = mapKeyKinds((kind) => defineKeyFormat(kind.prefix));
+/** Brand read keys: read one workspace's brand context, nothing else (README "Brand read keys"). */
+export const BRAND_KEY = KEY_FORMATS.brand;
+/** Workspace API keys: the campaign API of one workspace, nothing else (README "Workspace API keys"). */
+export const WORKSPACE_API_KEY = KEY_FORMATS.api;
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
@@ -59,9 +62,8 @@ export function looksLikeJwt(token: string): boolean {
   return JWT_SHAPE.test(token);
 }
 
-/** Every kind of secret key, for redaction: a new kind is added here with its format. */
-const SECRET_KEY_FORMATS = [BRAND_KEY, WORKSPACE_API_KEY];
-const SECRET_KEY_NAMES = SECRET_KEY_FORMATS.map((format) => format.prefix.slice(0, -1)).join('|');
+/** Every kind of key is redacted: its prefix without the `_`. */
+const SECRET_KEY_NAMES = KEY_KIND_LIST.map((kind) => kind.prefix.slice(0, -1)).join('|');
 /**
  * Anything shaped like a secret: a key prefix (its `_` possibly percent-encoded) followed by any base62 run, even
  * one cut short, wherever it stands (after `%20`, a letter, a digit or `_` too); and a JWT (`eyJ…` header).

@@ -17,6 +17,7 @@ import { type Clock, systemClock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { refuseNulCharacters } from '../core/inputs.js';
 import { BrandReader } from '../services/brand-reader.js';
+import { Credentials } from '../services/credentials.js';
 import type { PasswordHasher } from '../services/passwords.js';
 import { DEFAULT_SIGN_IN_LIMITS, SignInService, type SignInLimits } from '../services/sign-in.js';
 import { type AuthConfig, TokenService } from '../services/tokens.js';
@@ -43,7 +44,7 @@ import { listCampaignsRoute } from './routes/api/campaigns/list.js';
 import { scheduleCampaignRoute } from './routes/api/campaigns/schedule.js';
 import { updateCampaignRoute } from './routes/api/campaigns/update.js';
 import { createKeyRoute } from './routes/api/keys/create.js';
-import { API_KEY_ROUTES, BRAND_KEY_ROUTES } from './routes/api/keys/kinds.js';
+import { KEY_ROUTES } from './routes/api/keys/kinds.js';
 import { listKeysRoute } from './routes/api/keys/list.js';
 import { revokeKeyRoute } from './routes/api/keys/revoke.js';
 import { addMemberRoute } from './routes/api/members/add.js';
@@ -149,11 +150,7 @@ function refuseNulInPathAndQuery(
 const WORKSPACE_ROUTES = [
   getBrandRoute,
   putBrandRoute,
-  ...[BRAND_KEY_ROUTES, API_KEY_ROUTES].flatMap((kind) => [
-    createKeyRoute(kind),
-    listKeysRoute(kind),
-    revokeKeyRoute(kind),
-  ]),
+  ...KEY_ROUTES.flatMap((keys) => [createKeyRoute(keys), listKeysRoute(keys), revokeKeyRoute(keys)]),
   listMembersRoute,
   addMemberRoute,
   removeMemberRoute,
@@ -199,7 +196,6 @@ export function buildApp(options: AppOptions): FastifyInstance {
     return handleError(new AppError('not_found', `No route ${request.method} ${shown}.`), request, reply);
   });
   app.decorateRequest('principal', null);
-  app.decorateRequest('apiKey', null);
   app.decorateRequest('viaSessionCookie', false);
   app.decorateRequest('membership', null);
   app.addHook('onRequest', (request, reply, done) => {
@@ -220,7 +216,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     deps,
     usage,
     tokens,
-    reader: new BrandReader(store, clock, usage),
+    credentials: new Credentials(store, clock, tokens, usage),
+    reader: new BrandReader(store),
     signIn: new SignInService(
       deps,
       tokens,
@@ -230,6 +227,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   };
   app.addHook('preClose', () => transport.drain());
   app.addHook('onClose', async () => {
+    ctx.credentials.close();
     ctx.reader.close();
     await usage.close();
   });

@@ -1,21 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { AppError } from '../core/errors.js';
-import { API_KEY_PERMISSIONS, type Permission } from '../core/roles.js';
-import { BRAND_KEY, WORKSPACE_API_KEY } from '../core/secret-keys.js';
-import { authorize, authorizeApiKey } from '../services/access.js';
+import type { Permission } from '../core/roles.js';
 import type { Actor } from '../services/audit.js';
-import { verifyApiKey, type VerifiedApiKey } from '../services/keys.js';
+import { type Principal, requireKeyPermission } from '../services/credentials.js';
 import type { UserPrincipal } from '../services/tokens.js';
 import type { MembershipRecord } from '../store/store.js';
 import type { AppContext } from './context.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    principal: UserPrincipal | null;
+    /** Who made the request, set by the authentication hook of its surface (src/services/credentials.ts). */
+    principal: Principal | null;
     /** The principal came from the console's cookie: writes must then carry the CSRF token. */
     viaSessionCookie: boolean;
-    /** Set instead of `principal` when a workspace API key made the request. */
-    apiKey: VerifiedApiKey | null;
     membership: MembershipRecord | null;
   }
   interface FastifyContextConfig {
@@ -31,47 +27,18 @@ export const CSRF_COOKIE = 'bc_csrf';
 export const COOKIE_OPTIONS = { path: '/', httpOnly: true, sameSite: 'strict', secure: 'auto' } as const;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** `Bearer <token>`: the scheme is case-insensitive (RFC 9110 §11.1), the token one word. */
-export function bearerToken(header: string): string | undefined {
-  return /^Bearer +(\S+) *$/i.exec(header)?.[1];
-}
-
 /**
- * onRequest hook of every management route: a valid user token, or a workspace API key on the routes
- * whose permission API keys hold (the campaign routes); never a brand read key.
+ * onRequest hook of every management route: the caller is a user (bearer token or session cookie), or a key
+ * of a kind the management API takes on a route its permissions cover (src/services/credentials.ts).
  */
 export function authenticate(ctx: AppContext) {
   return async (request: FastifyRequest): Promise<void> => {
-    const header = request.headers.authorization;
-    if (header === undefined || header === '') {
-      const session = request.cookies[SESSION_COOKIE];
-      if (session === undefined || session === '')
-        throw new AppError('missing_token', 'The Authorization header is missing.');
-      request.principal = await ctx.tokens.verify(session);
-      request.viaSessionCookie = true;
-      return;
-    }
-    const token = bearerToken(header);
-    if (token === undefined)
-      throw new AppError('invalid_token', 'The Authorization header must be "Bearer <token>".');
-    if (token.startsWith(BRAND_KEY.prefix)) {
-      throw new AppError(
-        'brand_key_not_allowed',
-        'Brand read keys can only call POST /functions/v1/brand-agent.',
-      );
-    }
-    if (token.startsWith(WORKSPACE_API_KEY.prefix)) {
-      request.apiKey = await verifyApiKey(ctx.deps, token, ctx.usage);
-      const { permission } = request.routeOptions.config;
-      if (permission === undefined || !API_KEY_PERMISSIONS.includes(permission)) {
-        throw new AppError(
-          'api_key_not_allowed',
-          'Workspace API keys can only call the campaign routes of their workspace.',
-        );
-      }
-      return;
-    }
-    request.principal = await ctx.tokens.verify(token);
+    const { authorization } = request.headers;
+    const sessionCookie = request.cookies[SESSION_COOKIE];
+    const principal = await ctx.credentials.resolve({ authorization, sessionCookie }, 'management');
+    request.principal = principal;
+    request.viaSessionCookie = authorization === undefined || authorization === '';
+    requireKeyPermission(principal, request.routeOptions.config.permission);
   };
 }
 
@@ -90,29 +57,35 @@ export function requireCsrfForCookieWrites(app: FastifyInstance) {
   };
 }
 
-export function principalOf(request: FastifyRequest): UserPrincipal {
+export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw new Error(`${request.url} reached its handler without authentication`);
   return request.principal;
 }
 
+/** The user of a route that takes no key (one of no permission: the caller's own workspaces and tokens). */
+export function userPrincipalOf(request: FastifyRequest): UserPrincipal {
+  const principal = principalOf(request);
+  if (principal.kind === 'key') throw new Error(`${request.url} reached its handler with a key`);
+  return principal;
+}
+
 export function actorOf(request: FastifyRequest): Actor {
-  if (request.apiKey) return { kind: 'api_key', keyId: request.apiKey.id };
-  const { user } = principalOf(request);
-  return { kind: 'user', userId: user.id, email: user.email };
+  const principal = principalOf(request);
+  // Audit events name every key that acts as an API key: only workspace API keys reach routes that write.
+  if (principal.kind === 'key') return { kind: 'api_key', keyId: principal.id };
+  return { kind: 'user', userId: principal.user.id, email: principal.user.email };
 }
 
 /**
- * preValidation hook of every route under /api/v1/workspaces/:id — the one place roles are enforced: the route's
- * `config.permission` must be allowed by the caller's role in that workspace.
+ * preValidation hook of every route under /api/v1/workspaces/:id: the caller must have the route's
+ * `config.permission` in that workspace (src/services/credentials.ts `authorize`).
  */
 export function authorizeWorkspace(ctx: AppContext) {
   return async (request: FastifyRequest<{ Params: { id: string } }>): Promise<void> => {
     const { permission } = request.routeOptions.config;
     if (permission === undefined)
       throw new Error(`${request.routeOptions.url ?? request.url} declares no permission`);
-    const workspaceId = request.params.id;
-    if (request.apiKey) await authorizeApiKey(ctx.deps, request.apiKey, workspaceId);
-    else request.membership = await authorize(ctx.deps, principalOf(request).user, workspaceId, permission);
+    request.membership = await ctx.credentials.authorize(principalOf(request), request.params.id, permission);
   };
 }
 

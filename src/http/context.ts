@@ -7,6 +7,7 @@ import type {
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { BrandReader } from '../services/brand-reader.js';
+import type { Credentials } from '../services/credentials.js';
 import type { Deps } from '../services/deps.js';
 import type { SignInService } from '../services/sign-in.js';
 import type { TokenService } from '../services/tokens.js';
@@ -15,6 +16,7 @@ import type { UsageRecorder } from '../services/usage.js';
 /** Everything a route may use; routes hold no SQL and reach the store only through services. */
 export interface AppContext {
   deps: Deps;
+  credentials: Credentials;
   reader: BrandReader;
   tokens: TokenService;
   signIn: SignInService;

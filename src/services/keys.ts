@@ -1,91 +1,19 @@
+import type { CreatedKey, KeyView } from '../contract/keys.js';
 import { newId } from '../core/base62.js';
 import { isoAt } from '../core/clock.js';
-import { AppError, type ProblemCode } from '../core/errors.js';
+import { AppError } from '../core/errors.js';
 import { nameSchema, parseInput } from '../core/inputs.js';
-import {
-  brandKeyExpiry,
-  brandKeyStatus,
-  type BrandKeyStatus,
-  lifecycleTimes,
-} from '../core/key-lifecycle.js';
-import { BRAND_KEY, hashKey, type KeyFormat, WORKSPACE_API_KEY } from '../core/secret-keys.js';
-import type { KeyRecord, Revocation, Store } from '../store/store.js';
+import { KEY_KINDS, type KeyKindId, mapKeyKinds } from '../core/key-kinds.js';
+import { brandKeyExpiry, brandKeyStatus, lifecycleTimes } from '../core/key-lifecycle.js';
+import { hashKey, KEY_FORMATS } from '../core/secret-keys.js';
+import type { KeyRecord } from '../store/store.js';
 import { type Actor, recordAudit } from './audit.js';
 import type { Deps } from './deps.js';
 import type { UsageRecorder } from './usage.js';
 import { requireWorkspace } from './workspaces.js';
 
-/**
- * Brand read keys (`brk_`, the read operation) and workspace API keys (`wsk_`, the campaign API) share one
- * life: created by an owner or admin and shown once, stored as a hash, listed by prefix, revoked at once,
- * expired after 90 days. What differs between the two kinds is this table.
- */
-interface KeyKind {
-  format: KeyFormat;
-  idPrefix: string;
-  /** How details and errors name the kind. */
-  label: string;
-  auditTarget: 'brand_key' | 'api_key';
-  notFound: ProblemCode;
-  insert(store: Store, record: KeyRecord): Promise<void>;
-  list(store: Store, workspaceId: string): Promise<KeyRecord[]>;
-  revoke(
-    store: Store,
-    workspaceId: string,
-    id: string,
-    at: string,
-  ): Promise<Revocation<KeyRecord> | undefined>;
-  pendingUse(usage: UsageRecorder, id: string): string | undefined;
-}
-
-const BRAND_KEYS: KeyKind = {
-  format: BRAND_KEY,
-  idPrefix: 'bk',
-  label: 'brand read key',
-  auditTarget: 'brand_key',
-  notFound: 'key_not_found',
-  insert: (store, record) => store.createBrandKey(record),
-  list: (store, workspaceId) => store.listBrandKeys(workspaceId),
-  revoke: (store, workspaceId, id, at) => store.revokeBrandKey(workspaceId, id, at),
-  pendingUse: (usage, id) => usage.pendingBrandKeyUse(id),
-};
-
-const API_KEYS: KeyKind = {
-  format: WORKSPACE_API_KEY,
-  idPrefix: 'ak',
-  label: 'workspace API key',
-  auditTarget: 'api_key',
-  notFound: 'api_key_not_found',
-  insert: (store, record) => store.createApiKey(record),
-  list: (store, workspaceId) => store.listApiKeys(workspaceId),
-  revoke: (store, workspaceId, id, at) => store.revokeApiKey(workspaceId, id, at),
-  pendingUse: (usage, id) => usage.pendingApiKeyUse(id),
-};
-
-/** A key as listings show it: never the secret, nor its hash. */
-export interface KeyView {
-  id: string;
-  workspace_id: string;
-  name: string;
-  prefix: string;
-  last4: string;
-  status: BrandKeyStatus;
-  created_by: string | null;
-  created_at: string;
-  expires_at: string;
-  revoked_at: string | null;
-  last_used_at: string | null;
-}
-
-/** The create call's answer (README "Command line", `keys create`): the only time the key itself is shown. */
-export interface CreatedKey {
-  id: string;
-  name: string;
-  key: string;
-  prefix: string;
-  created_at: string;
-  expires_at: string;
-}
+/** What managing keys touches. */
+type KeyDeps = Deps<'keys' | 'audit' | 'workspaces'>;
 
 export function toKeyView(record: KeyRecord, now: number): KeyView {
   return {
@@ -103,34 +31,40 @@ export function toKeyView(record: KeyRecord, now: number): KeyView {
   };
 }
 
+/** The workspace has no key of this kind and id. */
+function keyNotFound(kindId: KeyKindId, workspaceId: string, keyId: string): AppError {
+  return new AppError(KEY_KINDS[kindId].problems.notFound, { workspaceId, keyId });
+}
+
 async function createKey(
-  kind: KeyKind,
-  deps: Deps,
+  kindId: KeyKindId,
+  deps: KeyDeps,
   actor: Actor,
   input: { workspaceId: string; name: string },
 ): Promise<CreatedKey> {
   const name = parseInput(nameSchema, input.name, 'name');
   await requireWorkspace(deps, input.workspaceId);
-  const key = kind.format.generate();
+  const { idPrefix, auditTarget } = KEY_KINDS[kindId];
+  const key = KEY_FORMATS[kindId].generate();
   const now = deps.clock.now();
   const record: KeyRecord = {
-    id: newId(kind.idPrefix),
+    id: newId(idPrefix),
     workspaceId: input.workspaceId,
     name,
     keyHash: hashKey(key),
-    ...kind.format.hint(key),
+    ...KEY_FORMATS[kindId].hint(key),
     createdBy: actor.kind === 'user' ? actor.userId : null,
     createdAt: new Date(now).toISOString(),
     expiresAt: new Date(brandKeyExpiry(now)).toISOString(),
     revokedAt: null,
     lastUsedAt: null,
   };
-  await deps.store.transaction(async (store) => {
-    await kind.insert(store, record);
-    await recordAudit(store, actor, record.createdAt, {
+  await deps.store.transaction(async (tx) => {
+    await tx.keys.create(kindId, record);
+    await recordAudit(tx, actor, record.createdAt, {
       workspaceId: record.workspaceId,
-      action: `${kind.auditTarget}.created`,
-      targetType: kind.auditTarget,
+      action: `${auditTarget}.created`,
+      targetType: auditTarget,
       targetId: record.id,
       details: { name: record.name, prefix: record.prefix, expires_at: record.expiresAt },
     });
@@ -147,44 +81,44 @@ async function createKey(
 
 /** @param usage this process's uses not yet written, so a listing shows them at once. */
 async function listKeys(
-  kind: KeyKind,
-  deps: Deps,
+  kindId: KeyKindId,
+  deps: Deps<'keys' | 'workspaces'>,
   workspaceId: string,
   usage?: UsageRecorder,
 ): Promise<KeyView[]> {
   await requireWorkspace(deps, workspaceId);
   const now = deps.clock.now();
-  return (await kind.list(deps.store, workspaceId)).map((record) => {
+  return (await deps.store.keys.list(kindId, workspaceId)).map((record) => {
     const view = toKeyView(record, now);
-    return { ...view, last_used_at: (usage && kind.pendingUse(usage, record.id)) ?? view.last_used_at };
+    return { ...view, last_used_at: usage?.pendingUse(kindId, record.id) ?? view.last_used_at };
   });
 }
 
 /** Revokes the key at once, everywhere; revoking a revoked key is not an error and changes nothing. */
 async function revokeKey(
-  kind: KeyKind,
-  deps: Deps,
+  kindId: KeyKindId,
+  deps: KeyDeps,
   actor: Actor,
   workspaceId: string,
   keyId: string,
 ): Promise<KeyView> {
   await requireWorkspace(deps, workspaceId);
+  const { auditTarget } = KEY_KINDS[kindId];
   const now = isoAt(deps.clock);
-  const revocation = await deps.store.transaction(async (store) => {
-    const revoked = await kind.revoke(store, workspaceId, keyId, now);
+  const revocation = await deps.store.transaction(async (tx) => {
+    const revoked = await tx.keys.revoke(kindId, workspaceId, keyId, now);
     if (revoked?.revokedNow) {
-      await recordAudit(store, actor, now, {
+      await recordAudit(tx, actor, now, {
         workspaceId,
-        action: `${kind.auditTarget}.revoked`,
-        targetType: kind.auditTarget,
+        action: `${auditTarget}.revoked`,
+        targetType: auditTarget,
         targetId: keyId,
         details: { name: revoked.record.name, prefix: revoked.record.prefix },
       });
     }
     return revoked;
   });
-  if (!revocation)
-    throw new AppError(kind.notFound, `Workspace ${workspaceId} has no ${kind.label} ${keyId}.`);
+  if (!revocation) throw keyNotFound(kindId, workspaceId, keyId);
   return toKeyView(revocation.record, deps.clock.now());
 }
 
@@ -194,70 +128,38 @@ async function revokeKey(
  * extra live key behind. The old key stays valid until it is revoked.
  */
 async function rotateKey(
-  kind: KeyKind,
-  deps: Deps,
+  kindId: KeyKindId,
+  deps: KeyDeps,
   actor: Actor,
   input: { workspaceId: string; keyId: string; name?: string | undefined },
 ): Promise<{ replaced: KeyView; created: CreatedKey }> {
-  const replaced = (await listKeys(kind, deps, input.workspaceId)).find((key) => key.id === input.keyId);
-  if (!replaced) {
-    throw new AppError(kind.notFound, `Workspace ${input.workspaceId} has no ${kind.label} ${input.keyId}.`);
-  }
+  const replaced = (await listKeys(kindId, deps, input.workspaceId)).find((key) => key.id === input.keyId);
+  if (!replaced) throw keyNotFound(kindId, input.workspaceId, input.keyId);
   const name = input.name ?? `${replaced.name} (rotated)`;
-  const created = await createKey(kind, deps, actor, { workspaceId: input.workspaceId, name });
+  const created = await createKey(kindId, deps, actor, { workspaceId: input.workspaceId, name });
   return { replaced, created };
 }
 
-type Create = (deps: Deps, actor: Actor, input: { workspaceId: string; name: string }) => Promise<CreatedKey>;
-type List = (deps: Deps, workspaceId: string, usage?: UsageRecorder) => Promise<KeyView[]>;
-type Revoke = (deps: Deps, actor: Actor, workspaceId: string, keyId: string) => Promise<KeyView>;
-type Rotate = (
-  deps: Deps,
-  actor: Actor,
-  input: { workspaceId: string; keyId: string; name?: string | undefined },
-) => Promise<{ replaced: KeyView; created: CreatedKey }>;
-
-export const createBrandKey: Create = (...args) => createKey(BRAND_KEYS, ...args);
-export const listBrandKeys: List = (...args) => listKeys(BRAND_KEYS, ...args);
-export const revokeBrandKey: Revoke = (...args) => revokeKey(BRAND_KEYS, ...args);
-export const rotateBrandKey: Rotate = (...args) => rotateKey(BRAND_KEYS, ...args);
-
-export const createApiKey: Create = (...args) => createKey(API_KEYS, ...args);
-export const listApiKeys: List = (...args) => listKeys(API_KEYS, ...args);
-export const revokeApiKey: Revoke = (...args) => revokeKey(API_KEYS, ...args);
-export const rotateApiKey: Rotate = (...args) => rotateKey(API_KEYS, ...args);
-
-/** A workspace API key that passed every check of this request. */
-export interface VerifiedApiKey {
-  id: string;
-  workspaceId: string;
+/** Creating, listing, revoking and rotating the keys of one kind: every kind shares one life. */
+export interface KeyService {
+  create: (deps: KeyDeps, actor: Actor, input: { workspaceId: string; name: string }) => Promise<CreatedKey>;
+  list: (deps: Deps<'keys' | 'workspaces'>, workspaceId: string, usage?: UsageRecorder) => Promise<KeyView[]>;
+  revoke: (deps: KeyDeps, actor: Actor, workspaceId: string, keyId: string) => Promise<KeyView>;
+  rotate: (
+    deps: KeyDeps,
+    actor: Actor,
+    input: { workspaceId: string; keyId: string; name?: string | undefined },
+  ) => Promise<{ replaced: KeyView; created: CreatedKey }>;
 }
 
-/**
- * Authenticates a workspace API key. The campaign API is no hot path, so each request looks the key up;
- * like brand read keys, expiry and revocation are judged against the clock on every request.
- */
-export async function verifyApiKey(
-  deps: Deps,
-  token: string,
-  usage?: UsageRecorder,
-): Promise<VerifiedApiKey> {
-  if (WORKSPACE_API_KEY.formatProblem(token) !== undefined) {
-    throw new AppError('api_key_invalid', 'The workspace API key is malformed (wrong length or checksum).');
-  }
-  const record = await deps.store.findApiKeyByHash(hashKey(token));
-  if (!record) throw new AppError('api_key_invalid', 'The workspace API key is not known to this service.');
-  const now = deps.clock.now();
-  const status = brandKeyStatus(lifecycleTimes(record), now);
-  if (status === 'expired') {
-    throw new AppError(
-      'api_key_expired',
-      `The workspace API key ${record.prefix}… expired at ${record.expiresAt}.`,
-    );
-  }
-  if (status === 'revoked') {
-    throw new AppError('api_key_revoked', `The workspace API key ${record.prefix}… was revoked.`);
-  }
-  usage?.apiKeyUsed(record.id, now);
-  return { id: record.id, workspaceId: record.workspaceId };
-}
+/** The service of every kind of key (src/core/key-kinds.ts). */
+export const KEY_SERVICES: Record<KeyKindId, KeyService> = mapKeyKinds(({ id }) => ({
+  create: (...args) => createKey(id, ...args),
+  list: (...args) => listKeys(id, ...args),
+  revoke: (...args) => revokeKey(id, ...args),
+  rotate: (...args) => rotateKey(id, ...args),
+}));
+
+/** The services the demo and the tests call by name. */
+export const { create: createBrandKey, list: listBrandKeys, revoke: revokeBrandKey } = KEY_SERVICES.brand;
+export const { create: createApiKey } = KEY_SERVICES.api;

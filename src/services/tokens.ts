@@ -9,6 +9,8 @@ import {
   type JWTVerifyOptions,
   SignJWT,
 } from 'jose';
+import type { AccessToken, CreatedAccessToken } from '../contract/access-tokens.js';
+import type { IssuedSession } from '../contract/session.js';
 import { newId } from '../core/base62.js';
 import { isoAt } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
@@ -55,31 +57,19 @@ const LOCAL_CLAIMS = ['iss', 'aud', 'sub', 'iat', 'exp', 'jti'] as const;
 /** The provider's token must say when it was issued and when it expires (README: identity provider). */
 const PROVIDER_CLAIMS = ['iat', 'exp'] as const;
 
-/** A caller authenticated by a user token: the user, and the personal access token's id when it is one. */
-export interface UserPrincipal {
+/**
+ * A caller authenticated by a user token (one of the principals of src/services/credentials.ts): by a sign-in
+ * session (whose id signing out revokes), a personal access token, or an identity provider's token.
+ */
+export type UserPrincipal = {
   user: UserRecord;
-  tokenId: string | null;
-  /** The sign-in session's id, which signing out revokes; null for other tokens. */
-  sessionId: string | null;
   /** When the token stops being accepted (epoch ms). */
   expiresAt: number;
-}
-
-export interface IssuedSession {
-  access_token: string;
-  token_type: 'bearer';
-  expires_in: number;
-}
-
-export interface AccessTokenView {
-  id: string;
-  name: string;
-  status: 'active' | 'expired' | 'revoked';
-  created_at: string;
-  expires_at: string;
-  revoked_at: string | null;
-  last_used_at: string | null;
-}
+} & (
+  | { kind: 'session'; sessionId: string }
+  | { kind: 'personal_token'; tokenId: string }
+  | { kind: 'provider_token' }
+);
 
 /** Why jose refused a token's claims, for the problem's detail: which claim, and what was wrong with it. */
 function claimProblem(
@@ -103,7 +93,7 @@ export class TokenService {
   private readonly remoteKeys: ReturnType<typeof createRemoteJWKSet> | undefined;
 
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: Deps<'users' | 'tokens' | 'settings' | 'audit'>,
     private readonly config: AuthConfig,
     private readonly usage?: UsageRecorder,
   ) {
@@ -118,7 +108,7 @@ export class TokenService {
     if (!this.secret) {
       const secret =
         this.config.jwtSecret ??
-        (await this.deps.store.getOrCreateSetting('jwt_secret', randomBytes(32).toString('base64url')));
+        (await this.deps.store.settings.getOrCreate('jwt_secret', randomBytes(32).toString('base64url')));
       this.secret = new TextEncoder().encode(secret);
     }
     return this.secret;
@@ -144,17 +134,17 @@ export class TokenService {
 
   /** Signing out: the session's token is refused from now on, on every node. */
   async signOut(principal: UserPrincipal): Promise<void> {
-    const { sessionId, expiresAt } = principal;
-    if (sessionId === null) return;
+    if (principal.kind !== 'session') return;
     const now = isoAt(this.deps.clock);
-    await this.deps.store.signOutSession(sessionId, new Date(expiresAt).toISOString(), now);
+    const expiresAt = new Date(principal.expiresAt).toISOString();
+    await this.deps.store.tokens.signOutSession(principal.sessionId, expiresAt, now);
   }
 
   /** A personal access token for AI clients and scripts: shown once, at most 90 days, revocable. */
   async createPersonalToken(
     user: UserRecord,
     input: { name: string; expiresInDays: number },
-  ): Promise<AccessTokenView & { token: string }> {
+  ): Promise<CreatedAccessToken> {
     const name = parseInput(nameSchema, input.name, 'name');
     const days = parseInput(tokenDaysSchema, input.expiresInDays, 'expires_in_days');
     const now = this.deps.clock.now();
@@ -169,9 +159,9 @@ export class TokenService {
     };
     const token = await this.sign(user, now + days * DAY_S * 1000, record.id);
     const actor: Actor = { kind: 'user', userId: user.id, email: user.email };
-    await this.deps.store.transaction(async (store) => {
-      await store.createAccessToken(record);
-      await recordAudit(store, actor, record.createdAt, {
+    await this.deps.store.transaction(async (tx) => {
+      await tx.tokens.create(record);
+      await recordAudit(tx, actor, record.createdAt, {
         workspaceId: null,
         action: 'access_token.created',
         targetType: 'access_token',
@@ -182,16 +172,16 @@ export class TokenService {
     return { ...this.toView(record), token };
   }
 
-  async listPersonalTokens(user: UserRecord): Promise<AccessTokenView[]> {
-    return (await this.deps.store.listAccessTokens(user.id)).map((record) => this.toView(record));
+  async listPersonalTokens(user: UserRecord): Promise<AccessToken[]> {
+    return (await this.deps.store.tokens.list(user.id)).map((record) => this.toView(record));
   }
 
-  async revokePersonalToken(user: UserRecord, id: string): Promise<AccessTokenView> {
+  async revokePersonalToken(user: UserRecord, id: string): Promise<AccessToken> {
     const now = isoAt(this.deps.clock);
-    const revocation = await this.deps.store.transaction(async (store) => {
-      const revoked = await store.revokeAccessToken(user.id, id, now);
+    const revocation = await this.deps.store.transaction(async (tx) => {
+      const revoked = await tx.tokens.revoke(user.id, id, now);
       if (revoked?.revokedNow) {
-        await recordAudit(store, { kind: 'user', userId: user.id, email: user.email }, now, {
+        await recordAudit(tx, { kind: 'user', userId: user.id, email: user.email }, now, {
           workspaceId: null,
           action: 'access_token.revoked',
           targetType: 'access_token',
@@ -205,7 +195,7 @@ export class TokenService {
     return this.toView(revocation.record);
   }
 
-  private toView(record: AccessTokenRecord): AccessTokenView {
+  private toView(record: AccessTokenRecord): AccessToken {
     return {
       id: record.id,
       name: record.name,
@@ -213,11 +203,11 @@ export class TokenService {
       created_at: record.createdAt,
       expires_at: record.expiresAt,
       revoked_at: record.revokedAt,
-      last_used_at: this.usage?.pendingAccessTokenUse(record.id) ?? record.lastUsedAt,
+      last_used_at: this.usage?.pendingUse('accessToken', record.id) ?? record.lastUsedAt,
     };
   }
 
-  /** Verifies a bearer token that is not a brand read key; throws a 401 problem when it is not valid now. */
+  /** Verifies a user token (a bearer token or the session cookie); throws a 401 problem when it is not valid now. */
   async verify(token: string): Promise<UserPrincipal> {
     if (!looksLikeJwt(token))
       throw new AppError('invalid_token', 'The bearer token is not a valid access token.');
@@ -246,21 +236,21 @@ export class TokenService {
         `The access token's lifetime (exp − iat, ${String(payload.exp - payload.iat)} s) is longer than this service issues (${String(maxLifetime)} s).`,
       );
     }
-    const user = await this.deps.store.getUser(payload.sub);
+    const user = await this.deps.store.users.get(payload.sub);
     if (!user) throw new AppError('invalid_token', 'The access token belongs to no account.');
     const expiresAt = payload.exp * 1000;
     if (isSession) {
-      if (await this.deps.store.isSessionSignedOut(payload.jti))
+      if (await this.deps.store.tokens.isSessionSignedOut(payload.jti))
         throw new AppError('token_revoked', 'This session was signed out.');
-      return { user, tokenId: null, sessionId: payload.jti, expiresAt };
+      return { kind: 'session', user, sessionId: payload.jti, expiresAt };
     }
-    const record = await this.deps.store.getAccessToken(payload.jti);
+    const record = await this.deps.store.tokens.get(payload.jti);
     if (!record || record.userId !== user.id)
       throw new AppError('invalid_token', 'The access token is not known.');
     if (record.revokedAt !== null)
       throw new AppError('token_revoked', 'The personal access token has been revoked.');
-    this.usage?.accessTokenUsed(record.id, this.deps.clock.now());
-    return { user, tokenId: record.id, sessionId: null, expiresAt };
+    this.usage?.used('accessToken', record.id, this.deps.clock.now());
+    return { kind: 'personal_token', user, tokenId: record.id, expiresAt };
   }
 
   private async verifyRemote(token: string, issuer: string | undefined): Promise<UserPrincipal> {
@@ -281,7 +271,7 @@ export class TokenService {
     const email = payload[provider.emailClaim];
     const user =
       typeof email === 'string'
-        ? await this.deps.store.findUserByEmail(email.trim().toLowerCase())
+        ? await this.deps.store.users.findByEmail(email.trim().toLowerCase())
         : undefined;
     if (!user) {
       throw new AppError(
@@ -289,7 +279,7 @@ export class TokenService {
         `The identity provider's token names no account here (claim "${provider.emailClaim}").`,
       );
     }
-    return { user, tokenId: null, sessionId: null, expiresAt: payload.exp * 1000 };
+    return { kind: 'provider_token', user, expiresAt: payload.exp * 1000 };
   }
 
   /** jose's verification against the injected clock, its refusals as 401 problems saying why. */

@@ -1,11 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { type BrandContext, brandContextSchema } from '../../core/brand-context.js';
-import { BRAND_KEY, looksLikeJwt, WORKSPACE_API_KEY } from '../../core/secret-keys.js';
+import { type BrandContext, brandContextSchema } from '../../contract/brand-context.js';
 import { AppError } from '../../core/errors.js';
-import { authorize } from '../../services/access.js';
-import type { VerifiedKey } from '../../services/brand-reader.js';
-import { bearerToken, principalOf } from '../auth.js';
+import { principalOf } from '../auth.js';
 import { ifNoneMatchMatches } from '../conditional.js';
 import type { AppContext, ZodApp } from '../context.js';
 import { BODY_PROBLEMS, jsonResponse, withProblems } from '../schemas.js';
@@ -13,12 +10,6 @@ import { BODY_PROBLEMS, jsonResponse, withProblems } from '../schemas.js';
 export const BRAND_AGENT_PATH = '/functions/v1/brand-agent';
 /** The body is two short strings; anything near this size is not a brand context request. */
 const BODY_LIMIT = 16 * 1024;
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    brandKey: VerifiedKey | null;
-  }
-}
 
 const requestSchema = z.strictObject({
   action: z.string({ error: 'must be a string' }).describe('Must be "context"'),
@@ -33,18 +24,15 @@ function isJson(contentType: string | undefined): boolean {
 }
 
 /**
- * `POST /functions/v1/brand-agent`: DESIGN 4.4, each check in its order. The credential is checked in
- * `onRequest`, before the body is even read, so an unauthenticated caller learns nothing about body rules.
- * A brand read key is the usual credential; a member's user token is accepted too (the MCP server's).
+ * `POST /functions/v1/brand-agent`: the checks of README "Errors", each in its order; who may read what is
+ * src/services/credentials.ts's to say. The credential is checked in `onRequest`, before the body is even
+ * read, so an unauthenticated caller learns nothing about body rules. A brand read key is the usual
+ * credential; a member's user token is accepted too (the MCP server's).
  */
 export function brandAgentRoutes(app: ZodApp, ctx: AppContext): void {
-  app.decorateRequest('brandKey', null);
-
   const refuseMethod = (request: FastifyRequest): Promise<never> =>
     Promise.reject(
-      new AppError('method_not_allowed', `${request.method} is not supported here; use POST.`, [], {
-        allow: 'POST',
-      }),
+      new AppError('method_not_allowed', { method: request.method }, { headers: { allow: 'POST' } }),
     );
   app.route({
     method: app.supportedMethods.filter((method) => method !== 'POST'),
@@ -58,32 +46,11 @@ export function brandAgentRoutes(app: ZodApp, ctx: AppContext): void {
 
   /** Steps 2-3 (the credential) and the content type of step 4, all before the body is read. */
   const authenticate = async (request: FastifyRequest) => {
-    const header = request.headers.authorization;
-    if (header === undefined || header === '') {
-      throw new AppError('missing_key', 'The Authorization header is missing.');
-    }
-    const token = bearerToken(header);
-    if (token === undefined)
-      throw new AppError('malformed_key', 'The Authorization header must be "Bearer <key>".');
-    if (token.startsWith(BRAND_KEY.prefix) || !looksLikeJwt(token)) {
-      if (token.startsWith(WORKSPACE_API_KEY.prefix)) {
-        throw new AppError(
-          'malformed_key',
-          'This is a workspace API key (wsk_…), which reaches campaigns only; the read operation takes a brand read key (brk_…).',
-        );
-      }
-      const verified = ctx.reader.verifyKey(token);
-      request.brandKey = verified instanceof Promise ? await verified : verified;
-    } else {
-      request.principal = await ctx.tokens.verify(token);
-    }
+    // Not awaited when the key is cached: see FeedCache.get.
+    const principal = ctx.credentials.resolve({ authorization: request.headers.authorization }, 'read');
+    request.principal = principal instanceof Promise ? await principal : principal;
     // Step 4 begins here, before the body is read: one hook instead of two on the hot path.
-    if (!isJson(request.headers['content-type'])) {
-      throw new AppError(
-        'unsupported_media_type',
-        'The body must be JSON sent with "Content-Type: application/json".',
-      );
-    }
+    if (!isJson(request.headers['content-type'])) throw new AppError('unsupported_media_type');
   };
 
   app.post(
@@ -122,16 +89,11 @@ export function brandAgentRoutes(app: ZodApp, ctx: AppContext): void {
     },
     async (request, reply) => {
       const { action, workspace_id: workspaceId } = request.body;
-      if (action !== 'context') {
-        throw new AppError(
-          'unsupported_action',
-          `Action "${action.slice(0, 64)}" is not supported; use "context".`,
-        );
-      }
-      const key = request.brandKey;
-      if (key === null) await authorize(ctx.deps, principalOf(request).user, workspaceId, 'brand.read');
-      // Not awaited when cached: see BrandReader.cached.
-      const served = key === null ? ctx.reader.readWorkspace(workspaceId) : ctx.reader.read(key, workspaceId);
+      if (action !== 'context') throw new AppError('unsupported_action', { action });
+      // Neither is awaited when a key reads its own workspace's cached brand: see FeedCache.get.
+      const access = ctx.credentials.authorize(principalOf(request), workspaceId, 'brand.read');
+      if (access instanceof Promise) await access;
+      const served = ctx.reader.readWorkspace(workspaceId);
       const brand = served instanceof Promise ? await served : served;
       reply.header('etag', brand.etag).header('cache-control', 'private, no-cache');
       if (ifNoneMatchMatches(request.headers['if-none-match'], brand.etag)) return reply.code(304).send();

@@ -1,8 +1,11 @@
 import { type ReactNode, type SubmitEvent, useState } from 'react';
+import { capitalizedLabel, type KeyKind } from '../../../src/core/key-kinds';
 import { api, workspacePath } from '../api';
 import { daysUntil, plural } from '../format';
 import { COPY_NOTICE, copyText, useNotice } from '../notice';
-import type { CreatedKey, Member, Workspace, WorkspaceKey } from '../types';
+import type { CreatedKey, KeyView } from '../../../src/contract/keys';
+import type { Member } from '../../../src/contract/members';
+import type { Workspace } from '../../../src/contract/workspaces';
 import { useResource } from '../useResource';
 import { useSubmit } from '../useSubmit';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -17,17 +20,10 @@ import { StatusMessage } from './StatusMessage';
 import { Time } from './Time';
 import { canManage } from './WorkspaceGate';
 
-/** The words and route that tell brand read keys and workspace API keys apart; the controls are the same. */
-export interface KeyKind {
-  path: 'brand-keys' | 'api-keys';
-  heading: string;
+/** The console's own words for a kind of key, beside its row of KEY_KINDS (route, label). */
+export interface KeySectionWords {
   description: string;
   createButton: string;
-  createTitle: string;
-  resultTitle: string;
-  /** The label of the one-time key textbox, and how the table is named. */
-  keyLabel: string;
-  tableName: string;
 }
 
 /** Under this many days an active key is flagged "Expires soon": time enough to rotate calmly. */
@@ -35,17 +31,18 @@ const EXPIRES_SOON_DAYS = 14;
 
 interface KeySectionProps {
   kind: KeyKind;
+  words: KeySectionWords;
   workspace: Workspace;
   members: Member[] | undefined;
   onNotice: (message: string) => void;
 }
 
 /** One kind of workspace key: create (shown once), list with status and expiry, revoke. */
-export function KeySection({ kind, workspace, members, onNotice }: KeySectionProps) {
-  const keys = useResource<{ keys: WorkspaceKey[] }>(workspacePath(workspace.id, `/${kind.path}`));
+export function KeySection({ kind, words, workspace, members, onNotice }: KeySectionProps) {
+  const keys = useResource<{ keys: KeyView[] }>(workspacePath(workspace.id, `/${kind.collection}`));
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedKey | null>(null);
-  const [revoking, setRevoking] = useState<WorkspaceKey | null>(null);
+  const [revoking, setRevoking] = useState<KeyView | null>(null);
   const manage = canManage(workspace);
   // The API lists keys to owners and admins only: members get the table's frame and the reason it is empty.
   const refused = keys.error?.code === 'insufficient_role';
@@ -54,8 +51,8 @@ export function KeySection({ kind, workspace, members, onNotice }: KeySectionPro
     <section className="section">
       <div className="section-header">
         <div>
-          <h2>{kind.heading}</h2>
-          <p className="section-description">{kind.description}</p>
+          <h2>{`${capitalizedLabel(kind)}s`}</h2>
+          <p className="section-description">{words.description}</p>
         </div>
         {manage && (
           <button
@@ -65,7 +62,7 @@ export function KeySection({ kind, workspace, members, onNotice }: KeySectionPro
               setCreating(true);
             }}
           >
-            {kind.createButton}
+            {words.createButton}
           </button>
         )}
       </div>
@@ -121,8 +118,8 @@ export function KeySection({ kind, workspace, members, onNotice }: KeySectionPro
           confirmLabel="Revoke key"
           danger
           action={() =>
-            api.delete<WorkspaceKey>(
-              workspacePath(workspace.id, `/${kind.path}/${encodeURIComponent(revoking.id)}`),
+            api.delete<KeyView>(
+              workspacePath(workspace.id, `/${kind.collection}/${encodeURIComponent(revoking.id)}`),
             )
           }
           onCancel={() => {
@@ -143,17 +140,17 @@ export function KeySection({ kind, workspace, members, onNotice }: KeySectionPro
 
 interface KeyTableProps {
   kind: KeyKind;
-  keys: WorkspaceKey[];
+  keys: KeyView[];
   emptyText: string;
   now: number;
   members: Member[] | undefined;
-  onRevoke: ((key: WorkspaceKey) => void) | undefined;
+  onRevoke: ((key: KeyView) => void) | undefined;
 }
 
 function KeyTable({ kind, keys, emptyText, now, members, onRevoke }: KeyTableProps) {
   return (
     <DataTable
-      name={kind.tableName}
+      name={`${capitalizedLabel(kind)}s`}
       columns={[
         { header: 'Name', rowHeader: true, cell: (key) => key.name },
         {
@@ -201,7 +198,7 @@ function creatorOf(createdBy: string | null, members: Member[] | undefined): Rea
   return email === undefined ? createdBy : <Email address={email} />;
 }
 
-function Expiry({ keyItem, now }: { keyItem: WorkspaceKey; now: number }) {
+function Expiry({ keyItem, now }: { keyItem: KeyView; now: number }) {
   const days = daysUntil(keyItem.expires_at, now);
   const date = <Time iso={keyItem.expires_at} />;
   if (keyItem.status === 'revoked') return date;
@@ -235,11 +232,11 @@ function CreateKeyDialog({ kind, workspaceId, onCancel, onCreated }: CreateKeyDi
 
   function submit(event: SubmitEvent) {
     event.preventDefault();
-    run(() => api.post<CreatedKey>(workspacePath(workspaceId, `/${kind.path}`), { name }), onCreated);
+    run(() => api.post<CreatedKey>(workspacePath(workspaceId, `/${kind.collection}`), { name }), onCreated);
   }
 
   return (
-    <Dialog title={kind.createTitle} onClose={onCancel}>
+    <Dialog title={`Create ${kind.label}`} onClose={onCancel}>
       <form onSubmit={submit} className="stack">
         <ProblemAlert error={error} />
         <TextField
@@ -267,7 +264,7 @@ function NewKeyDialog({ kind, created, onDone }: { kind: KeyKind; created: Creat
   const [notice, showNotice] = useNotice(COPY_NOTICE);
   return (
     <Dialog
-      title={kind.resultTitle}
+      title={`Your new ${kind.label}`}
       onClose={onDone}
       confirmClose="You will not see this key again. Close anyway?"
     >
@@ -276,7 +273,7 @@ function NewKeyDialog({ kind, created, onDone }: { kind: KeyKind; created: Creat
           <strong>{created.name}</strong> is active until <Time iso={created.expires_at} />.
         </p>
         <TextField
-          label={kind.keyLabel}
+          label={capitalizedLabel(kind)}
           value={created.key}
           readOnly
           spellCheck={false}

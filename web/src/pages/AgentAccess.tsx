@@ -1,40 +1,33 @@
-import { KeySection, type KeyKind } from '../components/KeySection';
+import { KEY_KINDS, type KeyKindId } from '../../../src/core/key-kinds';
+import { KeySection, type KeySectionWords } from '../components/KeySection';
 import { PageHeader } from '../components/PageHeader';
 import { StatusMessage } from '../components/StatusMessage';
 import { canManage, useWorkspace } from '../components/WorkspaceGate';
 import { workspacePath } from '../api';
 import { COPY_NOTICE, copyText, useNotice } from '../notice';
-import type { Member } from '../types';
+import type { Member } from '../../../src/contract/members';
 import { useResource } from '../useResource';
 
-const BRAND_READ_KEYS: KeyKind = {
-  path: 'brand-keys',
-  heading: 'Brand read keys',
-  description:
-    'For AI system prompts, pipelines and server-side scripts: each key reads this workspace’s brand context and nothing else, and expires 90 days after it is created.',
-  createButton: 'Create key',
-  createTitle: 'Create brand read key',
-  resultTitle: 'Your new brand read key',
-  keyLabel: 'Brand read key',
-  tableName: 'Brand read keys',
-};
+/** What this page says of each kind of key beyond its row of KEY_KINDS. */
+const WORDS = {
+  brand: {
+    description:
+      'For AI system prompts, pipelines and server-side scripts: each key reads this workspace’s brand context and nothing else, and expires 90 days after it is created.',
+    createButton: 'Create key',
+  },
+  api: {
+    description:
+      'For integrations that read and write this workspace’s campaign drafts through the campaign API. They expire after 90 days too.',
+    createButton: 'Create API key',
+  },
+} satisfies Record<KeyKindId, KeySectionWords>;
 
-const WORKSPACE_API_KEYS: KeyKind = {
-  path: 'api-keys',
-  heading: 'Workspace API keys',
-  description:
-    'For integrations that read and write this workspace’s campaign drafts through the campaign API. They expire after 90 days too.',
-  createButton: 'Create API key',
-  createTitle: 'Create workspace API key',
-  resultTitle: 'Your new workspace API key',
-  keyLabel: 'Workspace API key',
-  tableName: 'Workspace API keys',
-};
+const { envVar } = KEY_KINDS.brand;
 
 function testRequest(workspaceId: string): string {
   return [
     `curl -sS -X POST ${window.location.origin}/functions/v1/brand-agent \\`,
-    '  -H "Authorization: Bearer $BRAND_READ_KEY" \\',
+    `  -H "Authorization: Bearer $${envVar}" \\`,
     "  -H 'Content-Type: application/json' \\",
     `  -d '{"action":"context","workspace_id":"${workspaceId}"}'`,
   ].join('\n');
@@ -80,7 +73,8 @@ export function AgentAccess() {
       </section>
 
       <KeySection
-        kind={BRAND_READ_KEYS}
+        kind={KEY_KINDS.brand}
+        words={WORDS.brand}
         workspace={workspace}
         members={members.data?.members}
         onNotice={showNotice}
@@ -95,8 +89,8 @@ export function AgentAccess() {
         <ol className="steps">
           <li>Create a replacement key here in Settings → Agent Access.</li>
           <li>
-            Update the environment variable that holds the key (e.g. BRAND_READ_KEY) in every environment that
-            uses it.
+            Update the environment variable that holds the key (e.g. {envVar}) in every environment that uses
+            it.
           </li>
           <li>
             Verify the new key with a test request; it answers 200 with the brand:
@@ -107,7 +101,8 @@ export function AgentAccess() {
       </section>
 
       <KeySection
-        kind={WORKSPACE_API_KEYS}
+        kind={KEY_KINDS.api}
+        words={WORDS.api}
         workspace={workspace}
         members={members.data?.members}
         onNotice={showNotice}

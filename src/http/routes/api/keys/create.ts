@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { actorOf } from '../../../auth.js';
 import type { AppContext, ZodApp } from '../../../context.js';
+import { createdKeySchema } from '../../../../contract/keys.js';
 import {
   BODY_PROBLEMS,
-  createdKeySchema,
   jsonResponse,
   MANAGEMENT_SECURITY,
   managementProblems,
@@ -13,18 +13,18 @@ import {
 import type { KeyRoutes } from './kinds.js';
 
 /** POST /api/v1/workspaces/{id}/{brand-keys|api-keys}: Settings → Agent Access → Create Key. Shown once. */
-export function createKeyRoute(kind: KeyRoutes) {
+export function createKeyRoute(keys: KeyRoutes) {
   return (app: ZodApp, ctx: AppContext): void => {
     app.post(
-      `/api/v1/workspaces/:id/${kind.path}`,
+      `/api/v1/workspaces/:id/${keys.kind.collection}`,
       {
         config: { permission: 'keys.write' },
         schema: {
-          tags: [kind.tag],
-          operationId: `create${kind.operationNoun}`,
-          summary: `Create a ${kind.noun}`,
+          tags: [keys.tag],
+          operationId: `create${keys.kind.codeName}`,
+          summary: `Create a ${keys.kind.label}`,
           security: MANAGEMENT_SECURITY,
-          description: `${kind.purpose} The key is in this response only; it expires 90 days after creation.`,
+          description: `${keys.kind.purpose} The key is in this response only; it expires 90 days after creation.`,
           params: workspaceParams,
           body: z.strictObject({
             name: z.string().describe('A descriptive name, e.g. "newsletter pipeline"'),
@@ -36,7 +36,7 @@ export function createKeyRoute(kind: KeyRoutes) {
         },
       },
       async (request, reply) => {
-        const created = await kind.create(ctx.deps, actorOf(request), {
+        const created = await keys.service.create(ctx.deps, actorOf(request), {
           workspaceId: request.params.id,
           name: request.body.name,
         });

@@ -10,30 +10,30 @@ import {
 import type { KeyRoutes } from './kinds.js';
 
 /** GET /api/v1/workspaces/{id}/{brand-keys|api-keys}: status, expiry and last use; never the secret. */
-export function listKeysRoute(kind: KeyRoutes) {
+export function listKeysRoute(keys: KeyRoutes) {
   return (app: ZodApp, ctx: AppContext): void => {
     app.get(
-      `/api/v1/workspaces/:id/${kind.path}`,
+      `/api/v1/workspaces/:id/${keys.kind.collection}`,
       {
         config: { permission: 'keys.read' },
         schema: {
-          tags: [kind.tag],
-          operationId: `list${kind.operationNoun}s`,
-          summary: `List ${kind.noun}s`,
+          tags: [keys.tag],
+          operationId: `list${keys.kind.codeName}s`,
+          summary: `List ${keys.kind.label}s`,
           security: MANAGEMENT_SECURITY,
           params: workspaceParams,
           response: withProblems(
             {
               200: jsonResponse(
-                `The workspace's ${kind.noun}s, newest first: never the secret`,
-                z.object({ keys: z.array(kind.schema) }),
+                `The workspace's ${keys.kind.label}s, newest first: never the secret`,
+                z.object({ keys: z.array(keys.schema) }),
               ),
             },
             managementProblems('read', 'keys.read'),
           ),
         },
       },
-      async (request) => ({ keys: await kind.list(ctx.deps, request.params.id, ctx.usage) }),
+      async (request) => ({ keys: await keys.service.list(ctx.deps, request.params.id, ctx.usage) }),
     );
   };
 }

@@ -11,25 +11,25 @@ import {
 import type { KeyRoutes } from './kinds.js';
 
 /** DELETE /api/v1/workspaces/{id}/{brand-keys|api-keys}/{key_id}: revokes at once, everywhere; idempotent. */
-export function revokeKeyRoute(kind: KeyRoutes) {
+export function revokeKeyRoute(keys: KeyRoutes) {
   return (app: ZodApp, ctx: AppContext): void => {
     app.delete(
-      `/api/v1/workspaces/:id/${kind.path}/:key_id`,
+      `/api/v1/workspaces/:id/${keys.kind.collection}/:key_id`,
       {
         config: { permission: 'keys.write' },
         schema: {
-          tags: [kind.tag],
-          operationId: `revoke${kind.operationNoun}`,
-          summary: `Revoke a ${kind.noun}`,
+          tags: [keys.tag],
+          operationId: `revoke${keys.kind.codeName}`,
+          summary: `Revoke a ${keys.kind.label}`,
           security: MANAGEMENT_SECURITY,
           params: workspaceParams.extend({ key_id: z.string().max(128) }),
           response: withProblems(
-            { 200: jsonResponse('The key, revoked (also when it already was)', kind.schema) },
-            [...managementProblems('write', 'keys.write'), kind.notFound],
+            { 200: jsonResponse('The key, revoked (also when it already was)', keys.schema) },
+            [...managementProblems('write', 'keys.write'), keys.kind.problems.notFound],
           ),
         },
       },
-      (request) => kind.revoke(ctx.deps, actorOf(request), request.params.id, request.params.key_id),
+      (request) => keys.service.revoke(ctx.deps, actorOf(request), request.params.id, request.params.key_id),
     );
   };
 }

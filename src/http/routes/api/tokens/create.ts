@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { AppError } from '../../../../core/errors.js';
 import { MAX_TOKEN_DAYS } from '../../../../core/inputs.js';
-import { principalOf } from '../../../auth.js';
+import { userPrincipalOf } from '../../../auth.js';
 import type { AppContext, ZodApp } from '../../../context.js';
+import { createdAccessTokenSchema } from '../../../../contract/access-tokens.js';
 import {
-  accessTokenSchema,
   BODY_PROBLEMS,
   jsonResponse,
   MANAGEMENT_SECURITY,
@@ -30,10 +30,7 @@ export function createTokenRoute(app: ZodApp, ctx: AppContext): void {
         }),
         response: withProblems(
           {
-            201: jsonResponse(
-              'The new token, shown in this response only',
-              accessTokenSchema.extend({ token: z.string() }),
-            ),
+            201: jsonResponse('The new token, shown in this response only', createdAccessTokenSchema),
           },
           [...managementProblems('write'), ...BODY_PROBLEMS, 'session_required'],
         ),
@@ -41,11 +38,10 @@ export function createTokenRoute(app: ZodApp, ctx: AppContext): void {
     },
     async (request, reply) => {
       const { name, expires_in_days: expiresInDays } = request.body;
-      const { user, tokenId } = principalOf(request);
+      const principal = userPrincipalOf(request);
       // A leaked personal token must not be able to mint its own successors.
-      if (tokenId !== null)
-        throw new AppError('session_required');
-      const created = await ctx.tokens.createPersonalToken(user, { name, expiresInDays });
+      if (principal.kind === 'personal_token') throw new AppError('session_required');
+      const created = await ctx.tokens.createPersonalToken(principal.user, { name, expiresInDays });
       return reply.code(201).header('cache-control', 'no-store').send(created);
     },
   );

@@ -1,13 +1,8 @@
 import { z } from 'zod';
-import { principalOf } from '../../../auth.js';
+import { userPrincipalOf } from '../../../auth.js';
 import type { AppContext, ZodApp } from '../../../context.js';
-import {
-  accessTokenSchema,
-  jsonResponse,
-  MANAGEMENT_SECURITY,
-  managementProblems,
-  withProblems,
-} from '../../../schemas.js';
+import { accessTokenListSchema } from '../../../../contract/access-tokens.js';
+import { jsonResponse, MANAGEMENT_SECURITY, managementProblems, withProblems } from '../../../schemas.js';
 
 /** GET /api/v1/tokens: the caller's personal access tokens; never the tokens themselves. */
 export function listTokensRoute(app: ZodApp, ctx: AppContext): void {
@@ -23,13 +18,13 @@ export function listTokensRoute(app: ZodApp, ctx: AppContext): void {
           {
             200: jsonResponse(
               'My personal access tokens: never the tokens themselves',
-              z.object({ tokens: z.array(accessTokenSchema) }),
+              accessTokenListSchema,
             ),
           },
           managementProblems('read'),
         ),
       },
     },
-    async (request) => ({ tokens: await ctx.tokens.listPersonalTokens(principalOf(request).user) }),
+    async (request) => ({ tokens: await ctx.tokens.listPersonalTokens(userPrincipalOf(request).user) }),
   );
 }

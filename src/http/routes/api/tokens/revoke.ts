@@ -1,13 +1,8 @@
 import { z } from 'zod';
-import { principalOf } from '../../../auth.js';
+import { userPrincipalOf } from '../../../auth.js';
 import type { AppContext, ZodApp } from '../../../context.js';
-import {
-  accessTokenSchema,
-  jsonResponse,
-  MANAGEMENT_SECURITY,
-  managementProblems,
-  withProblems,
-} from '../../../schemas.js';
+import { accessTokenSchema } from '../../../../contract/access-tokens.js';
+import { jsonResponse, MANAGEMENT_SECURITY, managementProblems, withProblems } from '../../../schemas.js';
 
 /** DELETE /api/v1/tokens/{token_id}: revokes one of the caller's tokens at once; idempotent. */
 export function revokeTokenRoute(app: ZodApp, ctx: AppContext): void {
@@ -26,6 +21,6 @@ export function revokeTokenRoute(app: ZodApp, ctx: AppContext): void {
         ),
       },
     },
-    (request) => ctx.tokens.revokePersonalToken(principalOf(request).user, request.params.token_id),
+    (request) => ctx.tokens.revokePersonalToken(userPrincipalOf(request).user, request.params.token_id),
   );
 }

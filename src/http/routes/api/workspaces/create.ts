@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { createWorkspace } from '../../../../services/workspaces.js';
-import { actorOf, principalOf } from '../../../auth.js';
+import { actorOf, userPrincipalOf } from '../../../auth.js';
 import type { AppContext, ZodApp } from '../../../context.js';
+import { workspaceSchema } from '../../../../contract/workspaces.js';
 import {
   BODY_PROBLEMS,
   jsonResponse,
   MANAGEMENT_SECURITY,
   managementProblems,
   withProblems,
-  workspaceSchema,
 } from '../../../schemas.js';
 
 /** POST /api/v1/workspaces: creates a workspace with an empty brand; the caller becomes its owner. */
@@ -29,7 +29,7 @@ export function createWorkspaceRoute(app: ZodApp, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const owner = principalOf(request).user;
+      const owner = userPrincipalOf(request).user;
       const workspace = await createWorkspace(ctx.deps, actorOf(request), { name: request.body.name, owner });
       return reply
         .code(201)

@@ -1,14 +1,9 @@
 import { z } from 'zod';
 import { listWorkspacesOf } from '../../../../services/workspaces.js';
-import { principalOf } from '../../../auth.js';
+import { userPrincipalOf } from '../../../auth.js';
 import type { AppContext, ZodApp } from '../../../context.js';
-import {
-  jsonResponse,
-  MANAGEMENT_SECURITY,
-  managementProblems,
-  withProblems,
-  workspaceSchema,
-} from '../../../schemas.js';
+import { workspaceListSchema } from '../../../../contract/workspaces.js';
+import { jsonResponse, MANAGEMENT_SECURITY, managementProblems, withProblems } from '../../../schemas.js';
 
 /** GET /api/v1/workspaces: the caller's workspaces and their role in each. */
 export function listWorkspacesRoute(app: ZodApp, ctx: AppContext): void {
@@ -22,17 +17,14 @@ export function listWorkspacesRoute(app: ZodApp, ctx: AppContext): void {
         security: MANAGEMENT_SECURITY,
         response: withProblems(
           {
-            200: jsonResponse(
-              'My workspaces and my role in each',
-              z.object({ workspaces: z.array(workspaceSchema) }),
-            ),
+            200: jsonResponse('My workspaces and my role in each', workspaceListSchema),
           },
           managementProblems('read'),
         ),
       },
     },
     async (request) => {
-      const workspaces = await listWorkspacesOf(ctx.deps, principalOf(request).user.id);
+      const workspaces = await listWorkspacesOf(ctx.deps, userPrincipalOf(request).user.id);
       return {
         workspaces: workspaces.map((w) => ({
           id: w.id,

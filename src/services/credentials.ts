@@ -1,0 +1,217 @@
+import type { Clock } from '../core/clock.js';
+import { AppError } from '../core/errors.js';
+import { KEY_KINDS, type KeyKind, type KeyKindId, keyKindOfToken, type Surface } from '../core/key-kinds.js';
+import { brandKeyStatus, type BrandKeyTimes, lifecycleTimes } from '../core/key-lifecycle.js';
+import { can, type Permission } from '../core/roles.js';
+import { hashKey, KEY_FORMATS, looksLikeJwt } from '../core/secret-keys.js';
+import type { KeyRecord, MembershipRecord, Store } from '../store/store.js';
+import { FeedCache, type MaybePromise } from './feed-cache.js';
+import type { TokenService, UserPrincipal } from './tokens.js';
+import type { UsageRecorder } from './usage.js';
+
+/** A caller proven by a workspace key of some kind: no secret, only what the checks need. */
+export interface KeyPrincipal extends BrandKeyTimes {
+  kind: 'key';
+  keyKind: KeyKindId;
+  id: string;
+  workspaceId: string;
+  /** The key's first characters, which refusals name. */
+  prefix: string;
+}
+
+/**
+ * Who made a request: a user (by sign-in session, personal access token or identity provider token, see
+ * src/services/tokens.ts) or a workspace key of a kind in src/core/key-kinds.ts.
+ */
+export type Principal = UserPrincipal | KeyPrincipal;
+
+/** The credentials a request carries. */
+export interface PresentedCredentials {
+  /** The Authorization header, as sent. */
+  authorization: string | undefined;
+  /** The console's session cookie, where the surface takes it. */
+  sessionCookie?: string | undefined;
+}
+
+/** How a surface refuses what it does not take, and what it takes a token of no key prefix for. */
+interface SurfaceRules {
+  /** No Authorization header (and no session cookie where one is taken). */
+  missing(): AppError;
+  /** An Authorization header that is not `Bearer <token>`. */
+  notBearer(): AppError;
+  /** Whether the console's session cookie stands in for a missing Authorization header. */
+  takesSessionCookie: boolean;
+  /** A token of no key prefix that is no JWT: a malformed key of this kind, or an invalid user token. */
+  unprefixed: KeyKindId | 'user';
+  /** A key of a kind the surface does not take, refused before it is looked up. */
+  otherKind(kind: KeyKind): AppError;
+}
+
+const SURFACES: Record<Surface, SurfaceRules> = {
+  read: {
+    missing: () => new AppError('missing_key'),
+    notBearer: () => new AppError('malformed_key', { reason: 'scheme' }),
+    takesSessionCookie: false,
+    unprefixed: 'brand',
+    otherKind: () => new AppError('malformed_key', { reason: 'wrong_kind' }),
+  },
+  management: {
+    missing: () => new AppError('missing_token', { reason: 'header' }),
+    notBearer: () => new AppError('invalid_token', { reason: 'scheme' }),
+    takesSessionCookie: true,
+    unprefixed: 'user',
+    otherKind: (kind) => new AppError(KEY_KINDS[kind.id].problems.notAllowed),
+  },
+};
+
+/** Verified keys kept in memory, of the kinds whose row says `cached`. */
+const MAX_CACHED_KEYS = 10_000;
+
+/** `Bearer <token>`: the scheme is case-insensitive (RFC 9110 §11.1), the token one word. */
+function bearerToken(header: string): string | undefined {
+  return /^Bearer +(\S+) *$/i.exec(header)?.[1];
+}
+
+function toKeyPrincipal(keyKind: KeyKindId, record: KeyRecord): KeyPrincipal {
+  return {
+    kind: 'key',
+    keyKind,
+    id: record.id,
+    workspaceId: record.workspaceId,
+    prefix: record.prefix,
+    ...lifecycleTimes(record),
+  };
+}
+
+/**
+ * Refuses a key on a route that its kind's permissions do not cover (a route of no permission, such as the
+ * caller's own tokens, takes no key). A user passes: a role is judged per workspace, by `authorize`.
+ */
+export function requireKeyPermission(principal: Principal, permission: Permission | undefined): void {
+  if (principal.kind !== 'key') return;
+  const kind: KeyKind = KEY_KINDS[principal.keyKind];
+  if (permission === undefined || !kind.permissions.includes(permission))
+    throw new AppError(KEY_KINDS[principal.keyKind].problems.notAllowed);
+}
+
+/**
+ * Authentication and authorization for every surface (README "Errors" and "Management API"): who a request's
+ * credential is, and whether it may do something in a workspace. Keys are checked format → checksum →
+ * cache → store → lifecycle; expiry and revocation are judged against the clock on every request, never
+ * cached as a verdict. A cached key is answered synchronously: the read operation's hot path awaits nothing.
+ */
+export class Credentials {
+  private readonly keys: FeedCache<KeyPrincipal>;
+
+  constructor(
+    private readonly store: Pick<Store, 'keys' | 'workspaces' | 'changes'>,
+    private readonly clock: Clock,
+    private readonly tokens: TokenService,
+    private readonly usage?: UsageRecorder,
+  ) {
+    this.keys = new FeedCache(store.changes, { maxEntries: MAX_CACHED_KEYS }, (key) => key.workspaceId);
+  }
+
+  /** The principal behind the credentials of a request made to `surface`; throws its 401 (or 403) problem. */
+  resolve(presented: PresentedCredentials, surface: Surface): MaybePromise<Principal> {
+    const rules = SURFACES[surface];
+    const header = presented.authorization;
+    if (header === undefined || header === '') {
+      const cookie = rules.takesSessionCookie ? presented.sessionCookie : undefined;
+      if (cookie === undefined || cookie === '') throw rules.missing();
+      return this.tokens.verify(cookie);
+    }
+    const token = bearerToken(header);
+    if (token === undefined) throw rules.notBearer();
+    const kind =
+      keyKindOfToken(token) ??
+      (rules.unprefixed === 'user' || looksLikeJwt(token) ? undefined : KEY_KINDS[rules.unprefixed]);
+    if (kind === undefined) return this.tokens.verify(token);
+    if (!kind.surfaces.includes(surface)) throw rules.otherKind(kind);
+    return this.verifyKey(kind.id, token);
+  }
+
+  private verifyKey(keyKind: KeyKindId, token: string): MaybePromise<KeyPrincipal> {
+    if (KEY_FORMATS[keyKind].formatProblem(token) !== undefined)
+      throw new AppError(KEY_KINDS[keyKind].problems.malformed, { reason: 'format' });
+    const hash = hashKey(token);
+    const load = async () => {
+      const record = await this.store.keys.findByHash(keyKind, hash);
+      return record && toKeyPrincipal(keyKind, record);
+    };
+    const key = KEY_KINDS[keyKind].cached ? this.keys.get(hash, load) : load();
+    return key instanceof Promise
+      ? key.then((loaded) => this.judge(keyKind, loaded))
+      : this.judge(keyKind, key);
+  }
+
+  private judge(keyKind: KeyKindId, key: KeyPrincipal | undefined): KeyPrincipal {
+    const { problems } = KEY_KINDS[keyKind];
+    if (!key) throw new AppError(problems.unknown, { reason: 'unknown' });
+    const now = this.clock.now();
+    switch (brandKeyStatus(key, now)) {
+      case 'expired':
+        throw new AppError(problems.expired, {
+          prefix: key.prefix,
+          expiresAt: new Date(key.expiresAt).toISOString(),
+        });
+      case 'revoked':
+        throw new AppError(problems.revoked, { prefix: key.prefix });
+      case 'active':
+        this.usage?.used(keyKind, key.id, now);
+        return key;
+    }
+  }
+
+  /**
+   * Whether `principal` may do `permission` in `workspaceId`: a key in its own workspace only and within
+   * its kind's permissions, a user by the role of their membership. A workspace that does not exist is 404,
+   * one the caller may not reach 403. Answers a user's membership; a key in its workspace at once.
+   */
+  authorize(
+    principal: Principal,
+    workspaceId: string,
+    permission: Permission,
+  ): MaybePromise<MembershipRecord | null> {
+    if (principal.kind !== 'key') return this.authorizeMember(principal.user.id, workspaceId, permission);
+    requireKeyPermission(principal, permission);
+    if (principal.workspaceId === workspaceId) return null;
+    const reason = KEY_KINDS[principal.keyKind].problems.otherWorkspace;
+    return this.refuse(workspaceId, () => new AppError('workspace_forbidden', { reason, workspaceId }));
+  }
+
+  private async authorizeMember(
+    userId: string,
+    workspaceId: string,
+    permission: Permission,
+  ): Promise<MembershipRecord> {
+    const membership = await this.store.workspaces.getMember(workspaceId, userId);
+    if (!membership) {
+      return this.refuse(
+        workspaceId,
+        () =>
+          new AppError(
+            'workspace_forbidden',
+            { reason: 'not_member', workspaceId },
+            {
+              advice:
+                'Check the workspace id, or ask an owner or admin of that workspace to add your account as a member.',
+            },
+          ),
+      );
+    }
+    if (!can(membership.role, permission))
+      throw new AppError('insufficient_role', { reason: 'permission', role: membership.role, permission });
+    return membership;
+  }
+
+  /** 404 for a workspace that does not exist, `forbidden` for one the caller may not reach. */
+  private async refuse(workspaceId: string, forbidden: () => AppError): Promise<never> {
+    const exists = (await this.store.workspaces.get(workspaceId)) !== undefined;
+    throw exists ? forbidden() : new AppError('workspace_not_found', { workspaceId });
+  }
+
+  close(): void {
+    this.keys.close();
+  }
+}
