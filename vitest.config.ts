@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // Vitest's default is one worker fewer than the cores: one on a 2-core machine. Many suites mostly wait

@@ -14,6 +14,8 @@ export default defineConfig({
     emptyOutDir: true,
   },
   server: {
+    // The console imports the service's contract (src/contract/) from outside web/.
+    fs: { allow: [fileURLToPath(new URL('..', import.meta.url))] },
     // `vite dev` beside a running service (PORT=8787): the console calls it on the same origin.
     proxy: {
       '/api': 'http://127.0.0.1:8787',

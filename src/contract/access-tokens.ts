@@ -13,7 +13,7 @@ export const accessTokenSchema = z
     last_used_at: z.string().nullable(),
   })
   .meta({ id: 'AccessToken' });
-export type AccessTokenView = z.output<typeof accessTokenSchema>;
+export type AccessToken = z.output<typeof accessTokenSchema>;
 
 export const accessTokenListSchema = z.object({ tokens: z.array(accessTokenSchema) });
 

@@ -8,7 +8,7 @@ const auditActorSchema = z.union([
   z.object({ type: z.literal('api_key'), id: z.string().nullable() }),
   z.object({ type: z.literal('operator') }),
 ]);
-export type AuditActorView = z.output<typeof auditActorSchema>;
+export type AuditActor = z.output<typeof auditActorSchema>;
 
 export const auditEventSchema = z
   .object({
@@ -21,7 +21,7 @@ export const auditEventSchema = z
     created_at: z.string(),
   })
   .meta({ id: 'AuditEvent' });
-export type AuditEventView = z.output<typeof auditEventSchema>;
+export type AuditEvent = z.output<typeof auditEventSchema>;
 
 export const auditPageSchema = z.object({
   events: z.array(auditEventSchema),

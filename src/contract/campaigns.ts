@@ -40,7 +40,6 @@ const contentSchema = z.strictObject({
 /** What an author writes, in the documented order. */
 export const CAMPAIGN_CONTENT_FIELDS = contentSchema.keyof().options;
 export type CampaignContentField = (typeof CAMPAIGN_CONTENT_FIELDS)[number];
-export type CampaignContent = Record<CampaignContentField, string>;
 
 /** One schema per content field, made from the field's own by `make`. */
 function eachContentField<S extends z.ZodType>(
@@ -74,12 +73,16 @@ export const campaignChangesSchema = contentSchema
 export type NewCampaign = z.output<typeof newCampaignSchema>;
 export type CampaignChanges = z.output<typeof campaignChangesSchema>;
 
+/** What an author wrote, as a campaign shows it: the content fields alone, whatever else the value holds. */
+export const campaignContentSchema = z.object(eachContentField(() => z.string()));
+export type CampaignContent = z.output<typeof campaignContentSchema>;
+
 /** A campaign as the API shows it, with the version its ETag names. */
 export const campaignSchema = z
   .object({
     id: z.string().describe('cmp_…'),
     workspace_id: z.string(),
-    ...eachContentField(() => z.string()),
+    ...campaignContentSchema.shape,
     status: z.enum(CAMPAIGN_STATUSES).describe('Only drafts change'),
     version: z.number().int().describe('+1 on every change; the ETag is this number in quotes'),
     created_at: z.string(),

@@ -4,7 +4,7 @@ import { ROLES } from '../core/roles.js';
 export const memberSchema = z
   .object({ user_id: z.string(), email: z.string(), role: z.enum(ROLES), created_at: z.string() })
   .meta({ id: 'Member' });
-export type MemberView = z.output<typeof memberSchema>;
+export type Member = z.output<typeof memberSchema>;
 
 export const memberListSchema = z.object({ members: z.array(memberSchema) });
 
@@ -15,4 +15,4 @@ export const addedMemberSchema = memberSchema
       .describe('True when the request’s temporary password was set on the account'),
   })
   .meta({ id: 'AddedMember' });
-export type AddedMemberView = z.output<typeof addedMemberSchema>;
+export type AddedMember = z.output<typeof addedMemberSchema>;

@@ -5,6 +5,6 @@ import { ROLES } from '../core/roles.js';
 export const workspaceSchema = z
   .object({ id: z.string(), name: z.string(), created_at: z.string(), role: z.enum(ROLES) })
   .meta({ id: 'Workspace' });
-export type WorkspaceView = z.output<typeof workspaceSchema>;
+export type Workspace = z.output<typeof workspaceSchema>;
 
 export const workspaceListSchema = z.object({ workspaces: z.array(workspaceSchema) });

@@ -1,6 +1,9 @@
 import { createContext, type ReactNode, use, useCallback, useEffect, useMemo, useState } from 'react';
 import { type ApiError, api, onUnauthorized, request, setCsrfToken, toApiError } from './api';
-import type { Session, User, Workspace } from './types';
+import type { ConsoleSession } from '../../src/contract/session';
+import type { Workspace } from '../../src/contract/workspaces';
+
+type User = ConsoleSession['user'];
 
 type SessionState =
   | { status: 'loading' }
@@ -17,7 +20,7 @@ interface SessionValue {
 
 const SessionContext = createContext<SessionValue | null>(null);
 
-async function start(session: Session): Promise<SessionState> {
+async function start(session: ConsoleSession): Promise<SessionState> {
   setCsrfToken(session.csrf_token);
   const { workspaces } = await api.get<{ workspaces: Workspace[] }>('/api/v1/workspaces');
   return { status: 'signed-in', user: session.user, workspaces, installDir: session.install_dir };
@@ -30,7 +33,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     let current = true;
-    request<Session>('/auth/v1/session', { endSessionOn401: false })
+    request<ConsoleSession>('/auth/v1/session', { endSessionOn401: false })
       .then(start)
       .then(
         (next) => {
@@ -57,7 +60,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const signIn = useCallback(async (email: string, password: string) => {
-    const session = await request<Session>('/auth/v1/session', {
+    const session = await request<ConsoleSession>('/auth/v1/session', {
       method: 'POST',
       body: { email, password },
       endSessionOn401: false,

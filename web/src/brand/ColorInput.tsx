@@ -1,5 +1,5 @@
 import { TextField } from '../components/fields';
-import { HEX_COLOR } from './model';
+import { HEX_COLOR } from '../../../src/contract/brand-context';
 
 interface ColorInputProps {
   /** "Primary color": the hex field is "{label} (hex)", the picker "{label} picker". */

@@ -1,6 +1,6 @@
 import { TextField } from '../components/fields';
 import { capitalize } from '../format';
-import { COLOR_ROLES } from '../types';
+import { COLOR_ROLES } from '../../../src/contract/brand-context';
 import { ColorInput } from './ColorInput';
 import { type BrandForm, rowKey } from './model';
 import { AddButton, RowActions } from './RowActions';

@@ -1,7 +1,7 @@
 import { plainOptions, SelectField, TextField } from '../components/fields';
 import { capitalize } from '../format';
-import { FONT_SOURCES } from '../types';
-import { type BrandForm, FONT_SLOTS, type FontForm } from './model';
+import { FONT_SLOTS, FONT_SOURCES } from '../../../src/contract/brand-context';
+import { type BrandForm, type FontForm } from './model';
 import type { SectionProps } from './rows';
 
 export function FontsEditor({ value, onChange, errorAt }: SectionProps<BrandForm['fonts']>) {

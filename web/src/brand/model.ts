@@ -4,14 +4,21 @@ import {
   COLOR_ROLES,
   type ColorRole,
   type Font,
+  FONT_SLOTS,
+  FONT_WEIGHTS,
+  HEX_COLOR,
+  httpsUrlSchema,
   type KnowledgeEntry,
+  NETWORK_NAME,
+  PREFERENCE_NAME,
   type PreferenceValue,
   type Skill,
-} from '../types';
+} from '../../../src/contract/brand-context';
 
 /**
  * The brand as the editor holds it: every value as the text its input shows, and every list row with a
- * stable React key. `toDocument` turns it into the PUT body (the rules of src/core/brand-context.ts).
+ * stable React key. `toDocument` turns it into the PUT body; `validate` checks what is typed with the
+ * contract's rules (src/contract/brand-context.ts).
  */
 
 let nextRowKey = 0;
@@ -98,12 +105,6 @@ export interface BrandForm {
   skills: SkillRow[];
   preferences: PreferenceRow[];
 }
-
-export const FONT_SLOTS = ['heading', 'body'] as const;
-
-export const HEX_COLOR = /^#[0-9A-Fa-f]{6}$/;
-const NETWORK_NAME = /^[a-z][a-z0-9_-]{0,31}$/;
-const PREFERENCE_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 
 const list = (items: readonly (string | number)[], separator = ', ') => items.map(String).join(separator);
 const orEmpty = (value: string | number | null) => (value === null ? '' : String(value));
@@ -297,11 +298,10 @@ export function toDocument(form: BrandForm): BrandDocument {
 const HEX_HINT = 'Use #RRGGBB, e.g. #6B3E26.';
 
 function httpsUrlIssue(text: string): string | undefined {
-  try {
-    return new URL(text.trim()).protocol === 'https:' ? undefined : 'Use an https:// address.';
-  } catch {
-    return 'Use a full address, e.g. https://example.com/logo.svg.';
-  }
+  if (httpsUrlSchema.safeParse(text.trim()).success) return undefined;
+  return URL.canParse(text.trim())
+    ? 'Use an https:// address.'
+    : 'Use a full address, e.g. https://example.com/logo.svg.';
 }
 
 function duplicates(names: readonly string[]): Set<string> {
@@ -340,8 +340,9 @@ export function validate(form: BrandForm): Map<string, string> {
     const used = fontOf(font) !== null;
     if (used && blank(font.family)) add(`fonts.${slot}.family`, 'Name the font family, or clear this font.');
     const weights = splitList(font.weights);
-    if (!weights.every((item) => /^\d+$/.test(item) && Number(item) >= 1 && Number(item) <= 1000))
-      add(`fonts.${slot}.weights`, 'Use whole numbers from 1 to 1000, separated by commas.');
+    const { min, max } = FONT_WEIGHTS;
+    if (!weights.every((item) => /^\d+$/.test(item) && Number(item) >= min && Number(item) <= max))
+      add(`fonts.${slot}.weights`, `Use whole numbers from ${min} to ${max}, separated by commas.`);
     if (!blank(font.url)) add(`fonts.${slot}.url`, httpsUrlIssue(font.url));
   }
   const repeatedNetworks = duplicates(form.social.map((row) => row.network.trim()));

@@ -1,4 +1,4 @@
-import type { BrandContext } from '../types';
+import type { BrandContext } from '../../../src/contract/brand-context';
 import type { BrandDocument } from './model';
 
 /** Placeholders for what only the service settles, on the next save. */

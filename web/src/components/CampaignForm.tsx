@@ -1,6 +1,6 @@
 import type { SubmitEvent, ReactNode } from 'react';
 import type { ApiError } from '../api';
-import type { CampaignContent } from '../types';
+import type { CampaignContent } from '../../../src/contract/campaigns';
 import { TextField } from './fields';
 
 interface CampaignFormProps {

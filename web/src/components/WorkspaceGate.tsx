@@ -1,6 +1,6 @@
 import { Outlet, useOutletContext, useParams } from 'react-router';
 import { useSignedIn } from '../session';
-import type { Workspace } from '../types';
+import type { Workspace } from '../../../src/contract/workspaces';
 import { PageHeader } from './PageHeader';
 
 /** Workspace pages get their workspace (and the caller's role in it) from here. */

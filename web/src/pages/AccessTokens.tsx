@@ -13,13 +13,11 @@ import { StatusMessage } from '../components/StatusMessage';
 import { Time } from '../components/Time';
 import { COPY_NOTICE, copyText, useNotice } from '../notice';
 import { useSignedIn } from '../session';
-import type { AccessToken } from '../types';
+import type { AccessToken, CreatedAccessToken } from '../../../src/contract/access-tokens';
 import { useResource } from '../useResource';
 import { useSubmit } from '../useSubmit';
 
 const MAX_DAYS = 90;
-
-type CreatedToken = AccessToken & { token: string };
 
 /** Stands in for the installation's path when the service does not say where it runs from. */
 const PATH_PLACEHOLDER = '/path/to/brand-context';
@@ -48,7 +46,7 @@ export function AccessTokens() {
   const [searchParams] = useSearchParams();
   const workspaceId = searchParams.get('workspace') ?? workspaces[0]?.id ?? '';
   const tokens = useResource<{ tokens: AccessToken[] }>('/api/v1/tokens');
-  const [created, setCreated] = useState<CreatedToken | null>(null);
+  const [created, setCreated] = useState<CreatedAccessToken | null>(null);
   const [revoking, setRevoking] = useState<AccessToken | null>(null);
   const [notice, showNotice] = useNotice(COPY_NOTICE);
 
@@ -197,7 +195,7 @@ export function AccessTokens() {
   );
 }
 
-function CreateTokenForm({ onCreated }: { onCreated: (token: CreatedToken) => void }) {
+function CreateTokenForm({ onCreated }: { onCreated: (token: CreatedAccessToken) => void }) {
   const [name, setName] = useState('');
   const [days, setDays] = useState('30');
   const { pending, error, run } = useSubmit();
@@ -205,7 +203,7 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: CreatedToken) => vo
   function submit(event: SubmitEvent) {
     event.preventDefault();
     run(
-      () => api.post<CreatedToken>('/api/v1/tokens', { name, expires_in_days: Number(days) }),
+      () => api.post<CreatedAccessToken>('/api/v1/tokens', { name, expires_in_days: Number(days) }),
       (token) => {
         setName('');
         onCreated(token);

@@ -7,13 +7,8 @@ import { PageHeader } from '../components/PageHeader';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { Time } from '../components/Time';
 import { useWorkspace } from '../components/WorkspaceGate';
-import type { AuditActor, AuditEvent } from '../types';
+import type { AuditActor, AuditEvent, AuditPage } from '../../../src/contract/audit';
 import { usePagedResource } from '../usePagedResource';
-
-interface AuditPage {
-  events: AuditEvent[];
-  next_cursor: string | null;
-}
 
 const PAGE_SIZE = 50;
 

@@ -17,7 +17,7 @@ import { StatusMessage } from '../components/StatusMessage';
 import { canManage, useWorkspace } from '../components/WorkspaceGate';
 import { capitalize, plural } from '../format';
 import { useNotice } from '../notice';
-import type { BrandContext } from '../types';
+import type { BrandContext } from '../../../src/contract/brand-context';
 import { useResource } from '../useResource';
 import { useSubmit } from '../useSubmit';
 import { useUnsavedChanges } from '../useUnsavedChanges';

@@ -8,16 +8,22 @@ import { StatusBadge } from '../components/StatusBadge';
 import { StatusMessage } from '../components/StatusMessage';
 import { useWorkspace } from '../components/WorkspaceGate';
 import { useNotice } from '../notice';
-import type { Campaign, CampaignContent } from '../types';
+import {
+  CAMPAIGN_CONTENT_FIELDS,
+  type Campaign,
+  type CampaignContent,
+  campaignContentSchema,
+} from '../../../src/contract/campaigns';
 import { useResource } from '../useResource';
 import { useSubmit } from '../useSubmit';
 import { useUnsavedChanges } from '../useUnsavedChanges';
 
-const EMPTY: CampaignContent = { name: '', subject: '', preheader: '', body_html: '', body_text: '' };
+const EMPTY = campaignContentSchema.parse(
+  Object.fromEntries(CAMPAIGN_CONTENT_FIELDS.map((field) => [field, ''])),
+);
 
 function contentOf(campaign: Campaign): CampaignContent {
-  const { name, subject, preheader, body_html, body_text } = campaign;
-  return { name, subject, preheader, body_html, body_text };
+  return campaignContentSchema.parse(campaign);
 }
 
 function sameContent(a: CampaignContent, b: CampaignContent): boolean {

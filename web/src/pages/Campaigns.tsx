@@ -7,13 +7,8 @@ import { ProblemAlert } from '../components/ProblemAlert';
 import { StatusBadge } from '../components/StatusBadge';
 import { Time } from '../components/Time';
 import { useWorkspace } from '../components/WorkspaceGate';
-import type { CampaignSummary } from '../types';
+import type { CampaignPage } from '../../../src/contract/campaigns';
 import { usePagedResource } from '../usePagedResource';
-
-interface CampaignPage {
-  campaigns: CampaignSummary[];
-  next_cursor: string | null;
-}
 
 export function Campaigns() {
   const workspace = useWorkspace();

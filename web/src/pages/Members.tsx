@@ -13,7 +13,8 @@ import { canManage, useWorkspace } from '../components/WorkspaceGate';
 import { capitalize } from '../format';
 import { useNotice } from '../notice';
 import { useSignedIn } from '../session';
-import type { AddedMember, Member, Role } from '../types';
+import type { AddedMember, Member } from '../../../src/contract/members';
+import type { Role } from '../../../src/core/roles';
 import { useResource } from '../useResource';
 import { useSubmit } from '../useSubmit';
 
