@@ -50,8 +50,11 @@ export const campaignListSchema = campaignPageSchema
 
 export { workspaceListSchema } from '../contract/workspaces.js';
 
-/** RFC 9457 problem+json of the service (README "Errors"); tolerant, since only its text reaches the model. */
-export const problemSchema = serviceProblemSchema.partial().extend({ code: z.string() });
+/**
+ * RFC 9457 problem+json of the service (README "Errors"): tolerant of missing text, since only its text reaches
+ * the model, but the code must be one of the service's (an answer with another is not the service's).
+ */
+export const problemSchema = serviceProblemSchema.partial().required({ code: true });
 
 export type BrandContextOutput = z.output<typeof brandContextOutput>;
 export type Campaign = z.output<typeof campaignSchema>;

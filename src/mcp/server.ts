@@ -112,7 +112,7 @@ const promptArgs = z.object({
 });
 
 /** Extra advice for a model, by problem code, on top of the service's own resolution. */
-const MODEL_HINTS: Record<string, string> = {
+const MODEL_HINTS: Partial<Record<ServiceError['code'], string>> = {
   version_mismatch:
     'Someone changed the campaign after you read it: call get_campaign to read its current content and version, reapply your change to that content, then call update_campaign_draft with the new version. Never overwrite the other edit blindly.',
   campaign_not_draft:

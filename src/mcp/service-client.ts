@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ProblemCode } from '../core/errors.js';
 import type { McpConfig } from './config.js';
 import {
   brandContextOutput,
@@ -12,12 +13,21 @@ import {
   workspaceListSchema,
 } from './schemas.js';
 
+/** The MCP server's own failure codes, for what goes wrong before or around the service's answer. */
+export type McpErrorCode =
+  | 'missing_access_token'
+  | 'no_workspace'
+  | 'service_timeout'
+  | 'service_unreachable'
+  | 'unexpected_response'
+  | 'workspace_required';
+
 /** Why a call to the service failed; `code` is the service's problem code, or one of the MCP server's own. */
 export class ServiceError extends Error {
   override readonly name = 'ServiceError';
 
   constructor(
-    readonly code: string,
+    readonly code: ProblemCode | McpErrorCode,
     readonly detail: string,
     readonly resolution: string,
     readonly extra: { status?: number; fields?: Problem['errors']; requestId?: string } = {},
@@ -228,12 +238,11 @@ export class ServiceClient {
   private errorFromResponse(status: number, json: unknown, body: string): ServiceError {
     const problem = problemSchema.safeParse(json);
     if (problem.success) {
-      const { code, detail, title, resolution, request_id, errors } = problem.data;
+      const { detail, title, resolution, request_id, errors } = problem.data;
       const clean = (text: string | undefined) => (text === undefined ? undefined : this.redact(text));
       return ServiceError.fromProblem(
         {
           ...problem.data,
-          code: this.redact(code),
           detail: clean(detail),
           title: clean(title),
           resolution: clean(resolution),
