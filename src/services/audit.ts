@@ -1,6 +1,6 @@
 import { newId } from '../core/base62.js';
 import { AppError } from '../core/errors.js';
-import type { AuditEventRecord, Store, StoredAuditEvent } from '../store/store.js';
+import type { AuditEventRecord, Repositories, StoredAuditEvent } from '../store/store.js';
 import type { Deps } from './deps.js';
 
 /** Who did something: a signed-in user, a workspace API key, or the operator at the server's CLI. */
@@ -19,8 +19,13 @@ export interface AuditEntry {
 }
 
 /** Appends to the audit log; call it inside the transaction of the change it records. */
-export function recordAudit(store: Store, actor: Actor, at: string, entry: AuditEntry): Promise<void> {
-  return store.appendAuditEvent({
+export function recordAudit(
+  store: Pick<Repositories, 'audit'>,
+  actor: Actor,
+  at: string,
+  entry: AuditEntry,
+): Promise<void> {
+  return store.audit.append({
     id: newId('ae'),
     workspaceId: entry.workspaceId,
     actorType: actor.kind,
@@ -88,12 +93,12 @@ function decodeCursor(cursor: string): number {
 
 /** One page of a workspace's audit log, newest first. */
 export async function listAuditLog(
-  deps: Deps,
+  deps: Deps<'audit'>,
   workspaceId: string,
   page: { limit: number; cursor?: string | undefined },
 ): Promise<AuditPage> {
   const beforeSeq = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
-  const events = await deps.store.listAuditEvents(workspaceId, { beforeSeq, limit: page.limit });
+  const events = await deps.store.audit.list(workspaceId, { beforeSeq, limit: page.limit });
   const last = events.at(-1);
   return {
     events: events.map(toAuditEventView),

@@ -7,7 +7,7 @@ import {
 } from '../core/campaigns.js';
 import { isoAt } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
-import type { CampaignCursor, CampaignRecord, CampaignUpdate, Store } from '../store/store.js';
+import type { CampaignCursor, CampaignRecord, CampaignsRepository, CampaignUpdate } from '../store/store.js';
 import { type Actor, recordAudit } from './audit.js';
 import type { Deps } from './deps.js';
 
@@ -89,13 +89,13 @@ function decodeCursor(cursor: string): CampaignCursor {
 
 /** One page of a workspace's campaigns, newest first; every campaign appears on exactly one page. */
 export async function listCampaigns(
-  deps: Deps,
+  deps: Deps<'campaigns'>,
   workspaceId: string,
   page: { limit: number; cursor?: string | undefined; status?: CampaignStatus | undefined },
 ): Promise<CampaignPage> {
   const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
   // One more than asked says whether another page follows, so the last page is never an empty one.
-  const records = await deps.store.listCampaigns(workspaceId, {
+  const records = await deps.store.campaigns.list(workspaceId, {
     status: page.status,
     after,
     limit: page.limit + 1,
@@ -108,18 +108,26 @@ export async function listCampaigns(
   };
 }
 
-async function requireCampaign(store: Store, workspaceId: string, id: string): Promise<CampaignRecord> {
-  const campaign = await store.getCampaign(workspaceId, id);
+async function requireCampaign(
+  campaigns: CampaignsRepository,
+  workspaceId: string,
+  id: string,
+): Promise<CampaignRecord> {
+  const campaign = await campaigns.get(workspaceId, id);
   if (!campaign) throw new AppError('campaign_not_found', { workspaceId, campaignId: id });
   return campaign;
 }
 
-export async function getCampaign(deps: Deps, workspaceId: string, id: string): Promise<CampaignView> {
-  return toCampaignView(await requireCampaign(deps.store, workspaceId, id));
+export async function getCampaign(
+  deps: Deps<'campaigns'>,
+  workspaceId: string,
+  id: string,
+): Promise<CampaignView> {
+  return toCampaignView(await requireCampaign(deps.store.campaigns, workspaceId, id));
 }
 
 export async function createCampaign(
-  deps: Deps,
+  deps: Deps<'campaigns' | 'audit'>,
   actor: Actor,
   workspaceId: string,
   draft: NewCampaign,
@@ -138,9 +146,9 @@ export async function createCampaign(
     createdAt: now,
     updatedAt: now,
   };
-  await deps.store.transaction(async (store) => {
-    await store.createCampaign(record);
-    await recordAudit(store, actor, now, {
+  await deps.store.transaction(async (tx) => {
+    await tx.campaigns.create(record);
+    await recordAudit(tx, actor, now, {
       workspaceId,
       action: 'campaign.created',
       targetType: 'campaign',
@@ -157,24 +165,24 @@ export async function createCampaign(
  * to is checked afterwards, and a mismatch (412) rolls the change back: nothing can slip in between.
  */
 async function changeDraft(
-  deps: Deps,
+  deps: Deps<'campaigns' | 'audit'>,
   actor: Actor,
   target: { workspaceId: string; id: string; ifMatch: string | undefined },
   change: { update: Omit<CampaignUpdate, 'updatedAt'>; action: string; details: Record<string, string> },
 ): Promise<CampaignView> {
   const { workspaceId, id, ifMatch } = target;
   const now = isoAt(deps.clock);
-  const updated = await deps.store.transaction(async (store) => {
-    const result = await store.updateCampaign(workspaceId, id, 'draft', { ...change.update, updatedAt: now });
+  const updated = await deps.store.transaction(async (tx) => {
+    const result = await tx.campaigns.update(workspaceId, id, 'draft', { ...change.update, updatedAt: now });
     if (!result) {
-      const current = await requireCampaign(store, workspaceId, id);
+      const current = await requireCampaign(tx.campaigns, workspaceId, id);
       throw new AppError('campaign_not_draft', { campaignId: id, status: current.status });
     }
     const appliedTo = result.version - 1;
     if (!ifMatchAllows(ifMatch, appliedTo)) {
       throw new AppError('version_mismatch', { campaignId: id, version: appliedTo });
     }
-    await recordAudit(store, actor, now, {
+    await recordAudit(tx, actor, now, {
       workspaceId,
       action: change.action,
       targetType: 'campaign',
@@ -187,7 +195,7 @@ async function changeDraft(
 }
 
 export function updateCampaign(
-  deps: Deps,
+  deps: Deps<'campaigns' | 'audit'>,
   actor: Actor,
   target: { workspaceId: string; id: string; ifMatch: string | undefined },
   changes: CampaignChanges,
@@ -210,7 +218,7 @@ export function updateCampaign(
 
 /** Hands a draft to delivery: from here on it no longer changes. */
 export function scheduleCampaign(
-  deps: Deps,
+  deps: Deps<'campaigns' | 'audit'>,
   actor: Actor,
   target: { workspaceId: string; id: string; ifMatch: string | undefined },
 ): Promise<CampaignView> {

@@ -14,8 +14,8 @@ export interface MemberView {
   created_at: string;
 }
 
-export async function listMembers(deps: Deps, workspaceId: string): Promise<MemberView[]> {
-  return (await deps.store.listMembers(workspaceId)).map((member) => ({
+export async function listMembers(deps: Deps<'workspaces'>, workspaceId: string): Promise<MemberView[]> {
+  return (await deps.store.workspaces.listMembers(workspaceId)).map((member) => ({
     user_id: member.userId,
     email: member.email,
     role: member.role,
@@ -41,7 +41,7 @@ export interface AddedMemberView extends MemberView {
  * nothing changes. The audit event says that a temporary password was set, never what it is.
  */
 export async function addMember(
-  deps: Deps,
+  deps: Deps<'users' | 'workspaces' | 'audit'>,
   actor: Actor,
   actorRole: Role,
   workspaceId: string,
@@ -54,20 +54,20 @@ export async function addMember(
       ? undefined
       : await hashPassword(parseInput(passwordSchema, input.password, 'password'));
   const createdAt = isoAt(deps.clock);
-  return deps.store.transaction(async (store) => {
+  return deps.store.transaction(async (tx) => {
     // Inside the transaction: an account created here is gone again if the member cannot be added.
-    const user = await findOrCreateUser({ store, clock: deps.clock }, input.email);
-    if (await store.getMembership(workspaceId, user.id)) {
+    const user = await findOrCreateUser({ store: tx, clock: deps.clock }, input.email);
+    if (await tx.workspaces.getMember(workspaceId, user.id)) {
       throw new AppError('member_exists', { email: user.email });
     }
     if (passwordHash !== undefined) {
       if (user.passwordHash !== null) {
         throw new AppError('account_has_password', { email: user.email });
       }
-      await store.setPasswordHash(user.id, passwordHash);
+      await tx.users.setPasswordHash(user.id, passwordHash);
     }
-    await store.addMember({ workspaceId, userId: user.id, role, createdAt });
-    await recordAudit(store, actor, createdAt, {
+    await tx.workspaces.addMember({ workspaceId, userId: user.id, role, createdAt });
+    await recordAudit(tx, actor, createdAt, {
       workspaceId,
       action: 'member.added',
       targetType: 'user',
@@ -89,23 +89,23 @@ export async function addMember(
 }
 
 export async function removeMember(
-  deps: Deps,
+  deps: Deps<'workspaces' | 'audit'>,
   actor: Actor,
   actorRole: Role,
   workspaceId: string,
   userId: string,
 ): Promise<void> {
   const at = isoAt(deps.clock);
-  await deps.store.transaction(async (store) => {
-    const members = await store.listMembers(workspaceId);
+  await deps.store.transaction(async (tx) => {
+    const members = await tx.workspaces.listMembers(workspaceId);
     const member = members.find((candidate) => candidate.userId === userId);
     if (!member) throw new AppError('member_not_found', { userId });
     refuseUnlessManages(actorRole, member.role);
     if (member.role === 'owner' && members.filter((candidate) => candidate.role === 'owner').length === 1) {
       throw new AppError('last_owner');
     }
-    await store.removeMember(workspaceId, userId);
-    await recordAudit(store, actor, at, {
+    await tx.workspaces.removeMember(workspaceId, userId);
+    await recordAudit(tx, actor, at, {
       workspaceId,
       action: 'member.removed',
       targetType: 'user',

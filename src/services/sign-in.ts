@@ -49,7 +49,7 @@ export class SignInService {
   private readonly perAccount: AttemptWindows;
 
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: Deps<'users'>,
     private readonly tokens: TokenService,
     limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS,
     private readonly passwords: PasswordHasher = passwordHasher,
@@ -79,7 +79,7 @@ export class SignInService {
     let user: UserRecord | undefined;
     let passwordMatches: boolean;
     try {
-      user = await this.deps.store.findUserByEmail(email);
+      user = await this.deps.store.users.findByEmail(email);
       passwordMatches = await this.passwords.verify(input.password, user?.passwordHash ?? null);
     } catch (error) {
       this.perAccountAndIp.giveBack(accountAndIp);

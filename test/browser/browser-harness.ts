@@ -406,7 +406,7 @@ export function useBrowserFixture(): () => BrowserFixture {
     for (const role of ['owner', 'admin', 'member'] as const) {
       const email = `${role}@browser.example`;
       const user = await findOrCreateUser(deps, email);
-      await testApp.store.setPasswordHash(user.id, PASSWORD_HASHES[role]);
+      await testApp.store.users.setPasswordHash(user.id, PASSWORD_HASHES[role]);
       accounts.set(role, { user, userId: user.id, email, password: PASSWORDS[role], role });
     }
     const owner = accounts.get('owner');
@@ -416,7 +416,7 @@ export function useBrowserFixture(): () => BrowserFixture {
     const workspaceName = 'Acme Coffee';
     const workspace = await createWorkspace(deps, OPERATOR, { name: workspaceName, owner: owner.user });
     for (const account of [admin, member])
-      await testApp.store.addMember({
+      await testApp.store.workspaces.addMember({
         workspaceId: workspace.id,
         userId: account.userId,
         role: account.role,

@@ -124,15 +124,15 @@ describeEachBackend('Workspace API keys: /api/v1/workspaces/{id}/api-keys', (bac
         url: `/api/v1/workspaces/${f.workspaceId}/campaigns`,
         headers: { authorization: `Bearer ${created.key}` },
       });
-      const stored = await f.store.listApiKeys(f.workspaceId);
+      const stored = await f.store.keys.list('api', f.workspaceId);
       expect(stored.find((key) => key.id === created.id)?.lastUsedAt).toBeNull();
     } finally {
       await node.close();
     }
     expect(used.statusCode).toBe(200);
-    expect((await f.store.listApiKeys(f.workspaceId)).find((key) => key.id === created.id)?.lastUsedAt).toBe(
-      usedAt,
-    );
+    expect(
+      (await f.store.keys.list('api', f.workspaceId)).find((key) => key.id === created.id)?.lastUsedAt,
+    ).toBe(usedAt);
     expect((await list(f)).find((key) => key.id === created.id)?.last_used_at).toBe(usedAt);
   });
 

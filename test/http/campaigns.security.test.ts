@@ -128,7 +128,7 @@ describeEachBackend('Campaign drafts API: security', (backend) => {
         const expired = await api.list();
         expect(outcome(expired)).toBe('401 api_key_expired');
         expect(problemOf(expired).detail).toContain(key.expires_at);
-        await f.store.revokeApiKey(f.workspaceId, key.id, new Date(f.clock.now()).toISOString());
+        await f.store.keys.revoke('api', f.workspaceId, key.id, new Date(f.clock.now()).toISOString());
         expect(outcome(await api.list())).toBe('401 api_key_revoked');
       } finally {
         f.clock.advance(-BRAND_KEY_LIFETIME_MS);

@@ -54,7 +54,7 @@ describeEachBackend('Personal access tokens (/api/v1/tokens)', (backend) => {
    * `claims`: what a leaked secret or a past bug could have produced.
    */
   async function signedByService(claims: JWTPayload): Promise<string> {
-    const secret = await testApp.store.getOrCreateSetting('jwt_secret', 'unused: the app made one');
+    const secret = await testApp.store.settings.getOrCreate('jwt_secret', 'unused: the app made one');
     return new SignJWT(claims)
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .sign(new TextEncoder().encode(secret));
