@@ -34,8 +34,8 @@ export class UsageRecorder {
   }
 
   used(credential: Credential, id: string, at: number): void {
-    const uses = this.pending.get(credential) ?? new Map<string, number>();
-    this.pending.set(credential, uses);
+    let uses = this.pending.get(credential);
+    if (!uses) this.pending.set(credential, (uses = new Map<string, number>()));
     if ((uses.get(id) ?? 0) < at) uses.set(id, at);
   }
 

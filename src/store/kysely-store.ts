@@ -12,9 +12,9 @@ import { type Backend, Session } from './session.js';
 import type { Repositories, Store, UnitOfWork } from './store.js';
 
 /**
- * The writes announced on the change feed: those that change what the read operation caches (README "The
- * read operation"): whether a workspace exists, its brand, and its brand read keys. Workspace API keys,
- * user tokens and the rest are looked up on every request, so their writes evict nothing.
+ * The writes announced on the change feed: those that change what the read operation caches (README
+ * "Reading brand context"): whether a workspace exists, its brand, and its brand read keys. Workspace API
+ * keys, user tokens and the rest are looked up on every request, so their writes evict nothing.
  */
 const ANNOUNCED_WRITES = {
   workspaces: ['create'],
