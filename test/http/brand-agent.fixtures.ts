@@ -4,6 +4,7 @@ import { createBrandKey } from '../../src/services/keys.js';
 import { replaceBrand } from '../../src/services/brand.js';
 import { DEMO_BRAND } from '../../src/services/demo-brand.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
+import type { Problem } from '../../src/contract/problem.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import type { TestBackend, TestDatabase } from '../support/databases.js';
 import { OPERATOR } from '../../src/services/audit.js';
@@ -82,16 +83,7 @@ export function readContext(
   });
 }
 
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  code: string;
-  detail: string;
-  resolution: string;
-  request_id: string;
-  errors?: { field: string; message: string }[];
-}
+export type { Problem };
 
 export function problemOf(response: LightMyRequestResponse): Problem {
   return response.json<Problem>();

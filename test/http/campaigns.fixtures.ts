@@ -1,5 +1,8 @@
 import type { HTTPMethods, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
+import type { AuditEvent } from '../../src/contract/audit.js';
+import type { Campaign, CampaignPage, CampaignSummary } from '../../src/contract/campaigns.js';
+import type { Problem } from '../../src/contract/problem.js';
 import { OPERATOR } from '../../src/services/audit.js';
 import { createApiKey, createBrandKey } from '../../src/services/keys.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
@@ -10,43 +13,8 @@ import { addUser, type TestUser } from '../support/users.js';
 export const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
 
-/** A campaign as GET and the writes answer it. */
-export interface Campaign {
-  id: string;
-  workspace_id: string;
-  name: string;
-  subject: string;
-  preheader: string;
-  body_html: string;
-  body_text: string;
-  status: 'draft' | 'scheduled' | 'sent';
-  version: number;
-  created_at: string;
-  updated_at: string;
-}
-
-export type CampaignSummary = Omit<Campaign, 'body_html' | 'body_text'>;
-
-export interface CampaignPage {
-  campaigns: CampaignSummary[];
-  next_cursor: string | null;
-}
-
-export interface Problem {
-  type: string;
-  status: number;
-  code: string;
-  detail: string;
-  resolution: string;
-  errors?: { field: string; message: string }[];
-}
-
-export interface AuditEvent {
-  action: string;
-  actor: { type: string; id?: string | null; email?: string | null };
-  target: { type: string; id: string | null };
-  details: Record<string, unknown>;
-}
+/** What the campaign routes answer: the contract's shapes (src/contract/). */
+export type { AuditEvent, Campaign, CampaignPage, CampaignSummary, Problem };
 
 export interface Fixture extends TestApp {
   database: TestDatabase;
