@@ -1,3 +1,4 @@
+import type { AddedMember, Member } from '../contract/members.js';
 import { isoAt } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { parseInput, passwordSchema, roleSchema } from '../core/inputs.js';
@@ -7,14 +8,7 @@ import type { Deps } from './deps.js';
 import { hashPassword } from './passwords.js';
 import { findOrCreateUser } from './workspaces.js';
 
-export interface MemberView {
-  user_id: string;
-  email: string;
-  role: Role;
-  created_at: string;
-}
-
-export async function listMembers(deps: Deps<'workspaces'>, workspaceId: string): Promise<MemberView[]> {
+export async function listMembers(deps: Deps<'workspaces'>, workspaceId: string): Promise<Member[]> {
   return (await deps.store.workspaces.listMembers(workspaceId)).map((member) => ({
     user_id: member.userId,
     email: member.email,
@@ -29,11 +23,6 @@ function refuseUnlessManages(actorRole: Role, target: Role): void {
   }
 }
 
-export interface AddedMemberView extends MemberView {
-  /** Whether the account got the temporary password sent with the request. */
-  temporary_password_set: boolean;
-}
-
 /**
  * Adds the account with this email (created if it does not exist yet) to the workspace. A temporary
  * `password` (until invitations exist) is set only on an account that has none: a new one, or one added
@@ -46,7 +35,7 @@ export async function addMember(
   actorRole: Role,
   workspaceId: string,
   input: { email: string; role: unknown; password?: string | undefined },
-): Promise<AddedMemberView> {
+): Promise<AddedMember> {
   const role = parseInput(roleSchema, input.role, 'role');
   refuseUnlessManages(actorRole, role);
   const passwordHash =
@@ -97,7 +86,8 @@ export async function removeMember(
 ): Promise<void> {
   const at = isoAt(deps.clock);
   await deps.store.transaction(async (tx) => {
-    const members = await tx.workspaces.listMembers(workspaceId);
+    // Locked: two owners removing each other at once must not both see a second owner.
+    const members = await tx.workspaces.listMembers(workspaceId, { lock: true });
     const member = members.find((candidate) => candidate.userId === userId);
     if (!member) throw new AppError('member_not_found', { userId });
     refuseUnlessManages(actorRole, member.role);

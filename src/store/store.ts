@@ -145,7 +145,14 @@ export interface WorkspacesRepository {
   listOf(userId: string): Promise<WorkspaceMembership[]>;
   addMember(membership: MembershipRecord): Promise<void>;
   getMember(workspaceId: string, userId: string): Promise<MembershipRecord | undefined>;
-  listMembers(workspaceId: string): Promise<(MembershipRecord & { email: string })[]>;
+  /**
+   * The members with their emails. With `lock`, inside a transaction, their rows stay locked until it ends, so
+   * that concurrent changes judged on the list (the last owner's removal) apply one after the other.
+   */
+  listMembers(
+    workspaceId: string,
+    options?: { lock?: boolean },
+  ): Promise<(MembershipRecord & { email: string })[]>;
   /** Returns whether there was such a member. */
   removeMember(workspaceId: string, userId: string): Promise<boolean>;
 }

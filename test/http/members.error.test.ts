@@ -78,28 +78,23 @@ describeEachBackend('Members API: errors', (backend) => {
       await refused(f, () => api.remove(owner.user.id), '409 last_owner');
     });
 
-    // Skipped on PostgreSQL until the store can lock a workspace's members: under read committed both
-    // removals see two owners, and both commit.
-    it.skipIf(backend.name === 'postgres')(
-      'leaves a workspace one owner when its two owners remove each other at once',
-      async () => {
-        const f = fixture();
-        const { workspaceId, owner } = await ownedWorkspace(f);
-        const coOwner = await addUser(f, { workspaceId, role: 'owner' });
-        const [byOwner, byCoOwner] = await Promise.all([
-          membersApi(f, owner.token, workspaceId).remove(coOwner.user.id),
-          membersApi(f, coOwner.token, workspaceId).remove(owner.user.id),
-        ]);
-        expect([byOwner, byCoOwner].filter((response) => response.statusCode === 204)).toHaveLength(1);
-        const [remaining, turnedAway] = byOwner.statusCode === 204 ? [owner, byCoOwner] : [coOwner, byOwner];
-        // the later removal finds its target the last owner, or (once the earlier one has committed) finds
-        // its caller no member at all
-        expect(['409 last_owner', '403 workspace_forbidden']).toContain(outcome(turnedAway));
-        expect(await membersOf(f, workspaceId, remaining.token)).toEqual([
-          expect.objectContaining({ user_id: remaining.user.id, role: 'owner' }),
-        ]);
-      },
-    );
+    it('leaves a workspace one owner when its two owners remove each other at once', async () => {
+      const f = fixture();
+      const { workspaceId, owner } = await ownedWorkspace(f);
+      const coOwner = await addUser(f, { workspaceId, role: 'owner' });
+      const [byOwner, byCoOwner] = await Promise.all([
+        membersApi(f, owner.token, workspaceId).remove(coOwner.user.id),
+        membersApi(f, coOwner.token, workspaceId).remove(owner.user.id),
+      ]);
+      expect([byOwner, byCoOwner].filter((response) => response.statusCode === 204)).toHaveLength(1);
+      const [remaining, turnedAway] = byOwner.statusCode === 204 ? [owner, byCoOwner] : [coOwner, byOwner];
+      // the later removal finds its target the last owner, or (once the earlier one has committed) finds
+      // its caller no member at all
+      expect(['409 last_owner', '403 workspace_forbidden']).toContain(outcome(turnedAway));
+      expect(await membersOf(f, workspaceId, remaining.token)).toEqual([
+        expect.objectContaining({ user_id: remaining.user.id, role: 'owner' }),
+      ]);
+    });
 
     it('has no way to demote the only owner: adding them again as an admin answers 409 member_exists', async () => {
       const f = fixture();

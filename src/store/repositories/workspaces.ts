@@ -111,7 +111,10 @@ export class WorkspacesTables implements WorkspacesRepository {
     return row && toMembership(row);
   }
 
-  async listMembers(workspaceId: string): Promise<(MembershipRecord & { email: string })[]> {
+  async listMembers(
+    workspaceId: string,
+    options: { lock?: boolean } = {},
+  ): Promise<(MembershipRecord & { email: string })[]> {
     const rows = await this.session.db
       .selectFrom('memberships')
       .innerJoin('users', 'users.id', 'memberships.user_id')
@@ -120,6 +123,10 @@ export class WorkspacesTables implements WorkspacesRepository {
       .where('memberships.workspace_id', '=', workspaceId)
       .orderBy('memberships.created_at')
       .orderBy('memberships.user_id')
+      // SQLite runs one write transaction at a time already; PostgreSQL needs the rows locked.
+      .$if(options.lock === true && this.session.backend.kind === 'postgres', (query) =>
+        query.forUpdate('memberships'),
+      )
       .execute();
     return rows.map((row) => ({ ...toMembership(row), email: row.email }));
   }
