@@ -1,21 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, METHODS } from 'node:http';
-import fastifyCookie from '@fastify/cookie';
-import fastifyCsrf from '@fastify/csrf-protection';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
-  type HookHandlerDoneFunction,
   LogController,
 } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { levels } from 'pino';
 import { type Clock, systemClock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
-import { refuseNulCharacters } from '../core/inputs.js';
 import { BrandReader } from '../services/brand-reader.js';
 import { Credentials } from '../services/credentials.js';
 import type { PasswordHasher } from '../services/passwords.js';
@@ -23,42 +19,11 @@ import { DEFAULT_SIGN_IN_LIMITS, SignInService, type SignInLimits } from '../ser
 import { type AuthConfig, TokenService } from '../services/tokens.js';
 import { UsageRecorder } from '../services/usage.js';
 import type { Store } from '../store/store.js';
-import {
-  authenticate,
-  authorizeWorkspace,
-  COOKIE_OPTIONS,
-  CSRF_COOKIE,
-  requireCsrfForCookieWrites,
-} from './auth.js';
-import { consoleRoutes } from './console.js';
-import type { AppContext, ZodApp } from './context.js';
-import { docsRoutes, OPENAPI_OPTIONS } from './openapi.js';
+import type { AppServices } from './context.js';
+import { OPENAPI_OPTIONS } from './openapi.js';
 import { handleError } from './problem.js';
 import { parseJsonBodies, validatorCompiler } from './request-input.js';
-import { auditLogRoute } from './routes/api/audit-log.js';
-import { getBrandRoute } from './routes/api/brand/get.js';
-import { putBrandRoute } from './routes/api/brand/put.js';
-import { createCampaignRoute } from './routes/api/campaigns/create.js';
-import { getCampaignRoute } from './routes/api/campaigns/get.js';
-import { listCampaignsRoute } from './routes/api/campaigns/list.js';
-import { scheduleCampaignRoute } from './routes/api/campaigns/schedule.js';
-import { updateCampaignRoute } from './routes/api/campaigns/update.js';
-import { createKeyRoute } from './routes/api/keys/create.js';
-import { KEY_ROUTES } from './routes/api/keys/kinds.js';
-import { listKeysRoute } from './routes/api/keys/list.js';
-import { revokeKeyRoute } from './routes/api/keys/revoke.js';
-import { addMemberRoute } from './routes/api/members/add.js';
-import { listMembersRoute } from './routes/api/members/list.js';
-import { removeMemberRoute } from './routes/api/members/remove.js';
-import { createTokenRoute } from './routes/api/tokens/create.js';
-import { listTokensRoute } from './routes/api/tokens/list.js';
-import { revokeTokenRoute } from './routes/api/tokens/revoke.js';
-import { createWorkspaceRoute } from './routes/api/workspaces/create.js';
-import { listWorkspacesRoute } from './routes/api/workspaces/list.js';
-import { sessionRoutes } from './routes/auth/session.js';
-import { signInRoute } from './routes/auth/token.js';
-import { brandAgentRoutes } from './routes/brand-agent.js';
-import { healthRoutes } from './routes/health.js';
+import { routeTree } from './routes/index.js';
 import { createHttpTransport, DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './transport.js';
 
 export interface AppOptions {
@@ -130,47 +95,35 @@ function requestId(request: IncomingMessage): string {
   return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
-/**
- * The path and query name what authorization looks up, so a NUL there (which PostgreSQL text cannot hold) is
- * refused before it; bodies are checked after authorization, when they are validated (src/http/request-input.ts).
- */
-function refuseNulInPathAndQuery(
-  request: FastifyRequest,
-  _reply: FastifyReply,
-  done: HookHandlerDoneFunction,
-): void {
-  try {
-    for (const input of [request.params, request.query]) refuseNulCharacters(input, '', 'Invalid request');
-    done();
-  } catch (error) {
-    done(error as AppError);
-  }
+/** The use cases every route reaches as `app.services`, each built with the ones it depends on. */
+function buildServices(options: AppOptions, clock: Clock): AppServices {
+  const { store, logger } = options;
+  const deps = { store, clock };
+  const usage = new UsageRecorder(
+    store,
+    (error: unknown) => {
+      logger.error({ err: error }, 'could not record last use of keys and tokens');
+    },
+    options.usageFlushMs,
+  );
+  const tokens = new TokenService(deps, { sessionTtlSeconds: 3600, ...options.auth }, usage);
+  return {
+    deps,
+    usage,
+    tokens,
+    credentials: new Credentials(store, clock, tokens, usage),
+    reader: new BrandReader(store),
+    signIn: new SignInService(
+      deps,
+      tokens,
+      { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits },
+      options.passwordHasher,
+    ),
+  };
 }
 
-const WORKSPACE_ROUTES = [
-  getBrandRoute,
-  putBrandRoute,
-  ...KEY_ROUTES.flatMap((keys) => [createKeyRoute(keys), listKeysRoute(keys), revokeKeyRoute(keys)]),
-  listMembersRoute,
-  addMemberRoute,
-  removeMemberRoute,
-  auditLogRoute,
-  listCampaignsRoute,
-  getCampaignRoute,
-  createCampaignRoute,
-  updateCampaignRoute,
-  scheduleCampaignRoute,
-];
-const ACCOUNT_ROUTES = [
-  listWorkspacesRoute,
-  createWorkspaceRoute,
-  createTokenRoute,
-  listTokensRoute,
-  revokeTokenRoute,
-];
-
 export function buildApp(options: AppOptions): FastifyInstance {
-  const { store, logger, clock = systemClock } = options;
+  const { logger, clock = systemClock } = options;
   const transport = createHttpTransport(logger, { ...DEFAULT_HTTP_TIMEOUTS, ...options.httpTimeouts });
   const app = Fastify({
     ...transport.serverOptions,
@@ -193,7 +146,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // The path, not the query, and not a long one in full; problem details are masked for keys anyway.
     const path = request.url.split('?')[0] ?? '';
     const shown = path.length > 100 ? `${path.slice(0, 100)}…` : path;
-    return handleError(new AppError('not_found', `No route ${request.method} ${shown}.`), request, reply);
+    return handleError(
+      new AppError('not_found', { reason: 'route', method: request.method, path: shown }),
+      request,
+      reply,
+    );
   });
   app.decorateRequest('principal', null);
   app.decorateRequest('viaSessionCookie', false);
@@ -203,70 +160,20 @@ export function buildApp(options: AppOptions): FastifyInstance {
     done();
   });
 
-  const deps = { store, clock };
-  const usage = new UsageRecorder(
-    store,
-    (error: unknown) => {
-      logger.error({ err: error }, 'could not record last use of keys and tokens');
-    },
-    options.usageFlushMs,
-  );
-  const tokens = new TokenService(deps, { sessionTtlSeconds: 3600, ...options.auth }, usage);
-  const ctx: AppContext = {
-    deps,
-    usage,
-    tokens,
-    credentials: new Credentials(store, clock, tokens, usage),
-    reader: new BrandReader(store),
-    signIn: new SignInService(
-      deps,
-      tokens,
-      { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits },
-      options.passwordHasher,
-    ),
-  };
+  const services = buildServices(options, clock);
+  app.decorate('services', services);
   app.addHook('preClose', () => transport.drain());
   app.addHook('onClose', async () => {
-    ctx.credentials.close();
-    ctx.reader.close();
-    await usage.close();
+    services.credentials.close();
+    services.reader.close();
+    await services.usage.close();
   });
 
   void app.register(fastifySwagger, OPENAPI_OPTIONS);
-  void app.register(async (scope: ZodApp) => {
-    scope.get('/openapi.json', { schema: { hide: true } }, () => scope.swagger());
-    await scope.register(docsRoutes);
-    healthRoutes(scope, store);
-    brandAgentRoutes(scope, ctx);
-    signInRoute(scope, ctx);
-    // Cookies and CSRF only where a browser session can be used: the read operation never parses a cookie.
-    await scope.register(async (browser: ZodApp) => {
-      await browser.register(fastifyCookie);
-      await browser.register(fastifyCsrf, {
-        cookieKey: CSRF_COOKIE,
-        cookieOpts: COOKIE_OPTIONS,
-        getToken: (request) => {
-          const token = request.headers['x-csrf-token'];
-          return typeof token === 'string' ? token : undefined;
-        },
-      });
-      // The read operation, outside this scope, has no path parameters or query to check.
-      browser.addHook('preValidation', refuseNulInPathAndQuery);
-      sessionRoutes(browser, ctx, options.installDir);
-      await browser.register(async (api: ZodApp) => {
-        api.addHook('onRequest', authenticate(ctx));
-        api.addHook('onRequest', requireCsrfForCookieWrites(api));
-        for (const route of ACCOUNT_ROUTES) route(api, ctx);
-        await api.register((workspace: ZodApp, _workspaceOptions, workspaceDone) => {
-          // Before validation: a caller with no access learns nothing, not even what a valid body looks like.
-          workspace.addHook('preValidation', authorizeWorkspace(ctx));
-          for (const route of WORKSPACE_ROUTES) route(workspace, ctx);
-          workspaceDone();
-        });
-      });
-    });
-    const { consoleDir } = options;
-    if (consoleDir !== undefined) await scope.register((site: ZodApp) => consoleRoutes(site, consoleDir));
+  void app.register(routeTree, {
+    store: options.store,
+    consoleDir: options.consoleDir,
+    installDir: options.installDir,
   });
   return app;
 }

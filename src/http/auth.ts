@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Permission } from '../core/roles.js';
 import type { Actor } from '../services/audit.js';
-import { type Principal, requireKeyPermission } from '../services/credentials.js';
+import { type Credentials, type Principal, requireKeyPermission } from '../services/credentials.js';
 import type { UserPrincipal } from '../services/tokens.js';
 import type { MembershipRecord } from '../store/store.js';
-import type { AppContext } from './context.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,11 +30,11 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * onRequest hook of every management route: the caller is a user (bearer token or session cookie), or a key
  * of a kind the management API takes on a route its permissions cover (src/services/credentials.ts).
  */
-export function authenticate(ctx: AppContext) {
+export function authenticate(credentials: Credentials) {
   return async (request: FastifyRequest): Promise<void> => {
     const { authorization } = request.headers;
     const sessionCookie = request.cookies[SESSION_COOKIE];
-    const principal = await ctx.credentials.resolve({ authorization, sessionCookie }, 'management');
+    const principal = await credentials.resolve({ authorization, sessionCookie }, 'management');
     request.principal = principal;
     request.viaSessionCookie = authorization === undefined || authorization === '';
     requireKeyPermission(principal, request.routeOptions.config.permission);
@@ -80,12 +79,12 @@ export function actorOf(request: FastifyRequest): Actor {
  * preValidation hook of every route under /api/v1/workspaces/:id: the caller must have the route's
  * `config.permission` in that workspace (src/services/credentials.ts `authorize`).
  */
-export function authorizeWorkspace(ctx: AppContext) {
+export function authorizeWorkspace(credentials: Credentials) {
   return async (request: FastifyRequest<{ Params: { id: string } }>): Promise<void> => {
     const { permission } = request.routeOptions.config;
     if (permission === undefined)
       throw new Error(`${request.routeOptions.url ?? request.url} declares no permission`);
-    request.membership = await ctx.credentials.authorize(principalOf(request), request.params.id, permission);
+    request.membership = await credentials.authorize(principalOf(request), request.params.id, permission);
   };
 }
 

@@ -13,14 +13,22 @@ import type { SignInService } from '../services/sign-in.js';
 import type { TokenService } from '../services/tokens.js';
 import type { UsageRecorder } from '../services/usage.js';
 
-/** Everything a route may use; routes hold no SQL and reach the store only through services. */
-export interface AppContext {
+/** The app's use cases, built once per app; routes hold no SQL and reach the store only through them. */
+export interface AppServices {
+  /** The store and clock that the function-style use cases of src/services take. */
   deps: Deps;
   credentials: Credentials;
   reader: BrandReader;
   tokens: TokenService;
   signIn: SignInService;
   usage: UsageRecorder;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Decorated on the root instance before any route registers, so every route group sees the same ones. */
+    services: AppServices;
+  }
 }
 
 /** A Fastify instance whose routes are typed and validated by zod schemas. */
@@ -31,3 +39,6 @@ export type ZodApp = FastifyInstance<
   FastifyBaseLogger,
   ZodTypeProvider
 >;
+
+/** Registers one route on its group's instance, at its path relative to the group's prefix. */
+export type Route = (app: ZodApp) => void;

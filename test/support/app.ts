@@ -2,8 +2,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
-import type { Deps } from '../../src/services/deps.js';
-import { TokenService } from '../../src/services/tokens.js';
+import type { AppServices } from '../../src/http/context.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { ManualClock } from './clock.js';
@@ -13,9 +12,10 @@ export interface TestApp {
   app: FastifyInstance;
   store: Store;
   clock: ManualClock;
-  deps: Deps;
-  /** Issues user tokens the app accepts (same store, so the same signing secret). */
-  tokens: TokenService;
+  /** The app's own store and clock, as its use cases take them. */
+  deps: AppServices['deps'];
+  /** The app's own token service: issues user tokens it accepts. */
+  tokens: AppServices['tokens'];
   /** Every log line the app wrote, as text. */
   logs: string[];
   close(): Promise<void>;
@@ -36,13 +36,12 @@ export async function startTestApp(database: TestDatabase, options: TestAppOptio
   });
   const app = buildApp({ store, clock, logger: createLogger('debug', sink), ...options });
   await app.ready();
-  const deps = { store, clock };
   return {
     app,
     store,
     clock,
-    deps,
-    tokens: new TokenService(deps, { sessionTtlSeconds: 3600, ...options.auth }),
+    deps: app.services.deps,
+    tokens: app.services.tokens,
     logs,
     close: async () => {
       await app.close();

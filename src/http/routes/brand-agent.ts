@@ -4,7 +4,7 @@ import { type BrandContext, brandContextSchema } from '../../contract/brand-cont
 import { AppError } from '../../core/errors.js';
 import { principalOf } from '../auth.js';
 import { ifNoneMatchMatches } from '../conditional.js';
-import type { AppContext, ZodApp } from '../context.js';
+import type { ZodApp } from '../context.js';
 import { BODY_PROBLEMS, jsonResponse, withProblems } from '../schemas.js';
 
 export const BRAND_AGENT_PATH = '/functions/v1/brand-agent';
@@ -29,7 +29,8 @@ function isJson(contentType: string | undefined): boolean {
  * read, so an unauthenticated caller learns nothing about body rules. A brand read key is the usual
  * credential; a member's user token is accepted too (the MCP server's).
  */
-export function brandAgentRoutes(app: ZodApp, ctx: AppContext): void {
+export function brandAgentRoutes(app: ZodApp): void {
+  const { credentials, reader } = app.services;
   const refuseMethod = (request: FastifyRequest): Promise<never> =>
     Promise.reject(
       new AppError('method_not_allowed', { method: request.method }, { headers: { allow: 'POST' } }),
@@ -47,7 +48,7 @@ export function brandAgentRoutes(app: ZodApp, ctx: AppContext): void {
   /** Steps 2-3 (the credential) and the content type of step 4, all before the body is read. */
   const authenticate = async (request: FastifyRequest) => {
     // Not awaited when the key is cached: see FeedCache.get.
-    const principal = ctx.credentials.resolve({ authorization: request.headers.authorization }, 'read');
+    const principal = credentials.resolve({ authorization: request.headers.authorization }, 'read');
     request.principal = principal instanceof Promise ? await principal : principal;
     // Step 4 begins here, before the body is read: one hook instead of two on the hot path.
     if (!isJson(request.headers['content-type'])) throw new AppError('unsupported_media_type');
@@ -91,9 +92,9 @@ export function brandAgentRoutes(app: ZodApp, ctx: AppContext): void {
       const { action, workspace_id: workspaceId } = request.body;
       if (action !== 'context') throw new AppError('unsupported_action', { action });
       // Neither is awaited when a key reads its own workspace's cached brand: see FeedCache.get.
-      const access = ctx.credentials.authorize(principalOf(request), workspaceId, 'brand.read');
+      const access = credentials.authorize(principalOf(request), workspaceId, 'brand.read');
       if (access instanceof Promise) await access;
-      const served = ctx.reader.readWorkspace(workspaceId);
+      const served = reader.readWorkspace(workspaceId);
       const brand = served instanceof Promise ? await served : served;
       reply.header('etag', brand.etag).header('cache-control', 'private, no-cache');
       if (ifNoneMatchMatches(request.headers['if-none-match'], brand.etag)) return reply.code(304).send();

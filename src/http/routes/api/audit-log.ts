@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { listAuditLog } from '../../../services/audit.js';
-import type { AppContext, ZodApp } from '../../context.js';
+import type { ZodApp } from '../../context.js';
+import { auditPageSchema } from '../../../contract/audit.js';
 import {
-  auditEventSchema,
   jsonResponse,
   MANAGEMENT_SECURITY,
   managementProblems,
@@ -11,9 +11,9 @@ import {
 } from '../../schemas.js';
 
 /** GET /api/v1/workspaces/{id}/audit-log: newest first, with an opaque cursor for the next page. */
-export function auditLogRoute(app: ZodApp, ctx: AppContext): void {
+export function auditLogRoute(app: ZodApp): void {
   app.get(
-    '/api/v1/workspaces/:id/audit-log',
+    '',
     {
       config: { permission: 'audit.read' },
       schema: {
@@ -30,13 +30,13 @@ export function auditLogRoute(app: ZodApp, ctx: AppContext): void {
           {
             200: jsonResponse(
               'Events, newest first, and the cursor of the next page (null on the last)',
-              z.object({ events: z.array(auditEventSchema), next_cursor: z.string().nullable() }),
+              auditPageSchema,
             ),
           },
           managementProblems('read', 'audit.read'),
         ),
       },
     },
-    (request) => listAuditLog(ctx.deps, request.params.id, request.query),
+    (request) => listAuditLog(app.services.deps, request.params.id, request.query),
   );
 }

@@ -1,32 +1,18 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../../core/errors.js';
-import type { UserPrincipal } from '../../../services/tokens.js';
+import type { TokenService, UserPrincipal } from '../../../services/tokens.js';
 import type { UserRecord } from '../../../store/store.js';
 import { COOKIE_OPTIONS, CSRF_COOKIE, SESSION_COOKIE } from '../../auth.js';
-import type { AppContext, ZodApp } from '../../context.js';
+import type { ZodApp } from '../../context.js';
 import { BODY_PROBLEMS, jsonResponse, withProblems } from '../../schemas.js';
-
-const sessionView = z
-  .object({
-    user: z.object({ id: z.string(), email: z.string() }),
-    csrf_token: z.string().describe('Send it as X-CSRF-Token with every write made with the session cookie'),
-    expires_in: z.number().int().describe('Seconds the session lasts from sign-in'),
-    install_dir: z
-      .string()
-      .nullable()
-      .describe(
-        'Where the service is installed on the machine that runs it (the directory holding dist/cli/main.js), for MCP client configurations; null when not known',
-      ),
-  })
-  .meta({ id: 'ConsoleSession' });
+import { consoleSessionSchema } from '../../../contract/session.js';
 
 /** Who the session cookie belongs to; 401 when there is none or it is no longer valid. */
-async function sessionPrincipal(ctx: AppContext, request: FastifyRequest): Promise<UserPrincipal> {
+async function sessionPrincipal(tokens: TokenService, request: FastifyRequest): Promise<UserPrincipal> {
   const token = request.cookies[SESSION_COOKIE];
-  if (token === undefined || token === '')
-    throw new AppError('missing_token', { reason: 'cookie' });
-  return ctx.tokens.verify(token);
+  if (token === undefined || token === '') throw new AppError('missing_token', { reason: 'cookie' });
+  return tokens.verify(token);
 }
 
 /**
@@ -34,7 +20,8 @@ async function sessionPrincipal(ctx: AppContext, request: FastifyRequest): Promi
  * that page scripts cannot read, and writes made with it need the CSRF token this answers with. The
  * sign-in itself is JSON only, which a cross-site form cannot send.
  */
-export function sessionRoutes(app: ZodApp, ctx: AppContext, installDir?: string): void {
+export function sessionRoutes(app: ZodApp, installDir?: string): void {
+  const { deps, signIn, tokens } = app.services;
   const answer = (reply: FastifyReply, user: UserRecord, expiresIn: number) => ({
     user: { id: user.id, email: user.email },
     csrf_token: reply.generateCsrf(),
@@ -43,7 +30,7 @@ export function sessionRoutes(app: ZodApp, ctx: AppContext, installDir?: string)
   });
 
   app.post(
-    '/auth/v1/session',
+    '/session',
     {
       bodyLimit: 16 * 1024,
       schema: {
@@ -53,16 +40,14 @@ export function sessionRoutes(app: ZodApp, ctx: AppContext, installDir?: string)
         security: [],
         description: 'Sets the session cookie; throttled like POST /auth/v1/token.',
         body: z.object({ email: z.string().max(320), password: z.string().max(1024) }),
-        response: withProblems({ 200: jsonResponse('Signed in: the session cookie is set', sessionView) }, [
-          ...BODY_PROBLEMS,
-          'invalid_credentials',
-          'rate_limited',
-          'sign_in_busy',
-        ]),
+        response: withProblems(
+          { 200: jsonResponse('Signed in: the session cookie is set', consoleSessionSchema) },
+          [...BODY_PROBLEMS, 'invalid_credentials', 'rate_limited', 'sign_in_busy'],
+        ),
       },
     },
     async (request, reply) => {
-      const { user, session } = await ctx.signIn.signIn(request.body, request.ip);
+      const { user, session } = await signIn.signIn(request.body, request.ip);
       reply.setCookie(SESSION_COOKIE, session.access_token, {
         ...COOKIE_OPTIONS,
         maxAge: session.expires_in,
@@ -72,7 +57,7 @@ export function sessionRoutes(app: ZodApp, ctx: AppContext, installDir?: string)
   );
 
   app.get(
-    '/auth/v1/session',
+    '/session',
     {
       schema: {
         tags: ['auth'],
@@ -80,25 +65,22 @@ export function sessionRoutes(app: ZodApp, ctx: AppContext, installDir?: string)
         summary: 'The console session',
         security: [],
         description: 'Who is signed in, with a CSRF token for this page load; 401 when no one is.',
-        response: withProblems({ 200: jsonResponse('Who the session cookie belongs to', sessionView) }, [
-          'missing_token',
-          'invalid_token',
-          'token_expired',
-          'token_revoked',
-          'invalid_request',
-        ]),
+        response: withProblems(
+          { 200: jsonResponse('Who the session cookie belongs to', consoleSessionSchema) },
+          ['missing_token', 'invalid_token', 'token_expired', 'token_revoked', 'invalid_request'],
+        ),
       },
     },
     async (request, reply) => {
-      const { user, expiresAt } = await sessionPrincipal(ctx, request);
+      const { user, expiresAt } = await sessionPrincipal(tokens, request);
       reply.header('cache-control', 'no-store');
-      const secondsLeft = Math.floor((expiresAt - ctx.deps.clock.now()) / 1000);
+      const secondsLeft = Math.floor((expiresAt - deps.clock.now()) / 1000);
       return answer(reply, user, Math.max(0, secondsLeft));
     },
   );
 
   app.delete(
-    '/auth/v1/session',
+    '/session',
     {
       onRequest: (request, reply, done) => {
         app.csrfProtection(request, reply, done);
@@ -119,8 +101,8 @@ export function sessionRoutes(app: ZodApp, ctx: AppContext, installDir?: string)
     },
     async (request, reply) => {
       // A copied cookie must stop working too, not just this browser's copy; an invalid one is gone anyway.
-      const principal = await sessionPrincipal(ctx, request).catch(() => undefined);
-      if (principal) await ctx.tokens.signOut(principal);
+      const principal = await sessionPrincipal(tokens, request).catch(() => undefined);
+      if (principal) await tokens.signOut(principal);
       reply.clearCookie(SESSION_COOKIE, COOKIE_OPTIONS).clearCookie(CSRF_COOKIE, COOKIE_OPTIONS);
       return reply.code(204).send(null);
     },

@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import type { AppContext, ZodApp } from '../../context.js';
-import { BODY_PROBLEMS, jsonResponse, sessionSchema, withProblems } from '../../schemas.js';
+import type { ZodApp } from '../../context.js';
+import { sessionSchema } from '../../../contract/session.js';
+import { BODY_PROBLEMS, jsonResponse, withProblems } from '../../schemas.js';
 
 /** POST /auth/v1/token: email and password for a short-lived user token. Throttled per IP and account. */
-export function signInRoute(app: ZodApp, ctx: AppContext): void {
+export function signInRoute(app: ZodApp): void {
   app.post(
-    '/auth/v1/token',
+    '/token',
     {
       bodyLimit: 16 * 1024,
       schema: {
@@ -21,6 +22,6 @@ export function signInRoute(app: ZodApp, ctx: AppContext): void {
         ),
       },
     },
-    async (request) => (await ctx.signIn.signIn(request.body, request.ip)).session,
+    async (request) => (await app.services.signIn.signIn(request.body, request.ip)).session,
   );
 }

@@ -1,6 +1,6 @@
-import { brandContextSchema } from '../../../../core/brand-context.js';
+import { brandContextSchema } from '../../../../contract/brand-context.js';
 import { getBrand } from '../../../../services/brand.js';
-import type { AppContext, ZodApp } from '../../../context.js';
+import type { ZodApp } from '../../../context.js';
 import {
   jsonResponse,
   MANAGEMENT_SECURITY,
@@ -10,9 +10,9 @@ import {
 } from '../../../schemas.js';
 
 /** GET /api/v1/workspaces/{id}/brand: the brand document, as the read operation returns it. */
-export function getBrandRoute(app: ZodApp, ctx: AppContext): void {
+export function getBrandRoute(app: ZodApp): void {
   app.get(
-    '/api/v1/workspaces/:id/brand',
+    '',
     {
       config: { permission: 'brand.read' },
       schema: {
@@ -27,6 +27,6 @@ export function getBrandRoute(app: ZodApp, ctx: AppContext): void {
         ),
       },
     },
-    (request) => getBrand(ctx.deps, request.params.id),
+    (request) => getBrand(app.services.deps, request.params.id),
   );
 }

@@ -1,7 +1,7 @@
-import { brandContextSchema, brandDocumentSchema } from '../../../../core/brand-context.js';
+import { brandContextSchema, brandDocumentSchema } from '../../../../contract/brand-context.js';
 import { replaceBrand } from '../../../../services/brand.js';
 import { actorOf } from '../../../auth.js';
-import type { AppContext, ZodApp } from '../../../context.js';
+import type { ZodApp } from '../../../context.js';
 import {
   BODY_PROBLEMS,
   jsonResponse,
@@ -15,9 +15,9 @@ import {
  * PUT /api/v1/workspaces/{id}/brand: replaces the whole brand (knowledge, assets, skills and preferences
  * included). Entries keep their ids when sent with them. An invalid document changes nothing.
  */
-export function putBrandRoute(app: ZodApp, ctx: AppContext): void {
+export function putBrandRoute(app: ZodApp): void {
   app.put(
-    '/api/v1/workspaces/:id/brand',
+    '',
     {
       config: { permission: 'brand.write' },
       schema: {
@@ -33,6 +33,6 @@ export function putBrandRoute(app: ZodApp, ctx: AppContext): void {
         ]),
       },
     },
-    (request) => replaceBrand(ctx.deps, actorOf(request), request.params.id, request.body),
+    (request) => replaceBrand(app.services.deps, actorOf(request), request.params.id, request.body),
   );
 }

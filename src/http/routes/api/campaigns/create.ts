@@ -1,10 +1,10 @@
-import { CAMPAIGN_BODY_LIMIT, campaignEtag, newCampaignSchema } from '../../../../core/campaigns.js';
+import { campaignEtag } from '../../../../core/campaigns.js';
 import { createCampaign } from '../../../../services/campaigns.js';
 import { actorOf } from '../../../auth.js';
-import type { AppContext, ZodApp } from '../../../context.js';
+import type { ZodApp } from '../../../context.js';
+import { CAMPAIGN_BODY_LIMIT, campaignSchema, newCampaignSchema } from '../../../../contract/campaigns.js';
 import {
   BODY_PROBLEMS,
-  campaignSchema,
   jsonResponse,
   MANAGEMENT_SECURITY,
   managementProblems,
@@ -13,9 +13,9 @@ import {
 } from '../../../schemas.js';
 
 /** POST /api/v1/workspaces/{id}/campaigns: a new campaign is always a draft. */
-export function createCampaignRoute(app: ZodApp, ctx: AppContext): void {
+export function createCampaignRoute(app: ZodApp): void {
   app.post(
-    '/api/v1/workspaces/:id/campaigns',
+    '',
     {
       config: { permission: 'campaigns.write' },
       bodyLimit: CAMPAIGN_BODY_LIMIT,
@@ -33,7 +33,12 @@ export function createCampaignRoute(app: ZodApp, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const campaign = await createCampaign(ctx.deps, actorOf(request), request.params.id, request.body);
+      const campaign = await createCampaign(
+        app.services.deps,
+        actorOf(request),
+        request.params.id,
+        request.body,
+      );
       return reply
         .code(201)
         .header('location', `/api/v1/workspaces/${campaign.workspace_id}/campaigns/${campaign.id}`)

@@ -1,9 +1,9 @@
 import { campaignEtag } from '../../../../core/campaigns.js';
 import { getCampaign } from '../../../../services/campaigns.js';
-import type { AppContext, ZodApp } from '../../../context.js';
+import type { ZodApp } from '../../../context.js';
+import { campaignSchema } from '../../../../contract/campaigns.js';
 import {
   campaignParams,
-  campaignSchema,
   jsonResponse,
   MANAGEMENT_SECURITY,
   managementProblems,
@@ -11,9 +11,9 @@ import {
 } from '../../../schemas.js';
 
 /** GET /api/v1/workspaces/{id}/campaigns/{campaign_id}, with the ETag to send back in If-Match. */
-export function getCampaignRoute(app: ZodApp, ctx: AppContext): void {
+export function getCampaignRoute(app: ZodApp): void {
   app.get(
-    '/api/v1/workspaces/:id/campaigns/:campaign_id',
+    '/:campaign_id',
     {
       config: { permission: 'campaigns.read' },
       schema: {
@@ -29,7 +29,7 @@ export function getCampaignRoute(app: ZodApp, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const campaign = await getCampaign(ctx.deps, request.params.id, request.params.campaign_id);
+      const campaign = await getCampaign(app.services.deps, request.params.id, request.params.campaign_id);
       return reply
         .header('etag', campaignEtag(campaign.version))
         .header('cache-control', 'private, no-cache')

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { CAMPAIGN_STATUSES } from '../../../../core/campaigns.js';
 import { listCampaigns } from '../../../../services/campaigns.js';
-import type { AppContext, ZodApp } from '../../../context.js';
+import type { ZodApp } from '../../../context.js';
+import { CAMPAIGN_STATUSES, campaignPageSchema } from '../../../../contract/campaigns.js';
 import {
-  campaignSummarySchema,
   jsonResponse,
   MANAGEMENT_SECURITY,
   managementProblems,
@@ -12,9 +11,9 @@ import {
 } from '../../../schemas.js';
 
 /** GET /api/v1/workspaces/{id}/campaigns: newest first, without bodies, with a cursor for the next page. */
-export function listCampaignsRoute(app: ZodApp, ctx: AppContext): void {
+export function listCampaignsRoute(app: ZodApp): void {
   app.get(
-    '/api/v1/workspaces/:id/campaigns',
+    '',
     {
       config: { permission: 'campaigns.read' },
       schema: {
@@ -32,13 +31,13 @@ export function listCampaignsRoute(app: ZodApp, ctx: AppContext): void {
           {
             200: jsonResponse(
               'Campaigns, newest first, and the cursor of the next page (null on the last)',
-              z.object({ campaigns: z.array(campaignSummarySchema), next_cursor: z.string().nullable() }),
+              campaignPageSchema,
             ),
           },
           managementProblems('read', 'campaigns.read'),
         ),
       },
     },
-    (request) => listCampaigns(ctx.deps, request.params.id, request.query),
+    (request) => listCampaigns(app.services.deps, request.params.id, request.query),
   );
 }

@@ -1,10 +1,10 @@
 import { campaignEtag } from '../../../../core/campaigns.js';
 import { scheduleCampaign } from '../../../../services/campaigns.js';
 import { actorOf } from '../../../auth.js';
-import type { AppContext, ZodApp } from '../../../context.js';
+import type { ZodApp } from '../../../context.js';
+import { campaignSchema } from '../../../../contract/campaigns.js';
 import {
   campaignParams,
-  campaignSchema,
   ifMatchHeaders,
   jsonResponse,
   MANAGEMENT_SECURITY,
@@ -16,9 +16,9 @@ import {
  * POST /api/v1/workspaces/{id}/campaigns/{campaign_id}/schedule: hands a draft over for delivery (owners,
  * admins and workspace API keys). From then on it no longer changes.
  */
-export function scheduleCampaignRoute(app: ZodApp, ctx: AppContext): void {
+export function scheduleCampaignRoute(app: ZodApp): void {
   app.post(
-    '/api/v1/workspaces/:id/campaigns/:campaign_id/schedule',
+    '/:campaign_id/schedule',
     {
       config: { permission: 'campaigns.schedule' },
       schema: {
@@ -37,7 +37,7 @@ export function scheduleCampaignRoute(app: ZodApp, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const campaign = await scheduleCampaign(ctx.deps, actorOf(request), {
+      const campaign = await scheduleCampaign(app.services.deps, actorOf(request), {
         workspaceId: request.params.id,
         id: request.params.campaign_id,
         ifMatch: request.headers['if-match'],

@@ -1,11 +1,15 @@
-import { CAMPAIGN_BODY_LIMIT, campaignChangesSchema, campaignEtag } from '../../../../core/campaigns.js';
+import { campaignEtag } from '../../../../core/campaigns.js';
 import { updateCampaign } from '../../../../services/campaigns.js';
 import { actorOf } from '../../../auth.js';
-import type { AppContext, ZodApp } from '../../../context.js';
+import type { ZodApp } from '../../../context.js';
+import {
+  CAMPAIGN_BODY_LIMIT,
+  campaignChangesSchema,
+  campaignSchema,
+} from '../../../../contract/campaigns.js';
 import {
   BODY_PROBLEMS,
   campaignParams,
-  campaignSchema,
   ifMatchHeaders,
   jsonResponse,
   MANAGEMENT_SECURITY,
@@ -17,9 +21,9 @@ import {
  * PATCH /api/v1/workspaces/{id}/campaigns/{campaign_id}: edits a draft (409 for anything else). With
  * If-Match, an edit based on a version someone has changed since answers 412 instead of overwriting it.
  */
-export function updateCampaignRoute(app: ZodApp, ctx: AppContext): void {
+export function updateCampaignRoute(app: ZodApp): void {
   app.patch(
-    '/api/v1/workspaces/:id/campaigns/:campaign_id',
+    '/:campaign_id',
     {
       config: { permission: 'campaigns.write' },
       bodyLimit: CAMPAIGN_BODY_LIMIT,
@@ -45,7 +49,7 @@ export function updateCampaignRoute(app: ZodApp, ctx: AppContext): void {
     },
     async (request, reply) => {
       const campaign = await updateCampaign(
-        ctx.deps,
+        app.services.deps,
         actorOf(request),
         {
           workspaceId: request.params.id,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { actorOf } from '../../../auth.js';
-import type { AppContext, ZodApp } from '../../../context.js';
+import type { ZodApp } from '../../../context.js';
 import { createdKeySchema } from '../../../../contract/keys.js';
 import {
   BODY_PROBLEMS,
@@ -14,9 +14,9 @@ import type { KeyRoutes } from './kinds.js';
 
 /** POST /api/v1/workspaces/{id}/{brand-keys|api-keys}: Settings → Agent Access → Create Key. Shown once. */
 export function createKeyRoute(keys: KeyRoutes) {
-  return (app: ZodApp, ctx: AppContext): void => {
+  return (app: ZodApp): void => {
     app.post(
-      `/api/v1/workspaces/:id/${keys.kind.collection}`,
+      '',
       {
         config: { permission: 'keys.write' },
         schema: {
@@ -36,7 +36,7 @@ export function createKeyRoute(keys: KeyRoutes) {
         },
       },
       async (request, reply) => {
-        const created = await keys.service.create(ctx.deps, actorOf(request), {
+        const created = await keys.service.create(app.services.deps, actorOf(request), {
           workspaceId: request.params.id,
           name: request.body.name,
         });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AppContext, ZodApp } from '../../../context.js';
+import type { ZodApp } from '../../../context.js';
 import {
   jsonResponse,
   MANAGEMENT_SECURITY,
@@ -11,9 +11,9 @@ import type { KeyRoutes } from './kinds.js';
 
 /** GET /api/v1/workspaces/{id}/{brand-keys|api-keys}: status, expiry and last use; never the secret. */
 export function listKeysRoute(keys: KeyRoutes) {
-  return (app: ZodApp, ctx: AppContext): void => {
+  return (app: ZodApp): void => {
     app.get(
-      `/api/v1/workspaces/:id/${keys.kind.collection}`,
+      '',
       {
         config: { permission: 'keys.read' },
         schema: {
@@ -33,7 +33,9 @@ export function listKeysRoute(keys: KeyRoutes) {
           ),
         },
       },
-      async (request) => ({ keys: await keys.service.list(ctx.deps, request.params.id, ctx.usage) }),
+      async (request) => ({
+        keys: await keys.service.list(app.services.deps, request.params.id, app.services.usage),
+      }),
     );
   };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { actorOf } from '../../../auth.js';
-import type { AppContext, ZodApp } from '../../../context.js';
+import type { ZodApp } from '../../../context.js';
 import {
   jsonResponse,
   MANAGEMENT_SECURITY,
@@ -12,9 +12,9 @@ import type { KeyRoutes } from './kinds.js';
 
 /** DELETE /api/v1/workspaces/{id}/{brand-keys|api-keys}/{key_id}: revokes at once, everywhere; idempotent. */
 export function revokeKeyRoute(keys: KeyRoutes) {
-  return (app: ZodApp, ctx: AppContext): void => {
+  return (app: ZodApp): void => {
     app.delete(
-      `/api/v1/workspaces/:id/${keys.kind.collection}/:key_id`,
+      '/:key_id',
       {
         config: { permission: 'keys.write' },
         schema: {
@@ -29,7 +29,8 @@ export function revokeKeyRoute(keys: KeyRoutes) {
           ),
         },
       },
-      (request) => keys.service.revoke(ctx.deps, actorOf(request), request.params.id, request.params.key_id),
+      (request) =>
+        keys.service.revoke(app.services.deps, actorOf(request), request.params.id, request.params.key_id),
     );
   };
 }

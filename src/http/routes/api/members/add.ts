@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { ROLES } from '../../../../core/roles.js';
 import { addMember } from '../../../../services/members.js';
 import { actorOf, membershipOf } from '../../../auth.js';
-import type { AppContext, ZodApp } from '../../../context.js';
+import type { ZodApp } from '../../../context.js';
+import { addedMemberSchema } from '../../../../contract/members.js';
 import {
-  addedMemberSchema,
   BODY_PROBLEMS,
   jsonResponse,
   MANAGEMENT_SECURITY,
@@ -17,9 +17,9 @@ import {
  * POST /api/v1/workspaces/{id}/members: adds an account by email (created if new), optionally with a
  * temporary password for an account that has none (README "Management API"). Admins cannot add owners.
  */
-export function addMemberRoute(app: ZodApp, ctx: AppContext): void {
+export function addMemberRoute(app: ZodApp): void {
   app.post(
-    '/api/v1/workspaces/:id/members',
+    '',
     {
       config: { permission: 'members.write' },
       schema: {
@@ -48,7 +48,13 @@ export function addMemberRoute(app: ZodApp, ctx: AppContext): void {
     },
     async (request, reply) => {
       const { role } = membershipOf(request);
-      const member = await addMember(ctx.deps, actorOf(request), role, request.params.id, request.body);
+      const member = await addMember(
+        app.services.deps,
+        actorOf(request),
+        role,
+        request.params.id,
+        request.body,
+      );
       return reply.code(201).send(member);
     },
   );

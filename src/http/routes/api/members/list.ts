@@ -1,19 +1,18 @@
-import { z } from 'zod';
 import { listMembers } from '../../../../services/members.js';
-import type { AppContext, ZodApp } from '../../../context.js';
+import type { ZodApp } from '../../../context.js';
+import { memberListSchema } from '../../../../contract/members.js';
 import {
   jsonResponse,
   MANAGEMENT_SECURITY,
   managementProblems,
-  memberSchema,
   withProblems,
   workspaceParams,
 } from '../../../schemas.js';
 
 /** GET /api/v1/workspaces/{id}/members */
-export function listMembersRoute(app: ZodApp, ctx: AppContext): void {
+export function listMembersRoute(app: ZodApp): void {
   app.get(
-    '/api/v1/workspaces/:id/members',
+    '',
     {
       config: { permission: 'members.read' },
       schema: {
@@ -24,15 +23,12 @@ export function listMembersRoute(app: ZodApp, ctx: AppContext): void {
         params: workspaceParams,
         response: withProblems(
           {
-            200: jsonResponse(
-              "The workspace's members and their roles",
-              z.object({ members: z.array(memberSchema) }),
-            ),
+            200: jsonResponse("The workspace's members and their roles", memberListSchema),
           },
           managementProblems('read', 'members.read'),
         ),
       },
     },
-    async (request) => ({ members: await listMembers(ctx.deps, request.params.id) }),
+    async (request) => ({ members: await listMembers(app.services.deps, request.params.id) }),
   );
 }

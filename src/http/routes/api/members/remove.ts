@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { removeMember } from '../../../../services/members.js';
 import { actorOf, membershipOf } from '../../../auth.js';
-import type { AppContext, ZodApp } from '../../../context.js';
+import type { ZodApp } from '../../../context.js';
 import { MANAGEMENT_SECURITY, managementProblems, withProblems, workspaceParams } from '../../../schemas.js';
 
 /** DELETE /api/v1/workspaces/{id}/members/{user_id}: admins cannot remove owners; the last owner stays. */
-export function removeMemberRoute(app: ZodApp, ctx: AppContext): void {
+export function removeMemberRoute(app: ZodApp): void {
   app.delete(
-    '/api/v1/workspaces/:id/members/:user_id',
+    '/:user_id',
     {
       config: { permission: 'members.write' },
       schema: {
@@ -25,7 +25,13 @@ export function removeMemberRoute(app: ZodApp, ctx: AppContext): void {
     },
     async (request, reply) => {
       const { role } = membershipOf(request);
-      await removeMember(ctx.deps, actorOf(request), role, request.params.id, request.params.user_id);
+      await removeMember(
+        app.services.deps,
+        actorOf(request),
+        role,
+        request.params.id,
+        request.params.user_id,
+      );
       return reply.code(204).send(null);
     },
   );

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError } from '../../../../core/errors.js';
 import { MAX_TOKEN_DAYS } from '../../../../core/inputs.js';
 import { userPrincipalOf } from '../../../auth.js';
-import type { AppContext, ZodApp } from '../../../context.js';
+import type { ZodApp } from '../../../context.js';
 import { createdAccessTokenSchema } from '../../../../contract/access-tokens.js';
 import {
   BODY_PROBLEMS,
@@ -13,9 +13,9 @@ import {
 } from '../../../schemas.js';
 
 /** POST /api/v1/tokens: a personal access token (a user JWT with a `jti`) for the MCP server or scripts. */
-export function createTokenRoute(app: ZodApp, ctx: AppContext): void {
+export function createTokenRoute(app: ZodApp): void {
   app.post(
-    '/api/v1/tokens',
+    '',
     {
       schema: {
         tags: ['tokens'],
@@ -41,7 +41,7 @@ export function createTokenRoute(app: ZodApp, ctx: AppContext): void {
       const principal = userPrincipalOf(request);
       // A leaked personal token must not be able to mint its own successors.
       if (principal.kind === 'personal_token') throw new AppError('session_required');
-      const created = await ctx.tokens.createPersonalToken(principal.user, { name, expiresInDays });
+      const created = await app.services.tokens.createPersonalToken(principal.user, { name, expiresInDays });
       return reply.code(201).header('cache-control', 'no-store').send(created);
     },
   );

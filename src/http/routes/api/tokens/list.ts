@@ -1,13 +1,12 @@
-import { z } from 'zod';
 import { userPrincipalOf } from '../../../auth.js';
-import type { AppContext, ZodApp } from '../../../context.js';
+import type { ZodApp } from '../../../context.js';
 import { accessTokenListSchema } from '../../../../contract/access-tokens.js';
 import { jsonResponse, MANAGEMENT_SECURITY, managementProblems, withProblems } from '../../../schemas.js';
 
 /** GET /api/v1/tokens: the caller's personal access tokens; never the tokens themselves. */
-export function listTokensRoute(app: ZodApp, ctx: AppContext): void {
+export function listTokensRoute(app: ZodApp): void {
   app.get(
-    '/api/v1/tokens',
+    '',
     {
       schema: {
         tags: ['tokens'],
@@ -25,6 +24,8 @@ export function listTokensRoute(app: ZodApp, ctx: AppContext): void {
         ),
       },
     },
-    async (request) => ({ tokens: await ctx.tokens.listPersonalTokens(userPrincipalOf(request).user) }),
+    async (request) => ({
+      tokens: await app.services.tokens.listPersonalTokens(userPrincipalOf(request).user),
+    }),
   );
 }

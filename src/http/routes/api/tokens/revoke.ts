@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { userPrincipalOf } from '../../../auth.js';
-import type { AppContext, ZodApp } from '../../../context.js';
+import type { ZodApp } from '../../../context.js';
 import { accessTokenSchema } from '../../../../contract/access-tokens.js';
 import { jsonResponse, MANAGEMENT_SECURITY, managementProblems, withProblems } from '../../../schemas.js';
 
 /** DELETE /api/v1/tokens/{token_id}: revokes one of the caller's tokens at once; idempotent. */
-export function revokeTokenRoute(app: ZodApp, ctx: AppContext): void {
+export function revokeTokenRoute(app: ZodApp): void {
   app.delete(
-    '/api/v1/tokens/:token_id',
+    '/:token_id',
     {
       schema: {
         tags: ['tokens'],
@@ -21,6 +21,7 @@ export function revokeTokenRoute(app: ZodApp, ctx: AppContext): void {
         ),
       },
     },
-    (request) => ctx.tokens.revokePersonalToken(userPrincipalOf(request).user, request.params.token_id),
+    (request) =>
+      app.services.tokens.revokePersonalToken(userPrincipalOf(request).user, request.params.token_id),
   );
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createWorkspace } from '../../../../services/workspaces.js';
 import { actorOf, userPrincipalOf } from '../../../auth.js';
-import type { AppContext, ZodApp } from '../../../context.js';
+import type { ZodApp } from '../../../context.js';
 import { workspaceSchema } from '../../../../contract/workspaces.js';
 import {
   BODY_PROBLEMS,
@@ -12,9 +12,9 @@ import {
 } from '../../../schemas.js';
 
 /** POST /api/v1/workspaces: creates a workspace with an empty brand; the caller becomes its owner. */
-export function createWorkspaceRoute(app: ZodApp, ctx: AppContext): void {
+export function createWorkspaceRoute(app: ZodApp): void {
   app.post(
-    '/api/v1/workspaces',
+    '',
     {
       schema: {
         tags: ['workspaces'],
@@ -30,7 +30,10 @@ export function createWorkspaceRoute(app: ZodApp, ctx: AppContext): void {
     },
     async (request, reply) => {
       const owner = userPrincipalOf(request).user;
-      const workspace = await createWorkspace(ctx.deps, actorOf(request), { name: request.body.name, owner });
+      const workspace = await createWorkspace(app.services.deps, actorOf(request), {
+        name: request.body.name,
+        owner,
+      });
       return reply
         .code(201)
         .send({ id: workspace.id, name: workspace.name, created_at: workspace.createdAt, role: 'owner' });

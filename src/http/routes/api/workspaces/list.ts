@@ -1,14 +1,13 @@
-import { z } from 'zod';
 import { listWorkspacesOf } from '../../../../services/workspaces.js';
 import { userPrincipalOf } from '../../../auth.js';
-import type { AppContext, ZodApp } from '../../../context.js';
+import type { ZodApp } from '../../../context.js';
 import { workspaceListSchema } from '../../../../contract/workspaces.js';
 import { jsonResponse, MANAGEMENT_SECURITY, managementProblems, withProblems } from '../../../schemas.js';
 
 /** GET /api/v1/workspaces: the caller's workspaces and their role in each. */
-export function listWorkspacesRoute(app: ZodApp, ctx: AppContext): void {
+export function listWorkspacesRoute(app: ZodApp): void {
   app.get(
-    '/api/v1/workspaces',
+    '',
     {
       schema: {
         tags: ['workspaces'],
@@ -24,7 +23,7 @@ export function listWorkspacesRoute(app: ZodApp, ctx: AppContext): void {
       },
     },
     async (request) => {
-      const workspaces = await listWorkspacesOf(ctx.deps, userPrincipalOf(request).user.id);
+      const workspaces = await listWorkspacesOf(app.services.deps, userPrincipalOf(request).user.id);
       return {
         workspaces: workspaces.map((w) => ({
           id: w.id,

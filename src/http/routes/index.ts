@@ -1,0 +1,159 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifyCsrf from '@fastify/csrf-protection';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { AppError } from '../../core/errors.js';
+import { refuseNulCharacters } from '../../core/inputs.js';
+import type { Store } from '../../store/store.js';
+import {
+  authenticate,
+  authorizeWorkspace,
+  COOKIE_OPTIONS,
+  CSRF_COOKIE,
+  requireCsrfForCookieWrites,
+} from '../auth.js';
+import { consoleRoutes } from '../console.js';
+import type { Route, ZodApp } from '../context.js';
+import { docsRoutes } from '../openapi.js';
+import { auditLogRoute } from './api/audit-log.js';
+import { getBrandRoute } from './api/brand/get.js';
+import { putBrandRoute } from './api/brand/put.js';
+import { createCampaignRoute } from './api/campaigns/create.js';
+import { getCampaignRoute } from './api/campaigns/get.js';
+import { listCampaignsRoute } from './api/campaigns/list.js';
+import { scheduleCampaignRoute } from './api/campaigns/schedule.js';
+import { updateCampaignRoute } from './api/campaigns/update.js';
+import { createKeyRoute } from './api/keys/create.js';
+import { KEY_ROUTES } from './api/keys/kinds.js';
+import { listKeysRoute } from './api/keys/list.js';
+import { revokeKeyRoute } from './api/keys/revoke.js';
+import { addMemberRoute } from './api/members/add.js';
+import { listMembersRoute } from './api/members/list.js';
+import { removeMemberRoute } from './api/members/remove.js';
+import { createTokenRoute } from './api/tokens/create.js';
+import { listTokensRoute } from './api/tokens/list.js';
+import { revokeTokenRoute } from './api/tokens/revoke.js';
+import { createWorkspaceRoute } from './api/workspaces/create.js';
+import { listWorkspacesRoute } from './api/workspaces/list.js';
+import { sessionRoutes } from './auth/session.js';
+import { signInRoute } from './auth/token.js';
+import { brandAgentRoutes } from './brand-agent.js';
+import { healthRoutes } from './health.js';
+
+export interface RouteTreeOptions {
+  /** What the readiness check asks. */
+  store: Pick<Store, 'kind' | 'ping'>;
+  /** The built console to serve at `/`; no console without it. */
+  consoleDir?: string;
+  /** Where this installation is, for the console's MCP client configuration. */
+  installDir?: string;
+}
+
+/** A group of routes sharing the prefix it is registered with; each route declares its path relative to it. */
+function routeGroup(...routes: Route[]) {
+  return (group: ZodApp, _options: unknown, done: HookHandlerDoneFunction): void => {
+    for (const route of routes) route(group);
+    done();
+  };
+}
+
+/**
+ * The resources of a workspace, each under its own path below `/api/v1/workspaces/:id`. The order is the
+ * order of the API reference (/openapi.json).
+ */
+const WORKSPACE_RESOURCES: readonly { prefix: string; routes: Route[] }[] = [
+  { prefix: '/brand', routes: [getBrandRoute, putBrandRoute] },
+  ...KEY_ROUTES.map((keys) => ({
+    prefix: `/${keys.kind.collection}`,
+    routes: [createKeyRoute(keys), listKeysRoute(keys), revokeKeyRoute(keys)],
+  })),
+  { prefix: '/members', routes: [listMembersRoute, addMemberRoute, removeMemberRoute] },
+  { prefix: '/audit-log', routes: [auditLogRoute] },
+  {
+    prefix: '/campaigns',
+    routes: [
+      listCampaignsRoute,
+      getCampaignRoute,
+      createCampaignRoute,
+      updateCampaignRoute,
+      scheduleCampaignRoute,
+    ],
+  },
+];
+
+/**
+ * The path and query name what authorization looks up, so a NUL there (which PostgreSQL text cannot hold) is
+ * refused before it; bodies are checked after authorization, when they are validated (src/http/request-input.ts).
+ */
+function refuseNulInPathAndQuery(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+): void {
+  try {
+    for (const input of [request.params, request.query]) refuseNulCharacters(input, '', 'Invalid request');
+    done();
+  } catch (error) {
+    done(error as AppError);
+  }
+}
+
+/**
+ * What every route a console session can call shares: cookies and CSRF (only there: the read operation
+ * never parses a cookie), and a path and query checked before anything looks them up. The read operation
+ * has no path parameters or query to check.
+ */
+async function sessionScope(scope: ZodApp): Promise<void> {
+  await scope.register(fastifyCookie);
+  await scope.register(fastifyCsrf, {
+    cookieKey: CSRF_COOKIE,
+    cookieOpts: COOKIE_OPTIONS,
+    getToken: (request) => {
+      const token = request.headers['x-csrf-token'];
+      return typeof token === 'string' ? token : undefined;
+    },
+  });
+  scope.addHook('preValidation', refuseNulInPathAndQuery);
+}
+
+/** `/auth/v1`: sign-in for a user token, and the console's session. */
+async function authRoutes(auth: ZodApp, options: Pick<RouteTreeOptions, 'installDir'>): Promise<void> {
+  signInRoute(auth);
+  await auth.register(async (session: ZodApp) => {
+    await sessionScope(session);
+    sessionRoutes(session, options.installDir);
+  });
+}
+
+/** `/api/v1/workspaces/:id`: every route's `config.permission` is checked in that workspace. */
+async function workspaceRoutes(workspace: ZodApp): Promise<void> {
+  // Before validation: a caller with no access learns nothing, not even what a valid body looks like.
+  workspace.addHook('preValidation', authorizeWorkspace(workspace.services.credentials));
+  for (const { prefix, routes } of WORKSPACE_RESOURCES)
+    await workspace.register(routeGroup(...routes), { prefix });
+}
+
+/** `/api/v1`, the management API: every caller is authenticated, and cookie writes carry the CSRF token. */
+async function managementRoutes(api: ZodApp): Promise<void> {
+  await sessionScope(api);
+  api.addHook('onRequest', authenticate(api.services.credentials));
+  api.addHook('onRequest', requireCsrfForCookieWrites(api));
+  await api.register(routeGroup(listWorkspacesRoute, createWorkspaceRoute), { prefix: '/workspaces' });
+  await api.register(routeGroup(createTokenRoute, listTokensRoute, revokeTokenRoute), { prefix: '/tokens' });
+  await api.register(workspaceRoutes, { prefix: '/workspaces/:id' });
+}
+
+/**
+ * Every route of the service, each group registered with the prefix its routes share. Registered after
+ * @fastify/swagger, which lists the routes in this order in /openapi.json.
+ */
+export async function routeTree(app: ZodApp, options: RouteTreeOptions): Promise<void> {
+  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  await app.register(docsRoutes);
+  healthRoutes(app, options.store);
+  // The read operation: no hook but its own, on the benchmarked hot path.
+  brandAgentRoutes(app);
+  await app.register(authRoutes, { prefix: '/auth/v1', installDir: options.installDir });
+  await app.register(managementRoutes, { prefix: '/api/v1' });
+  const { consoleDir } = options;
+  if (consoleDir !== undefined) await app.register((site: ZodApp) => consoleRoutes(site, consoleDir));
+}
