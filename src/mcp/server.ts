@@ -1,8 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { type CallToolResult, type GetPromptResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import {
+  CAMPAIGN_CONTENT_FIELDS,
+  CAMPAIGN_STATUSES,
+  type CampaignContentField,
+} from '../contract/campaigns.js';
 import { BRAND_SECTIONS, type BrandSection } from '../core/brand-context.js';
-import { CAMPAIGN_STATUSES } from '../core/campaigns.js';
 import type { McpConfig } from './config.js';
 import {
   type BrandContextOutput,
@@ -40,6 +44,7 @@ const campaignIdArg = z
   .min(1)
   .max(128)
   .describe('Campaign id (cmp_…), from list_campaigns or create_campaign_draft.');
+/** What a model should know to write each field; `name` is told apart, since only a new draft needs it. */
 const draftFields = {
   subject: z
     .string()
@@ -56,7 +61,10 @@ const draftFields = {
     .optional()
     .describe('Complete email-safe HTML body (inline styles, a single column of at most 600px).'),
   body_text: z.string().optional().describe('Plain-text version of the same email.'),
-};
+} satisfies Record<Exclude<CampaignContentField, 'name'>, z.ZodType>;
+
+/** The content fields as a model reads a list of them: "a, b or c". */
+const CONTENT_FIELD_LIST = `${CAMPAIGN_CONTENT_FIELDS.slice(0, -1).join(', ')} or ${CAMPAIGN_CONTENT_FIELDS.slice(-1).join('')}`;
 
 const getBrandContextInput = z.strictObject({
   workspace_id: workspaceIdArg,
@@ -308,12 +316,11 @@ export function createBrandContextMcpServer({
     },
     ({ workspace_id, campaign_id, version, ...fields }) =>
       runTool('update_campaign_draft', async () => {
-        const { name, subject, preheader, body_html, body_text } = fields;
-        if ([name, subject, preheader, body_html, body_text].every((value) => value === undefined)) {
+        if (CAMPAIGN_CONTENT_FIELDS.every((field) => fields[field] === undefined)) {
           throw new ServiceError(
             'invalid_request',
             'Nothing to change: no field was given.',
-            'Pass at least one of name, subject, preheader, body_html or body_text.',
+            `Pass at least one of ${CONTENT_FIELD_LIST}.`,
           );
         }
         return client.updateCampaign(await resolveWorkspace(workspace_id), campaign_id, version, fields);

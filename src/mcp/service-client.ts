@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ProblemCode } from '../core/errors.js';
+import type { CampaignContentField } from '../contract/campaigns.js';
 import type { McpConfig } from './config.js';
 import {
   brandContextOutput,
@@ -45,13 +46,8 @@ export class ServiceError extends Error {
   }
 }
 
-export interface CampaignDraftFields {
-  name?: string | undefined;
-  subject?: string | undefined;
-  preheader?: string | undefined;
-  body_html?: string | undefined;
-  body_text?: string | undefined;
-}
+/** The content fields a tool call names; the model may send the others as undefined. */
+export type CampaignDraftFields = Partial<Record<CampaignContentField, string | undefined>>;
 
 export interface ListCampaignsQuery {
   status?: string | undefined;
@@ -273,7 +269,9 @@ function campaignsPath(workspaceId: string): string {
 /** JSON.stringify drops undefined members anyway; this keeps the intent visible and the body minimal. */
 function definedOnly(fields: CampaignDraftFields): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    Object.entries<unknown>(fields).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string',
+    ),
   );
 }
 

@@ -1,3 +1,4 @@
+import type { AuditEvent, AuditPage } from '../contract/audit.js';
 import { newId } from '../core/base62.js';
 import { AppError } from '../core/errors.js';
 import type { AuditEventRecord, Repositories, StoredAuditEvent } from '../store/store.js';
@@ -39,19 +40,7 @@ export function recordAudit(
   });
 }
 
-export interface AuditEventView {
-  id: string;
-  action: string;
-  actor:
-    | { type: 'user'; id: string | null; email: string | null }
-    | { type: 'api_key'; id: string | null }
-    | { type: 'operator' };
-  target: { type: string; id: string | null };
-  details: AuditEventRecord['details'];
-  created_at: string;
-}
-
-function actorView(event: StoredAuditEvent): AuditEventView['actor'] {
+function actorView(event: StoredAuditEvent): AuditEvent['actor'] {
   switch (event.actorType) {
     case 'user':
       return { type: 'user', id: event.actorId, email: event.actorEmail };
@@ -62,7 +51,7 @@ function actorView(event: StoredAuditEvent): AuditEventView['actor'] {
   }
 }
 
-export function toAuditEventView(event: StoredAuditEvent): AuditEventView {
+export function toAuditEventView(event: StoredAuditEvent): AuditEvent {
   return {
     id: event.id,
     action: event.action,
@@ -71,12 +60,6 @@ export function toAuditEventView(event: StoredAuditEvent): AuditEventView {
     details: event.details,
     created_at: event.createdAt,
   };
-}
-
-export interface AuditPage {
-  events: AuditEventView[];
-  /** Pass back as `cursor` for the next (older) page; null on the last page. */
-  next_cursor: string | null;
 }
 
 function decodeCursor(cursor: string): number {

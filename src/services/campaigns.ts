@@ -1,41 +1,20 @@
+import type {
+  Campaign,
+  CampaignChanges,
+  CampaignPage,
+  CampaignStatus,
+  CampaignSummary,
+  NewCampaign,
+} from '../contract/campaigns.js';
 import { newId } from '../core/base62.js';
-import {
-  type CampaignChanges,
-  type CampaignStatus,
-  ifMatchAllows,
-  type NewCampaign,
-} from '../core/campaigns.js';
+import { ifMatchAllows } from '../core/campaigns.js';
 import { isoAt } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import type { CampaignCursor, CampaignRecord, CampaignsRepository, CampaignUpdate } from '../store/store.js';
 import { type Actor, recordAudit } from './audit.js';
 import type { Deps } from './deps.js';
 
-/** A campaign as the API shows it, with the version its ETag names. */
-export interface CampaignView {
-  id: string;
-  workspace_id: string;
-  name: string;
-  subject: string;
-  preheader: string;
-  body_html: string;
-  body_text: string;
-  status: CampaignStatus;
-  version: number;
-  created_at: string;
-  updated_at: string;
-}
-
-/** Listings leave the bodies out: a page of them could run to megabytes, and most callers want one. */
-export type CampaignSummary = Omit<CampaignView, 'body_html' | 'body_text'>;
-
-export interface CampaignPage {
-  campaigns: CampaignSummary[];
-  /** Pass back as `cursor` for the next (older) page; null on the last page. */
-  next_cursor: string | null;
-}
-
-export function toCampaignView(record: CampaignRecord): CampaignView {
+export function toCampaignView(record: CampaignRecord): Campaign {
   return {
     id: record.id,
     workspace_id: record.workspaceId,
@@ -122,7 +101,7 @@ export async function getCampaign(
   deps: Deps<'campaigns'>,
   workspaceId: string,
   id: string,
-): Promise<CampaignView> {
+): Promise<Campaign> {
   return toCampaignView(await requireCampaign(deps.store.campaigns, workspaceId, id));
 }
 
@@ -131,7 +110,7 @@ export async function createCampaign(
   actor: Actor,
   workspaceId: string,
   draft: NewCampaign,
-): Promise<CampaignView> {
+): Promise<Campaign> {
   const now = isoAt(deps.clock);
   const record: CampaignRecord = {
     id: newId('cmp'),
@@ -169,7 +148,7 @@ async function changeDraft(
   actor: Actor,
   target: { workspaceId: string; id: string; ifMatch: string | undefined },
   change: { update: Omit<CampaignUpdate, 'updatedAt'>; action: string; details: Record<string, string> },
-): Promise<CampaignView> {
+): Promise<Campaign> {
   const { workspaceId, id, ifMatch } = target;
   const now = isoAt(deps.clock);
   const updated = await deps.store.transaction(async (tx) => {
@@ -199,7 +178,7 @@ export function updateCampaign(
   actor: Actor,
   target: { workspaceId: string; id: string; ifMatch: string | undefined },
   changes: CampaignChanges,
-): Promise<CampaignView> {
+): Promise<Campaign> {
   const update = {
     name: changes.name,
     subject: changes.subject,
@@ -221,7 +200,7 @@ export function scheduleCampaign(
   deps: Deps<'campaigns' | 'audit'>,
   actor: Actor,
   target: { workspaceId: string; id: string; ifMatch: string | undefined },
-): Promise<CampaignView> {
+): Promise<Campaign> {
   return changeDraft(deps, actor, target, {
     update: { status: 'scheduled' },
     action: 'campaign.scheduled',

@@ -4,7 +4,8 @@ import { emailSchema, parseInput } from '../core/inputs.js';
 import type { Deps } from './deps.js';
 import { type PasswordHasher, passwordHasher } from './passwords.js';
 import type { UserRecord } from '../store/store.js';
-import type { IssuedSession, TokenService } from './tokens.js';
+import type { IssuedSession } from '../contract/session.js';
+import type { TokenService } from './tokens.js';
 
 /** README: sign-in. Throttling, not lockout: a stranger's wrong guesses do not keep the owner out. */
 export interface SignInLimits {

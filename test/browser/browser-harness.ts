@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, onTestFailed } from 'vitest';
 import { parseBrandDocument } from '../../src/core/brand-context.js';
-import { newCampaignSchema } from '../../src/core/campaigns.js';
+import { newCampaignSchema } from '../../src/contract/campaigns.js';
 import { OPERATOR } from '../../src/services/audit.js';
 import { replaceBrand } from '../../src/services/brand.js';
 import { createCampaign } from '../../src/services/campaigns.js';

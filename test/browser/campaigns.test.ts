@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { OPERATOR } from '../../src/services/audit.js';
-import { newCampaignSchema } from '../../src/core/campaigns.js';
+import { newCampaignSchema } from '../../src/contract/campaigns.js';
 import {
   createCampaign,
   getCampaign,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { CreatedKey, KeyView } from '../../src/services/keys.js';
+import type { CreatedKey, KeyView } from '../../src/contract/keys.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { describeEachBackend, type TestDatabase } from '../support/databases.js';
 import { bearer } from '../support/users.js';

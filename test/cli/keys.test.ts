@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { KeyView, CreatedKey } from '../../src/services/keys.js';
+import type { KeyView, CreatedKey } from '../../src/contract/keys.js';
 import { DAY_MS } from '../support/clock.js';
 import { describeEachBackend, type TestDatabase } from '../support/databases.js';
 import { BRAND_KEY, keysIn, killAllChildren, runCli, runCliJson } from './cli-process.js';

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { BRAND_KEY_LIFETIME_MS } from '../../src/core/key-lifecycle.js';
 import { hashKey, WORKSPACE_API_KEY } from '../../src/core/secret-keys.js';
-import type { CreatedKey } from '../../src/services/keys.js';
+import type { CreatedKey } from '../../src/contract/keys.js';
 import { startTestApp } from '../support/app.js';
 import { describeEachBackend, snapshotTables } from '../support/databases.js';
 import {

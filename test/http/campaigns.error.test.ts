@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { CAMPAIGN_BODY_LIMIT, CAMPAIGN_LIMITS } from '../../src/core/campaigns.js';
+import { CAMPAIGN_BODY_LIMIT, CAMPAIGN_LIMITS } from '../../src/contract/campaigns.js';
 import { describeEachBackend, snapshotTables } from '../support/databases.js';
 import {
   type Campaign,

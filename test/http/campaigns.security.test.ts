@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { BRAND_KEY_LIFETIME_MS } from '../../src/core/key-lifecycle.js';
 import { hashKey, WORKSPACE_API_KEY } from '../../src/core/secret-keys.js';
 import { OPERATOR } from '../../src/services/audit.js';
-import { createApiKey, type CreatedKey } from '../../src/services/keys.js';
+import type { CreatedKey } from '../../src/contract/keys.js';
+import { createApiKey } from '../../src/services/keys.js';
 import { describeEachBackend, snapshotTables } from '../support/databases.js';
 import {
   auditLog,

@@ -7,7 +7,7 @@ import type { UserRecord } from '../../src/store/store.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { describeEachBackend, type TestDatabase } from '../support/databases.js';
 import { bearer } from '../support/users.js';
-import type { CreatedKey } from '../../src/services/keys.js';
+import type { CreatedKey } from '../../src/contract/keys.js';
 
 interface KeyView {
   id: string;

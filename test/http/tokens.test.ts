@@ -9,10 +9,8 @@ import { startTestApp, type TestApp } from '../support/app.js';
 import { DAY_MS } from '../support/clock.js';
 import { describeEachBackend, snapshotTables, type TestDatabase } from '../support/databases.js';
 import { addUser, bearer } from '../support/users.js';
-import type { AccessTokenView } from '../../src/services/tokens.js';
+import type { AccessToken, CreatedAccessToken } from '../../src/contract/access-tokens.js';
 import { problemOf, readContext } from './brand-agent.fixtures.js';
-
-type CreatedToken = AccessTokenView & { token: string };
 
 describeEachBackend('Personal access tokens (/api/v1/tokens)', (backend) => {
   let database: TestDatabase;
@@ -39,10 +37,10 @@ describeEachBackend('Personal access tokens (/api/v1/tokens)', (backend) => {
     });
   }
 
-  async function created(who: UserRecord, body?: Record<string, unknown>): Promise<CreatedToken> {
+  async function created(who: UserRecord, body?: Record<string, unknown>): Promise<CreatedAccessToken> {
     const response = await createToken(await session(who), body);
     expect(response.statusCode).toBe(201);
-    return response.json<CreatedToken>();
+    return response.json<CreatedAccessToken>();
   }
 
   function listWorkspaces(token: string): Promise<LightMyRequestResponse> {
@@ -94,7 +92,7 @@ describeEachBackend('Personal access tokens (/api/v1/tokens)', (backend) => {
     const response = await createToken(await session(user), { name: 'Claude Desktop', expires_in_days: 7 });
     expect(response.statusCode).toBe(201);
     expect(response.headers['cache-control']).toBe('no-store');
-    const body = response.json<CreatedToken>();
+    const body = response.json<CreatedAccessToken>();
     const now = testApp.clock.now();
     expect(body).toEqual({
       id: expect.stringMatching(/^pat_/) as string,
@@ -121,7 +119,7 @@ describeEachBackend('Personal access tokens (/api/v1/tokens)', (backend) => {
       headers: bearer(await session(user)),
     });
     expect(response.statusCode).toBe(200);
-    const { tokens } = response.json<{ tokens: AccessTokenView[] }>();
+    const { tokens } = response.json<{ tokens: AccessToken[] }>();
     const { token: secret, ...view } = token;
     expect(tokens).toContainEqual(view);
     expect(response.body).not.toContain(secret);
@@ -133,9 +131,7 @@ describeEachBackend('Personal access tokens (/api/v1/tokens)', (backend) => {
       url: '/api/v1/tokens',
       headers: bearer(await session(stranger)),
     });
-    expect(theirs.json<{ tokens: AccessTokenView[] }>().tokens.map((entry) => entry.id)).not.toContain(
-      token.id,
-    );
+    expect(theirs.json<{ tokens: AccessToken[] }>().tokens.map((entry) => entry.id)).not.toContain(token.id);
   });
 
   it('works as a bearer token on the API and on the read operation of a workspace the user belongs to', async () => {
@@ -200,7 +196,7 @@ describeEachBackend('Personal access tokens (/api/v1/tokens)', (backend) => {
 
     const first = await revoke(owner, id);
     expect(first.statusCode).toBe(200);
-    const revoked = first.json<AccessTokenView>();
+    const revoked = first.json<AccessToken>();
     expect(revoked).toMatchObject({
       id,
       status: 'revoked',
@@ -210,7 +206,7 @@ describeEachBackend('Personal access tokens (/api/v1/tokens)', (backend) => {
     testApp.clock.advance(1000);
     const again = await revoke(owner, id);
     expect(again.statusCode).toBe(200);
-    expect(again.json<AccessTokenView>()).toEqual(revoked);
+    expect(again.json<AccessToken>()).toEqual(revoked);
 
     const api = await listWorkspaces(token);
     expect(api.statusCode).toBe(401);
@@ -350,7 +346,7 @@ describeEachBackend('Personal access tokens (/api/v1/tokens)', (backend) => {
       headers: bearer(await session(user)),
     });
     expect(
-      listing.json<{ tokens: AccessTokenView[] }>().tokens.find((entry) => entry.id === pat.id)?.status,
+      listing.json<{ tokens: AccessToken[] }>().tokens.find((entry) => entry.id === pat.id)?.status,
     ).toBe('expired');
   });
 });
