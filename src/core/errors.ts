@@ -101,7 +101,7 @@ export const PROBLEMS = {
       invalid: 'The access token is not valid.',
       lifetime: (v: { lifetime: number; maxLifetime: number }) =>
         `The access token's lifetime (exp − iat, ${v.lifetime} s) is longer than this service issues (${v.maxLifetime} s).`,
-      too_old: (v: { maxAge: number }) =>
+      too_old: (v: { maxAge: number | string }) =>
         `The access token was issued ("iat") more than ${v.maxAge} s ago, longer than this service accepts.`,
       missing_claim: (v: { claim: string }) => `The access token has no "${v.claim}" claim.`,
       claim_not_string: (v: { claim: string }) => `The access token's "${v.claim}" claim is not a string.`,
@@ -470,20 +470,10 @@ class ProblemError extends Error {
 
   constructor(
     readonly code: ProblemCode,
-    values?: object | string,
-    options: ProblemOptions | readonly FieldIssue[] = {},
-    legacyHeaders?: Readonly<Record<string, string>>,
-    legacyAdvice?: string,
+    values?: object,
+    { fields = [], headers = {}, advice }: ProblemOptions = {},
   ) {
-    // TEMPORARY: the (code, detail, fields, headers, advice) shape, until every throw site passes values.
-    const {
-      fields = [],
-      headers = {},
-      advice,
-    } = Array.isArray(options)
-      ? { fields: options, headers: legacyHeaders, advice: legacyAdvice }
-      : (options as ProblemOptions);
-    const detail = typeof values === 'string' ? values : render(PROBLEMS[code].detail, values);
+    const detail = render(PROBLEMS[code].detail, values);
     super(detail);
     this.detail = detail;
     this.fields = fields;
@@ -506,16 +496,7 @@ export type AppError = ProblemError;
  * `new AppError(code, values, options)`, with the values checked against `code`'s detail template. A class
  * constructor cannot take type parameters, so the class is exported through this generic signature.
  */
-interface AppErrorConstructor {
-  new <C extends ProblemCode>(code: C, ...args: ProblemArgs<C>): AppError;
-  /** @deprecated TEMPORARY: the detail belongs in PROBLEMS. */
-  new (
-    code: ProblemCode,
-    detail: string,
-    fields?: readonly FieldIssue[],
-    headers?: Readonly<Record<string, string>>,
-    advice?: string,
-  ): AppError;
-}
-
-export const AppError = ProblemError as AppErrorConstructor;
+export const AppError = ProblemError as new <C extends ProblemCode>(
+  code: C,
+  ...args: ProblemArgs<C>
+) => AppError;

@@ -13,7 +13,7 @@ import type { AccessToken, CreatedAccessToken } from '../contract/access-tokens.
 import type { IssuedSession } from '../contract/session.js';
 import { newId } from '../core/base62.js';
 import { isoAt } from '../core/clock.js';
-import { AppError } from '../core/errors.js';
+import { AppError, type DetailValues } from '../core/errors.js';
 import { looksLikeJwt } from '../core/secret-keys.js';
 import { MAX_TOKEN_DAYS, nameSchema, parseInput, tokenDaysSchema } from '../core/inputs.js';
 import { brandKeyStatus, lifecycleTimes } from '../core/key-lifecycle.js';
@@ -75,12 +75,12 @@ export type UserPrincipal = {
 function claimProblem(
   error: joseErrors.JWTClaimValidationFailed | joseErrors.JWTExpired,
   { maxTokenAge }: JWTVerifyOptions,
-): string {
-  if (error.reason === 'missing') return `The access token has no "${error.claim}" claim.`;
+): DetailValues<'invalid_token'> {
+  if (error.reason === 'missing') return { reason: 'missing_claim', claim: error.claim };
   if (error instanceof joseErrors.JWTExpired && maxTokenAge !== undefined) {
-    return `The access token was issued ("iat") more than ${String(maxTokenAge)} s ago, longer than this service accepts.`;
+    return { reason: 'too_old', maxAge: maxTokenAge };
   }
-  return `The access token's "${error.claim}" claim was refused: ${error.message}.`;
+  return { reason: 'claim_refused', claim: error.claim, why: error.message };
 }
 
 /**
@@ -191,7 +191,7 @@ export class TokenService {
       }
       return revoked;
     });
-    if (!revocation) throw new AppError('token_not_found', `You have no personal access token ${id}.`);
+    if (!revocation) throw new AppError('token_not_found', { tokenId: id });
     return this.toView(revocation.record);
   }
 
@@ -209,13 +209,12 @@ export class TokenService {
 
   /** Verifies a user token (a bearer token or the session cookie); throws a 401 problem when it is not valid now. */
   async verify(token: string): Promise<UserPrincipal> {
-    if (!looksLikeJwt(token))
-      throw new AppError('invalid_token', 'The bearer token is not a valid access token.');
+    if (!looksLikeJwt(token)) throw new AppError('invalid_token', { reason: 'format' });
     let issuer: string | undefined;
     try {
       issuer = decodeJwt(token).iss;
     } catch {
-      throw new AppError('invalid_token', 'The bearer token is not a valid access token.');
+      throw new AppError('invalid_token', { reason: 'format' });
     }
     return issuer === LOCAL_ISSUER ? this.verifyLocal(token) : this.verifyRemote(token, issuer);
   }
@@ -231,24 +230,23 @@ export class TokenService {
     const isSession = payload.jti.startsWith(`${SESSION_ID_PREFIX}_`);
     const maxLifetime = isSession ? this.config.sessionTtlSeconds : MAX_TOKEN_DAYS * DAY_S;
     if (payload.exp - payload.iat > maxLifetime) {
-      throw new AppError(
-        'invalid_token',
-        `The access token's lifetime (exp − iat, ${String(payload.exp - payload.iat)} s) is longer than this service issues (${String(maxLifetime)} s).`,
-      );
+      throw new AppError('invalid_token', {
+        reason: 'lifetime',
+        lifetime: payload.exp - payload.iat,
+        maxLifetime,
+      });
     }
     const user = await this.deps.store.users.get(payload.sub);
-    if (!user) throw new AppError('invalid_token', 'The access token belongs to no account.');
+    if (!user) throw new AppError('invalid_token', { reason: 'no_account' });
     const expiresAt = payload.exp * 1000;
     if (isSession) {
       if (await this.deps.store.tokens.isSessionSignedOut(payload.jti))
-        throw new AppError('token_revoked', 'This session was signed out.');
+        throw new AppError('token_revoked', { reason: 'signed_out' });
       return { kind: 'session', user, sessionId: payload.jti, expiresAt };
     }
     const record = await this.deps.store.tokens.get(payload.jti);
-    if (!record || record.userId !== user.id)
-      throw new AppError('invalid_token', 'The access token is not known.');
-    if (record.revokedAt !== null)
-      throw new AppError('token_revoked', 'The personal access token has been revoked.');
+    if (!record || record.userId !== user.id) throw new AppError('invalid_token', { reason: 'unknown' });
+    if (record.revokedAt !== null) throw new AppError('token_revoked', { reason: 'revoked' });
     this.usage?.used('accessToken', record.id, this.deps.clock.now());
     return { kind: 'personal_token', user, tokenId: record.id, expiresAt };
   }
@@ -258,9 +256,7 @@ export class TokenService {
     if (!provider || !this.remoteKeys) {
       throw new AppError(
         'invalid_token',
-        issuer === undefined
-          ? 'The access token has no "iss" claim.'
-          : 'The access token was not issued by this service.',
+        issuer === undefined ? { reason: 'missing_claim', claim: 'iss' } : { reason: 'foreign_issuer' },
       );
     }
     const payload = await this.verifyJwt(token, this.remoteKeys, PROVIDER_CLAIMS, {
@@ -274,10 +270,10 @@ export class TokenService {
         ? await this.deps.store.users.findByEmail(email.trim().toLowerCase())
         : undefined;
     if (!user) {
-      throw new AppError(
-        'invalid_token',
-        `The identity provider's token names no account here (claim "${provider.emailClaim}").`,
-      );
+      throw new AppError('invalid_token', {
+        reason: 'no_provider_account',
+        emailClaim: provider.emailClaim,
+      });
     }
     return { kind: 'provider_token', user, expiresAt: payload.exp * 1000 };
   }
@@ -299,17 +295,16 @@ export class TokenService {
       // `aud` against the options, but not the type of the other string claims.
       for (const claim of ['sub', 'jti'] as const) {
         if (claim in payload && typeof payload[claim] !== 'string')
-          throw new AppError('invalid_token', `The access token's "${claim}" claim is not a string.`);
+          throw new AppError('invalid_token', { reason: 'claim_not_string', claim });
       }
       return payload as VerifiedPayload<Required>;
     } catch (error) {
       // jose reports an `iat` older than maxTokenAge as JWTExpired too: such a token is refused, not expired.
       if (error instanceof joseErrors.JWTExpired && error.claim === 'exp')
-        throw new AppError('token_expired', 'The access token has expired.');
+        throw new AppError('token_expired');
       if (error instanceof joseErrors.JWTExpired || error instanceof joseErrors.JWTClaimValidationFailed)
         throw new AppError('invalid_token', claimProblem(error, options));
-      if (error instanceof joseErrors.JOSEError)
-        throw new AppError('invalid_token', 'The access token is not valid.');
+      if (error instanceof joseErrors.JOSEError) throw new AppError('invalid_token', { reason: 'invalid' });
       throw error;
     }
   }
