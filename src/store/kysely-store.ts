@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { KEY_KIND_LIST } from '../core/key-kinds.js';
 import { AuditLog } from './repositories/audit.js';
 import { BrandTables } from './repositories/brand.js';
 import { CampaignsTable } from './repositories/campaigns.js';
@@ -13,13 +14,14 @@ import type { Repositories, Store, UnitOfWork } from './store.js';
 
 /**
  * The writes announced on the change feed: those that change what the read operation caches (README
- * "Reading brand context"): whether a workspace exists, its brand, and its brand read keys. Workspace API
- * keys, user tokens and the rest are looked up on every request, so their writes evict nothing.
+ * "Reading brand context"): whether a workspace exists, its brand, and the keys of the kinds kept in memory
+ * (`cached` in src/core/key-kinds.ts). Other keys, user tokens and the rest are looked up on every request,
+ * so their writes evict nothing.
  */
 const ANNOUNCED_WRITES = {
   workspaces: ['create'],
   brand: ['replace'],
-  keyKinds: ['brand'],
+  keyKinds: KEY_KIND_LIST.filter((kind) => kind.cached).map((kind) => kind.id),
 } as const;
 
 /** The repositories, bound to `session`: the pool, or one transaction. */
