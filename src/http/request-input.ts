@@ -26,7 +26,7 @@ export function parseJsonBodies(app: FastifyInstance): void {
  * is refused with 400 naming the field on both backends. Checking the validated value (bounded by its schema),
  * not the raw input, keeps the walk small, and validation runs after authorization, so a caller who may not
  * use the route never costs more than parsing. Paths and queries are checked before authorization instead
- * (src/http/app.ts), since authorization looks them up.
+ * (src/http/routes/index.ts), since authorization looks them up.
  */
 export const validatorCompiler: FastifySchemaCompiler<z.ZodType> = (route) => {
   const validate = zodValidatorCompiler(route);

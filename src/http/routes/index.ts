@@ -98,9 +98,9 @@ function refuseNulInPathAndQuery(
 }
 
 /**
- * What every route a console session can call shares: cookies and CSRF (only there: the read operation
- * never parses a cookie), and a path and query checked before anything looks them up. The read operation
- * has no path parameters or query to check.
+ * What every route a console session can call shares: cookies and CSRF, and a path and query checked before
+ * anything looks them up. Only these scopes parse cookies: the read operation never does, and has no path
+ * parameters or query to check.
  */
 async function sessionScope(scope: ZodApp): Promise<void> {
   await scope.register(fastifyCookie);
