@@ -14,19 +14,17 @@ import type { CampaignCursor, CampaignRecord, CampaignsRepository, CampaignUpdat
 import { type Actor, recordAudit } from './audit.js';
 import type { Deps } from './deps.js';
 
+/** The record carries the content under the contract's names: only the lifecycle fields are renamed. */
 export function toCampaignView(record: CampaignRecord): Campaign {
+  const { id, workspaceId, status, version, createdAt, updatedAt, ...content } = record;
   return {
-    id: record.id,
-    workspace_id: record.workspaceId,
-    name: record.name,
-    subject: record.subject,
-    preheader: record.preheader,
-    body_html: record.bodyHtml,
-    body_text: record.bodyText,
-    status: record.status,
-    version: record.version,
-    created_at: record.createdAt,
-    updated_at: record.updatedAt,
+    id,
+    workspace_id: workspaceId,
+    ...content,
+    status,
+    version,
+    created_at: createdAt,
+    updated_at: updatedAt,
   };
 }
 
@@ -115,11 +113,7 @@ export async function createCampaign(
   const record: CampaignRecord = {
     id: newId('cmp'),
     workspaceId,
-    name: draft.name,
-    subject: draft.subject,
-    preheader: draft.preheader,
-    bodyHtml: draft.body_html,
-    bodyText: draft.body_text,
+    ...draft,
     status: 'draft',
     version: 1,
     createdAt: now,
@@ -179,17 +173,10 @@ export function updateCampaign(
   target: { workspaceId: string; id: string; ifMatch: string | undefined },
   changes: CampaignChanges,
 ): Promise<Campaign> {
-  const update = {
-    name: changes.name,
-    subject: changes.subject,
-    preheader: changes.preheader,
-    bodyHtml: changes.body_html,
-    bodyText: changes.body_text,
-  };
   // JSON has no undefined: the keys present are the fields the caller changed.
   const fields = Object.keys(changes);
   return changeDraft(deps, actor, target, {
-    update,
+    update: changes,
     action: 'campaign.updated',
     details: { fields: fields.join(', ') },
   });

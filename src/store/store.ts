@@ -1,7 +1,7 @@
 import type { BrandContext } from '../core/brand-context.js';
 import type { ChangeFeed } from './change-feed.js';
 
-import type { CampaignStatus } from '../contract/campaigns.js';
+import type { CampaignContent, CampaignStatus } from '../contract/campaigns.js';
 import type { KeyKindId } from '../core/key-kinds.js';
 import type { Role } from '../core/roles.js';
 
@@ -45,15 +45,10 @@ export interface KeyRecord {
 export type BrandKeyRecord = KeyRecord;
 export type ApiKeyRecord = KeyRecord;
 
-/** What a campaign's author writes. */
-export interface CampaignContent {
-  name: string;
-  subject: string;
-  preheader: string;
-  bodyHtml: string;
-  bodyText: string;
-}
-
+/**
+ * A campaign: what its author wrote, under the contract's names (src/contract/campaigns.ts), so that the
+ * repository and the services carry the content fields along without naming them.
+ */
 export interface CampaignRecord extends CampaignContent {
   id: string;
   workspaceId: string;

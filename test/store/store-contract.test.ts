@@ -63,8 +63,8 @@ function campaign(workspaceId: string, overrides: Partial<CampaignRecord> = {}):
     name: 'Contract campaign',
     subject: 'Subject with ünïcode',
     preheader: 'Preheader',
-    bodyHtml: '<p>"Quoted" & <b>bold</b> ☕</p>',
-    bodyText: 'Line one\nLine two',
+    body_html: '<p>"Quoted" & <b>bold</b> ☕</p>',
+    body_text: 'Line one\nLine two',
     status: 'draft',
     version: 1,
     createdAt: at(1),
@@ -279,7 +279,7 @@ describeEachBackend('Store contract', (backend) => {
 
     it('creates a campaign and gets it back as it was, only within its workspace', async () => {
       const [wsId, otherId] = [await newWorkspace(), await newWorkspace()];
-      const record = campaign(wsId, { bodyHtml: `<p>${'x'.repeat(100_000)}</p>` });
+      const record = campaign(wsId, { body_html: `<p>${'x'.repeat(100_000)}</p>` });
       await store.campaigns.create(record);
       expect(await store.campaigns.get(wsId, record.id)).toEqual(record);
       expect(await store.campaigns.get(otherId, record.id)).toBeUndefined();
@@ -368,14 +368,14 @@ describeEachBackend('Store contract', (backend) => {
 
       const scheduled = await store.campaigns.update(wsId, record.id, 'draft', {
         name: undefined,
-        bodyHtml: '',
+        body_html: '',
         status: 'scheduled',
         updatedAt: at(7),
       });
       expect(scheduled).toEqual({
         ...record,
         subject: 'New subject',
-        bodyHtml: '',
+        body_html: '',
         status: 'scheduled',
         version: 3,
         updatedAt: at(7),

@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import type { CampaignContent } from '../../contract/campaigns.js';
 import type { Session } from '../session.js';
 import type {
   CampaignCursor,
@@ -8,55 +9,30 @@ import type {
   CampaignUpdate,
 } from '../store.js';
 
-export interface CampaignColumns {
+/** The content columns are the contract's content fields, by the same names. */
+export interface CampaignColumns extends CampaignContent {
   id: string;
   workspace_id: string;
-  name: string;
-  subject: string;
-  preheader: string;
-  body_html: string;
-  body_text: string;
   status: CampaignStatus;
   version: number;
   created_at: string;
   updated_at: string;
 }
 
+/** Only the columns whose names differ from the record's are named: the content comes along as it is. */
 function toCampaign(row: Selectable<CampaignColumns>): CampaignRecord {
-  return {
-    id: row.id,
-    workspaceId: row.workspace_id,
-    name: row.name,
-    subject: row.subject,
-    preheader: row.preheader,
-    bodyHtml: row.body_html,
-    bodyText: row.body_text,
-    status: row.status,
-    version: row.version,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
+  const { workspace_id: workspaceId, created_at: createdAt, updated_at: updatedAt, ...sameNamed } = row;
+  return { ...sameNamed, workspaceId, createdAt, updatedAt };
 }
 
 export class CampaignsTable implements CampaignsRepository {
   constructor(private readonly session: Session) {}
 
   async create(campaign: CampaignRecord): Promise<void> {
+    const { workspaceId, createdAt, updatedAt, ...sameNamed } = campaign;
     await this.session.db
       .insertInto('campaigns')
-      .values({
-        id: campaign.id,
-        workspace_id: campaign.workspaceId,
-        name: campaign.name,
-        subject: campaign.subject,
-        preheader: campaign.preheader,
-        body_html: campaign.bodyHtml,
-        body_text: campaign.bodyText,
-        status: campaign.status,
-        version: campaign.version,
-        created_at: campaign.createdAt,
-        updated_at: campaign.updatedAt,
-      })
+      .values({ ...sameNamed, workspace_id: workspaceId, created_at: createdAt, updated_at: updatedAt })
       .execute();
   }
 
@@ -97,18 +73,11 @@ export class CampaignsTable implements CampaignsRepository {
   ): Promise<CampaignRecord | undefined> {
     // One statement: the status check and the version bump see the same row, whatever runs alongside (on
     // PostgreSQL a concurrent update waits for the row and re-checks the condition on its new version).
+    // Fields the update leaves undefined are not set.
+    const { updatedAt, ...changes } = update;
     const row = await this.session.db
       .updateTable('campaigns')
-      .set((eb) => ({
-        name: update.name,
-        subject: update.subject,
-        preheader: update.preheader,
-        body_html: update.bodyHtml,
-        body_text: update.bodyText,
-        status: update.status,
-        version: eb('version', '+', 1),
-        updated_at: update.updatedAt,
-      }))
+      .set((eb) => ({ ...changes, version: eb('version', '+', 1), updated_at: updatedAt }))
       .where('workspace_id', '=', workspaceId)
       .where('id', '=', id)
       .where('status', '=', fromStatus)
