@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { KEY_KINDS, type KeyKind } from '../core/key-kinds.js';
+import { type KeyKind, mapKeyKinds } from '../core/key-kinds.js';
 import { credentialStatusSchema } from './credential-status.js';
 
 /** A workspace key as listings show it: never the secret, nor its hash. */
-function keyViewSchema(kind: KeyKind, id: string) {
+function keyViewSchema(kind: KeyKind) {
   return z
     .object({
       id: z.string(),
@@ -18,14 +18,13 @@ function keyViewSchema(kind: KeyKind, id: string) {
       revoked_at: z.string().nullable(),
       last_used_at: z.string().nullable().describe('Accurate to 60 seconds'),
     })
-    .meta({ id });
+    .meta({ id: kind.codeName });
 }
 
-export const brandKeySchema = keyViewSchema(KEY_KINDS.brand, 'BrandKey');
-export const apiKeySchema = keyViewSchema(KEY_KINDS.api, 'ApiKey');
+/** Every kind of key is shown the same way; only its documentation (its prefix, its schema id) differs. */
+export const KEY_VIEW_SCHEMAS = mapKeyKinds(keyViewSchema);
 
-/** Every kind of key is shown the same way; only its documentation differs. */
-export type KeyView = z.infer<typeof brandKeySchema>;
+export type KeyView = z.infer<ReturnType<typeof keyViewSchema>>;
 
 /** The create call's answer: the only time the key itself is shown. */
 export const createdKeySchema = z

@@ -19,6 +19,8 @@ export interface KeyKind {
   readonly id: KeyKindId;
   /** How code names the kind: operationIds (`listBrandKeys`) and schema ids. */
   readonly codeName: string;
+  /** The tag grouping its routes in the API reference (/openapi.json, /docs). */
+  readonly apiTag: string;
   /** What every key of the kind starts with; secret scanners and redaction know it (src/core/secret-keys.ts). */
   readonly prefix: string;
   /** The prefix of the key's record id (`bk_…`), which is no secret. */
@@ -71,6 +73,7 @@ export const KEY_KINDS = {
   brand: {
     id: 'brand',
     codeName: 'BrandKey',
+    apiTag: 'brand keys',
     prefix: 'brk_',
     idPrefix: 'bk',
     label: 'brand read key',
@@ -96,6 +99,7 @@ export const KEY_KINDS = {
   api: {
     id: 'api',
     codeName: 'ApiKey',
+    apiTag: 'workspace API keys',
     prefix: 'wsk_',
     idPrefix: 'ak',
     label: 'workspace API key',

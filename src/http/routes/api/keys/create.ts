@@ -20,7 +20,7 @@ export function createKeyRoute(keys: KeyRoutes) {
       {
         config: { permission: 'keys.write' },
         schema: {
-          tags: [keys.tag],
+          tags: [keys.kind.apiTag],
           operationId: `create${keys.kind.codeName}`,
           summary: `Create a ${keys.kind.label}`,
           security: MANAGEMENT_SECURITY,

@@ -17,7 +17,7 @@ export function listKeysRoute(keys: KeyRoutes) {
       {
         config: { permission: 'keys.read' },
         schema: {
-          tags: [keys.tag],
+          tags: [keys.kind.apiTag],
           operationId: `list${keys.kind.codeName}s`,
           summary: `List ${keys.kind.label}s`,
           security: MANAGEMENT_SECURITY,

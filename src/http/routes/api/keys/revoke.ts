@@ -18,7 +18,7 @@ export function revokeKeyRoute(keys: KeyRoutes) {
       {
         config: { permission: 'keys.write' },
         schema: {
-          tags: [keys.tag],
+          tags: [keys.kind.apiTag],
           operationId: `revoke${keys.kind.codeName}`,
           summary: `Revoke a ${keys.kind.label}`,
           security: MANAGEMENT_SECURITY,
