@@ -29,12 +29,15 @@ function singleLine(max: number) {
   return text(max).regex(/^[^\r\n]*$/, 'must be a single line');
 }
 
+/** Each field's description also describes it in answers: the API reference and the MCP tools read it. */
 const contentSchema = z.strictObject({
-  name: nameSchema,
-  subject: singleLine(CAMPAIGN_LIMITS.subject).describe('Email subject line'),
-  preheader: singleLine(CAMPAIGN_LIMITS.preheader).describe('Preview text shown after the subject'),
-  body_html: text(CAMPAIGN_LIMITS.bodyHtml).describe('HTML body'),
-  body_text: text(CAMPAIGN_LIMITS.bodyText).describe('Plain-text body'),
+  name: nameSchema.describe('Internal name of the campaign.'),
+  subject: singleLine(CAMPAIGN_LIMITS.subject).describe('Email subject line.'),
+  preheader: singleLine(CAMPAIGN_LIMITS.preheader).describe(
+    'Preview text shown after the subject in inboxes.',
+  ),
+  body_html: text(CAMPAIGN_LIMITS.bodyHtml).describe('HTML body of the email.'),
+  body_text: text(CAMPAIGN_LIMITS.bodyText).describe('Plain-text body of the email.'),
 });
 
 /** What an author writes, in the documented order. */
@@ -74,7 +77,9 @@ export type NewCampaign = z.output<typeof newCampaignSchema>;
 export type CampaignChanges = z.output<typeof campaignChangesSchema>;
 
 /** What an author wrote, as a campaign shows it: the content fields alone, whatever else the value holds. */
-export const campaignContentSchema = z.object(eachContentField(() => z.string()));
+export const campaignContentSchema = z.object(
+  eachContentField((field) => z.string().meta({ description: field.description })),
+);
 export type CampaignContent = z.output<typeof campaignContentSchema>;
 
 /** A campaign as the API shows it, with the version its ETag names. */

@@ -25,8 +25,9 @@ export const brandContextToolOutput = brandContextSchema
     'The brand context of a workspace. Without `fields` every section is present (empty values are "", [], {} or null, never missing); with `fields` only the asked sections, plus workspace_id, updated_at and version.',
   );
 
-/** How a model changes a campaign: only drafts, and only from the version it last read. */
+/** What a model reads about a campaign: which id, and how to change it (only drafts, from the version it read). */
 const campaignAdvice = {
+  id: serviceCampaignSchema.shape.id.describe('Campaign id (cmp_…).'),
   status: serviceCampaignSchema.shape.status.describe('Only drafts can be changed.'),
   version: serviceCampaignSchema.shape.version
     .min(1)

@@ -6,6 +6,7 @@ import { replaceBrand } from '../../src/services/brand.js';
 import { createCampaign, scheduleCampaign } from '../../src/services/campaigns.js';
 import { DEMO_BRAND } from '../../src/services/demo-brand.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
+import type { Campaign } from '../../src/mcp/schemas.js';
 import { addUser } from '../support/users.js';
 import {
   callTool,
@@ -17,18 +18,6 @@ import {
   rawExchange,
   startLiveService,
 } from './mcp-harness.js';
-
-interface Campaign {
-  id: string;
-  workspace_id: string;
-  name: string;
-  subject: string;
-  preheader: string;
-  body_html: string;
-  body_text: string;
-  status: string;
-  version: number;
-}
 
 const TOOLS = [
   'create_campaign_draft',
@@ -81,6 +70,34 @@ describe('brand-context mcp: a member with one workspace and a personal access t
           expect(property.description, `${tool.name}.${name}`).toMatch(/\w{3}/);
         }
       }
+    });
+
+    it('describes the fields of the campaigns it returns, as the model reads them', async () => {
+      const { tools } = await mcp.client.listTools();
+      type Properties = Record<string, { description?: string; items?: { properties?: Properties } }>;
+      const outputFields = (name: string) =>
+        (tools.find((tool) => tool.name === name)?.outputSchema?.properties ?? {}) as Properties;
+      const described = (properties: Properties) =>
+        Object.fromEntries(Object.entries(properties).map(([field, schema]) => [field, schema.description]));
+      const summary = {
+        id: 'Campaign id (cmp_…).',
+        name: 'Internal name of the campaign.',
+        subject: 'Email subject line.',
+        preheader: 'Preview text shown after the subject in inboxes.',
+        status: 'Only drafts can be changed.',
+        version: 'Increases with every change; pass it to update_campaign_draft as `version`.',
+      };
+      const campaign = {
+        ...summary,
+        body_html: 'HTML body of the email.',
+        body_text: 'Plain-text body of the email.',
+      };
+      for (const tool of ['get_campaign', 'create_campaign_draft', 'update_campaign_draft']) {
+        expect(described(outputFields(tool)), tool).toMatchObject(campaign);
+      }
+      const listed = outputFields('list_campaigns').campaigns?.items?.properties ?? {};
+      expect(described(listed)).toMatchObject(summary);
+      expect(listed).not.toHaveProperty('body_html');
     });
 
     it('tells the model to re-read the campaign when update_campaign_draft meets a version conflict', async () => {
