@@ -25,7 +25,7 @@ export class ConfigError extends Error {
 export const DEFAULT_SQLITE_PATH = './data/brand-context.db';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-/** DESIGN 4.1: `postgres://…` → PostgreSQL; `sqlite:PATH` or unset → SQLite at ./data/brand-context.db. */
+/** README "Configuration": `postgres://…` → PostgreSQL; `sqlite:PATH` or unset → SQLite at ./data/brand-context.db. */
 export function parseDatabaseUrl(url: string | undefined, cwd = process.cwd()): DatabaseConfig {
   if (url === undefined || url === '') return { kind: 'sqlite', path: resolve(cwd, DEFAULT_SQLITE_PATH) };
   if (/^postgres(ql)?:\/\//.test(url)) {

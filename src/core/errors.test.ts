@@ -24,7 +24,7 @@ describe('PROBLEMS', () => {
     expect(PROBLEMS[code].resolution).toContain('Create a workspace API key in Settings → Agent Access');
   });
 
-  it.each(brandKey401s)('gives %s the specification resolution for a 401', (code) => {
+  it.each(brandKey401s)('gives %s the resolution README "Errors" documents for a 401', (code) => {
     expect(PROBLEMS[code].resolution).toContain(SPEC_401);
   });
 
@@ -32,14 +32,14 @@ describe('PROBLEMS', () => {
     expect(PROBLEMS.missing_key.resolution).toContain('Authorization: Bearer <BRAND_READ_KEY>');
   });
 
-  it('gives workspace_forbidden (403) the specification resolution', () => {
+  it('gives workspace_forbidden (403) the resolution README "Errors" documents', () => {
     expect(PROBLEMS.workspace_forbidden).toMatchObject({
       status: 403,
       resolution: 'Confirm that the key was created within that workspace.',
     });
   });
 
-  it('gives workspace_not_found (404) the specification resolution', () => {
+  it('gives workspace_not_found (404) the resolution README "Errors" documents', () => {
     expect(PROBLEMS.workspace_not_found).toMatchObject({
       status: 404,
       resolution: 'Check the workspace id in Settings → Agent Access.',

@@ -1,4 +1,4 @@
-/** Specification section 3: a brand read key expires 90 days after creation. */
+/** A key expires 90 days after creation (README "Brand read keys"). */
 export const BRAND_KEY_LIFETIME_MS = 90 * 24 * 60 * 60 * 1000;
 
 export type BrandKeyStatus = 'active' | 'expired' | 'revoked';

@@ -13,7 +13,7 @@ describe('can', () => {
     expect(can('member', 'brand.write')).toBe(false);
   });
 
-  it('lets members list keys read-only, and reserves creating and revoking them to owners and admins (spec section 3)', () => {
+  it('lets members list keys read-only, and reserves creating and revoking them to owners and admins', () => {
     expect(can('member', 'keys.read')).toBe(true);
     for (const permission of ['keys.write', 'audit.read'] as const) {
       expect(can('member', permission)).toBe(false);
@@ -47,7 +47,7 @@ describe('canManageMember', () => {
 });
 
 describe('API_KEY_PERMISSIONS', () => {
-  it('grants workspace API keys the campaign permissions and nothing else (spec section 1)', () => {
+  it('grants workspace API keys the campaign permissions and nothing else', () => {
     expect([...API_KEY_PERMISSIONS].sort()).toEqual(
       Object.keys(PERMISSIONS)
         .filter((permission) => permission.startsWith('campaigns.'))
