@@ -53,11 +53,6 @@ function eachContentField<S extends z.ZodType>(
   ) as Record<CampaignContentField, S>;
 }
 
-/** What the content field `field` is, as its input schema describes it (for clients that restate it). */
-export function contentFieldDescription(field: CampaignContentField): string | undefined {
-  return contentSchema.shape[field].description;
-}
-
 /** A new draft: a name, and whatever else is known yet. */
 export const newCampaignSchema = z.strictObject({
   ...eachContentField((field) => field.default('')),
