@@ -9,7 +9,7 @@ import { createWorkspace, findOrCreateUser } from '../../src/services/workspaces
 import { startTestApp, type TestApp } from '../support/app.js';
 import { DAY_MS } from '../support/clock.js';
 import { describeEachBackend, snapshotTables, type TestDatabase } from '../support/databases.js';
-import { problemOf } from './brand-agent.fixtures.js';
+import { problemOf } from '../support/http-fixture.js';
 
 const PASSWORD = 'correct horse battery staple';
 

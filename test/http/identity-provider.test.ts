@@ -8,7 +8,8 @@ import type { UserRecord } from '../../src/store/store.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { describeEachBackend, type TestDatabase } from '../support/databases.js';
 import { addUser, bearer } from '../support/users.js';
-import { problemOf, readContext } from './brand-agent.fixtures.js';
+import { problemOf } from '../support/http-fixture.js';
+import { readContext } from '../support/fixtures/brand-agent.js';
 
 const ISSUER = 'https://idp.test/';
 const AUDIENCE = 'brand-context';

@@ -6,7 +6,7 @@ import type { UserRecord } from '../../src/store/store.js';
 import { startTestApp, type TestApp, type TestAppOptions } from '../support/app.js';
 import { describeEachBackend, snapshotTables, type TestDatabase } from '../support/databases.js';
 import { addUser, bearer } from '../support/users.js';
-import { readContext } from './brand-agent.fixtures.js';
+import { readContext } from '../support/fixtures/brand-agent.js';
 
 interface Listed {
   id: string;

@@ -7,7 +7,7 @@ import { createWorkspace, findOrCreateUser } from '../../src/services/workspaces
 import { startTestApp, type TestApp } from '../support/app.js';
 import { describeEachBackend, type TestDatabase } from '../support/databases.js';
 import { addUser, bearer } from '../support/users.js';
-import { type Problem, problemOf } from './brand-agent.fixtures.js';
+import { type Problem, problemOf } from '../support/http-fixture.js';
 
 const PASSWORD = 'correct horse battery staple';
 const WRONG_PASSWORD = 'incorrect horse battery staple';

@@ -10,7 +10,8 @@ import { DAY_MS } from '../support/clock.js';
 import { describeEachBackend, snapshotTables, type TestDatabase } from '../support/databases.js';
 import { addUser, bearer } from '../support/users.js';
 import type { AccessToken, CreatedAccessToken } from '../../src/contract/access-tokens.js';
-import { problemOf, readContext } from './brand-agent.fixtures.js';
+import { problemOf } from '../support/http-fixture.js';
+import { readContext } from '../support/fixtures/brand-agent.js';
 
 describeEachBackend('Personal access tokens (/api/v1/tokens)', (backend) => {
   let database: TestDatabase;

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { BRAND_KEY } from '../../src/core/secret-keys.js';
-import { BRAND_KEY_LIFETIME_MS } from '../../src/core/key-lifecycle.js';
-import { createBrandKey, revokeBrandKey } from '../../src/services/keys.js';
-import { describeEachBackend } from '../support/databases.js';
-import { addUser, bearer } from '../support/users.js';
-import { PATH, problemOf, readContext, useFixture } from './brand-agent.fixtures.js';
-import { OPERATOR } from '../../src/services/audit.js';
+import { BRAND_KEY } from '../../core/secret-keys.js';
+import { BRAND_KEY_LIFETIME_MS } from '../../core/key-lifecycle.js';
+import { createBrandKey, revokeBrandKey } from '../../services/keys.js';
+import { describeEachBackend } from '../../../test/support/databases.js';
+import { addUser, bearer } from '../../../test/support/users.js';
+import { PATH, readContext } from '../../../test/support/fixtures/brand-agent.js';
+import { problemOf, useFixture } from '../../../test/support/http-fixture.js';
+import { OPERATOR } from '../../services/audit.js';
 
 const SPEC_401 = 'Revoke the key and create a replacement in Settings → Agent Access.';
 const REALM = 'Bearer realm="brand-context"';
@@ -18,7 +19,7 @@ describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
     it.each(['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const)(
       'refuses %s with 405 and Allow: POST',
       async (method) => {
-        const { app, workspaceId, key } = fixture();
+        const { app, workspaceId, brandKey: key } = fixture();
         const response = await readContext(app, workspaceId, { key, method });
         expect(response.statusCode).toBe(405);
         expect(response.headers.allow).toBe('POST');
@@ -78,7 +79,7 @@ describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
       ['a truncated key', (key: string) => `Bearer ${key.slice(0, -1)}`],
       ['a key with a bad checksum', (key: string) => `Bearer ${key.slice(0, -6)}000000`],
     ])('rejects %s with malformed_key', async (_label, authorization) => {
-      const { app, workspaceId, key } = fixture();
+      const { app, workspaceId, brandKey: key } = fixture();
       const response = await readContext(app, workspaceId, { authorization: authorization(key) });
       expect(response.statusCode).toBe(401);
       expect(response.headers['www-authenticate']).toBe(INVALID_TOKEN);
@@ -162,14 +163,14 @@ describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
       ['text/plain', { 'content-type': 'text/plain' }],
       ['a form', { 'content-type': 'application/x-www-form-urlencoded' }],
     ])('refuses %s with 415', async (_label, headers) => {
-      const { app, workspaceId, key } = fixture();
+      const { app, workspaceId, brandKey: key } = fixture();
       const response = await readContext(app, workspaceId, { key, headers });
       expect(response.statusCode).toBe(415);
       expect(problemOf(response).code).toBe('unsupported_media_type');
     });
 
     it('refuses a body over 16 KiB with 413', async () => {
-      const { app, workspaceId, key } = fixture();
+      const { app, workspaceId, brandKey: key } = fixture();
       const body = { action: 'context', workspace_id: workspaceId, padding: 'x'.repeat(16 * 1024) };
       const response = await readContext(app, workspaceId, { key, body });
       expect(response.statusCode).toBe(413);
@@ -184,7 +185,7 @@ describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
         '{"__proto__": {"admin": true}, "action": "context", "workspace_id": "ws_x"}',
       ],
     ])('refuses %s with invalid_json', async (_label, rawBody) => {
-      const { app, workspaceId, key } = fixture();
+      const { app, workspaceId, brandKey: key } = fixture();
       const response = await readContext(app, workspaceId, { key, rawBody });
       expect(response.statusCode).toBe(400);
       expect(problemOf(response).code).toBe('invalid_json');
@@ -208,7 +209,7 @@ describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
       ['a non-string action', { action: 1, workspace_id: 'ws_x' }, 'action'],
       ['an unknown field', { action: 'context', workspace_id: 'ws_x', scope: 'all' }, 'scope'],
     ])('refuses %s with invalid_request naming the field', async (_label, body, field) => {
-      const { app, workspaceId, key } = fixture();
+      const { app, workspaceId, brandKey: key } = fixture();
       const response = await readContext(app, workspaceId, { key, body });
       expect(response.statusCode).toBe(400);
       const problem = problemOf(response);
@@ -217,7 +218,7 @@ describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
     });
 
     it('refuses an action other than context with unsupported_action', async () => {
-      const { app, workspaceId, key } = fixture();
+      const { app, workspaceId, brandKey: key } = fixture();
       const response = await readContext(app, workspaceId, {
         key,
         body: { action: 'write', workspace_id: workspaceId },
@@ -228,7 +229,7 @@ describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
     });
 
     it('reports invalid fields before an unsupported action', async () => {
-      const { app, workspaceId, key } = fixture();
+      const { app, workspaceId, brandKey: key } = fixture();
       const response = await readContext(app, workspaceId, {
         key,
         body: { action: 'write', workspace_id: workspaceId, extra: 1 },
@@ -239,7 +240,7 @@ describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
 
   describe('steps 6-7: the workspace', () => {
     it('answers 404 workspace_not_found for a workspace that does not exist', async () => {
-      const { app, key } = fixture();
+      const { app, brandKey: key } = fixture();
       const response = await readContext(app, 'ws_doesnotexist000000000000', { key });
       expect(response.statusCode).toBe(404);
       expect(problemOf(response)).toMatchObject({
@@ -249,7 +250,7 @@ describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
     });
 
     it('answers 403 workspace_forbidden for another existing workspace', async () => {
-      const { app, otherWorkspaceId, key } = fixture();
+      const { app, otherWorkspaceId, brandKey: key } = fixture();
       const response = await readContext(app, otherWorkspaceId, { key });
       expect(response.statusCode).toBe(403);
       expect(problemOf(response)).toMatchObject({

@@ -1,21 +1,22 @@
 import { expect, it } from 'vitest';
-import type { BrandContext } from '../../src/core/brand-context.js';
-import { BRAND_KEY_LIFETIME_MS } from '../../src/core/key-lifecycle.js';
-import { createBrandKey } from '../../src/services/keys.js';
-import { getBrand, replaceBrand } from '../../src/services/brand.js';
-import { DEMO_BRAND } from '../../src/services/demo-brand.js';
-import { createWorkspace } from '../../src/services/workspaces.js';
-import { listenOnLoopback } from '../support/app.js';
-import { describeEachBackend, snapshotTables } from '../support/databases.js';
-import { readContext, useFixture } from './brand-agent.fixtures.js';
-import { OPERATOR } from '../../src/services/audit.js';
-import { parseBrandDocument } from '../../src/core/brand-context.js';
+import type { BrandContext } from '../../core/brand-context.js';
+import { BRAND_KEY_LIFETIME_MS } from '../../core/key-lifecycle.js';
+import { createBrandKey } from '../../services/keys.js';
+import { getBrand, replaceBrand } from '../../services/brand.js';
+import { DEMO_BRAND } from '../../services/demo-brand.js';
+import { createWorkspace } from '../../services/workspaces.js';
+import { listenOnLoopback } from '../../../test/support/app.js';
+import { describeEachBackend, snapshotTables } from '../../../test/support/databases.js';
+import { readContext } from '../../../test/support/fixtures/brand-agent.js';
+import { useFixture } from '../../../test/support/http-fixture.js';
+import { OPERATOR } from '../../services/audit.js';
+import { parseBrandDocument } from '../../core/brand-context.js';
 
 describeEachBackend('POST /functions/v1/brand-agent: happy path', (backend) => {
   const fixture = useFixture(backend);
 
   it('returns the complete brand context with 200', async () => {
-    const { app, workspaceId, key } = fixture();
+    const { app, workspaceId, brandKey: key } = fixture();
     const response = await readContext(app, workspaceId, { key });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -53,7 +54,7 @@ describeEachBackend('POST /functions/v1/brand-agent: happy path', (backend) => {
   });
 
   it('returns exactly what the stored brand is', async () => {
-    const { app, deps, workspaceId, key } = fixture();
+    const { app, deps, workspaceId, brandKey: key } = fixture();
     const response = await readContext(app, workspaceId, { key });
     expect(response.json()).toEqual(await getBrand(deps, workspaceId));
   });
@@ -82,7 +83,7 @@ describeEachBackend('POST /functions/v1/brand-agent: happy path', (backend) => {
   });
 
   it('sends an ETag with Cache-Control private, no-cache, and answers If-None-Match with 304', async () => {
-    const { app, workspaceId, key } = fixture();
+    const { app, workspaceId, brandKey: key } = fixture();
     const first = await readContext(app, workspaceId, { key });
     const etag = first.headers.etag;
     expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
@@ -101,7 +102,7 @@ describeEachBackend('POST /functions/v1/brand-agent: happy path', (backend) => {
   });
 
   it('evaluates If-None-Match as an origin does: weak tags, lists and *, whatever Cache-Control says', async () => {
-    const { app, workspaceId, key } = fixture();
+    const { app, workspaceId, brandKey: key } = fixture();
     const etag = String((await readContext(app, workspaceId, { key })).headers.etag);
     for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
       const response = await readContext(app, workspaceId, {
@@ -113,7 +114,7 @@ describeEachBackend('POST /functions/v1/brand-agent: happy path', (backend) => {
   });
 
   it("answers Node's fetch (which adds Cache-Control: no-cache) with an empty 304", async () => {
-    const { app, workspaceId, key } = fixture();
+    const { app, workspaceId, brandKey: key } = fixture();
     const port = await listenOnLoopback(app);
     try {
       const read = (headers: Record<string, string> = {}) =>
@@ -136,7 +137,7 @@ describeEachBackend('POST /functions/v1/brand-agent: happy path', (backend) => {
   });
 
   it('serves a brand change made in this process on the very next request, with a new ETag', async () => {
-    const { app, deps, workspaceId, key } = fixture();
+    const { app, deps, workspaceId, brandKey: key } = fixture();
     const before = await readContext(app, workspaceId, { key });
     await replaceBrand(
       deps,
@@ -152,14 +153,14 @@ describeEachBackend('POST /functions/v1/brand-agent: happy path', (backend) => {
   });
 
   it('changes nothing in the database', async () => {
-    const { app, database, workspaceId, key } = fixture();
+    const { app, database, workspaceId, brandKey: key } = fixture();
     const before = await snapshotTables(database.config);
     for (let i = 0; i < 3; i++) expect((await readContext(app, workspaceId, { key })).statusCode).toBe(200);
     expect(await snapshotTables(database.config)).toEqual(before);
   });
 
   it('accepts the bearer scheme in any case and a JSON content type with a charset', async () => {
-    const { app, workspaceId, key } = fixture();
+    const { app, workspaceId, brandKey: key } = fixture();
     const response = await readContext(app, workspaceId, {
       authorization: `bearer ${key}`,
       headers: { 'content-type': 'application/json; charset=utf-8' },
@@ -179,7 +180,7 @@ describeEachBackend('POST /functions/v1/brand-agent: happy path', (backend) => {
   });
 
   it("keeps a load balancer's X-Request-Id (a UUID, or nginx's hex id) and puts it in the response", async () => {
-    const { app, workspaceId, key } = fixture();
+    const { app, workspaceId, brandKey: key } = fixture();
     for (const id of ['5f3afc66-34dc-4a90-97e3-47633dd69465', 'a3f1c2d4e5b60718293a4b5c6d7e8f90']) {
       const response = await readContext(app, workspaceId, { key, headers: { 'x-request-id': id } });
       expect(response.headers['x-request-id']).toBe(id);

@@ -1,9 +1,10 @@
 import { expect, it } from 'vitest';
-import { BRAND_KEY } from '../../src/core/secret-keys.js';
-import { createBrandKey, listBrandKeys } from '../../src/services/keys.js';
-import { describeEachBackend, snapshotTables } from '../support/databases.js';
-import { PATH, problemOf, readContext, useFixture } from './brand-agent.fixtures.js';
-import { OPERATOR } from '../../src/services/audit.js';
+import { BRAND_KEY } from '../../core/secret-keys.js';
+import { createBrandKey, listBrandKeys } from '../../services/keys.js';
+import { describeEachBackend, snapshotTables } from '../../../test/support/databases.js';
+import { PATH, readContext } from '../../../test/support/fixtures/brand-agent.js';
+import { problemOf, useFixture } from '../../../test/support/http-fixture.js';
+import { OPERATOR } from '../../services/audit.js';
 
 describeEachBackend('POST /functions/v1/brand-agent: security', (backend) => {
   const fixture = useFixture(backend);
@@ -36,7 +37,7 @@ describeEachBackend('POST /functions/v1/brand-agent: security', (backend) => {
   });
 
   it('writes no key or Authorization header to the logs, whatever the request', async () => {
-    const { app, logs, workspaceId, key } = fixture();
+    const { app, logs, workspaceId, brandKey: key } = fixture();
     const unknown = BRAND_KEY.generate();
     const malformed = `${key.slice(0, -1)}X`;
     await readContext(app, workspaceId, { key });
@@ -57,7 +58,7 @@ describeEachBackend('POST /functions/v1/brand-agent: security', (backend) => {
   });
 
   it('never echoes the key in an error body', async () => {
-    const { app, workspaceId, otherWorkspaceId, key } = fixture();
+    const { app, workspaceId, otherWorkspaceId, brandKey: key } = fixture();
     const responses = await Promise.all([
       readContext(app, otherWorkspaceId, { key }),
       readContext(app, workspaceId, { key, rawBody: `{"action":"${key}"` }),
@@ -71,7 +72,7 @@ describeEachBackend('POST /functions/v1/brand-agent: security', (backend) => {
   });
 
   it('lets a key read only its own workspace (BOLA): each key gets 403 on the other', async () => {
-    const { app, workspaceId, otherWorkspaceId, key, otherKey } = fixture();
+    const { app, workspaceId, otherWorkspaceId, brandKey: key, otherBrandKey: otherKey } = fixture();
     expect((await readContext(app, workspaceId, { key })).statusCode).toBe(200);
     expect((await readContext(app, otherWorkspaceId, { key: otherKey })).statusCode).toBe(200);
     const crossed = [
@@ -86,7 +87,7 @@ describeEachBackend('POST /functions/v1/brand-agent: security', (backend) => {
   });
 
   it('replaces a request id that could forge log lines', async () => {
-    const { app, logs, workspaceId, key } = fixture();
+    const { app, logs, workspaceId, brandKey: key } = fixture();
     const forged = 'abc"\n{"level":60,"msg":"forged"}';
     const response = await readContext(app, workspaceId, { key, headers: { 'x-request-id': forged } });
     expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
@@ -94,7 +95,7 @@ describeEachBackend('POST /functions/v1/brand-agent: security', (backend) => {
   });
 
   it('answers no other route for a brand key: it is good only for the read operation', async () => {
-    const { app, workspaceId, key } = fixture();
+    const { app, workspaceId, brandKey: key } = fixture();
     for (const url of [
       '/api/v1/workspaces',
       `/api/v1/workspaces/${workspaceId}/brand`,
