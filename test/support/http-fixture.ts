@@ -43,7 +43,7 @@ export interface FixtureOptions<Extra> {
 }
 
 /** Starts the app for the enclosing suite on a fresh database of `backend`; returns a getter. */
-export function useFixture<Extra extends object = Record<never, never>>(
+export function useFixture<Extra extends object = object>(
   backend: TestBackend,
   options: FixtureOptions<Extra> = {},
 ): () => Fixture & Extra {
