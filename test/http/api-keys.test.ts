@@ -4,15 +4,8 @@ import { hashKey, WORKSPACE_API_KEY } from '../../src/core/secret-keys.js';
 import type { CreatedKey } from '../../src/contract/keys.js';
 import { startTestApp } from '../support/app.js';
 import { describeEachBackend, snapshotTables } from '../support/databases.js';
-import {
-  call,
-  campaignsApi,
-  type Fixture,
-  isoNow,
-  MINUTE_MS,
-  outcome,
-  useFixture,
-} from './campaigns.fixtures.js';
+import { call, type Fixture, isoNow, outcome, useFixture } from '../support/http-fixture.js';
+import { campaignsApi, MINUTE_MS } from '../support/fixtures/campaigns.js';
 
 interface KeyView {
   id: string;

@@ -2,17 +2,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { CAMPAIGN_BODY_LIMIT, CAMPAIGN_LIMITS } from '../../src/contract/campaigns.js';
 import { describeEachBackend, snapshotTables } from '../support/databases.js';
-import {
-  type Campaign,
-  campaignsApi,
-  campaignsUrl,
-  call,
-  type Fixture,
-  newDraft,
-  outcome,
-  problemOf,
-  useFixture,
-} from './campaigns.fixtures.js';
+import { type Campaign, campaignsApi, campaignsUrl, newDraft } from '../support/fixtures/campaigns.js';
+import { call, type Fixture, outcome, problemOf, useFixture } from '../support/http-fixture.js';
 
 const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 

@@ -4,16 +4,14 @@ import { OPERATOR } from '../../src/services/audit.js';
 import { createApiKey } from '../../src/services/keys.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
 import { describeEachBackend } from '../support/databases.js';
+import { auditLog, isoNow, useFixture } from '../support/http-fixture.js';
 import {
-  auditLog,
   type Campaign,
   type CampaignPage,
   campaignsApi,
-  isoNow,
   MINUTE_MS,
   newDraft,
-  useFixture,
-} from './campaigns.fixtures.js';
+} from '../support/fixtures/campaigns.js';
 
 describeEachBackend('Campaign drafts API: the happy paths', (backend) => {
   const fixture = useFixture(backend);

@@ -6,19 +6,14 @@ import { OPERATOR } from '../../src/services/audit.js';
 import type { CreatedKey } from '../../src/contract/keys.js';
 import { createApiKey } from '../../src/services/keys.js';
 import { describeEachBackend, snapshotTables } from '../support/databases.js';
+import { auditLog, call, type Fixture, outcome, problemOf, useFixture } from '../support/http-fixture.js';
 import {
-  auditLog,
   type Campaign,
   campaignsApi,
   campaignsUrl,
   campaignUrl,
-  call,
-  type Fixture,
   newDraft,
-  outcome,
-  problemOf,
-  useFixture,
-} from './campaigns.fixtures.js';
+} from '../support/fixtures/campaigns.js';
 
 const REALM = 'Bearer realm="brand-context"';
 

@@ -3,7 +3,8 @@ import { beforeAll, expect, it } from 'vitest';
 import { BRAND_SECTIONS } from '../../src/core/brand-context.js';
 import { BRAND_KEY, WORKSPACE_API_KEY } from '../../src/core/secret-keys.js';
 import { describeEachBackend } from '../support/databases.js';
-import { campaignsUrl, newDraft, useFixture } from './campaigns.fixtures.js';
+import { campaignsUrl, newDraft } from '../support/fixtures/campaigns.js';
+import { useFixture } from '../support/http-fixture.js';
 
 /** mulberry32: a seeded PRNG, so that a failure reproduces from the printed seed. */
 function prng(seed: number): () => number {

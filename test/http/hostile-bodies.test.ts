@@ -1,7 +1,8 @@
 import { expect, it } from 'vitest';
 import { describeEachBackend, snapshotTables } from '../support/databases.js';
 import { addUser } from '../support/users.js';
-import { call, campaignsUrl, problemOf, useFixture } from './campaigns.fixtures.js';
+import { call, problemOf, useFixture } from '../support/http-fixture.js';
+import { campaignsUrl } from '../support/fixtures/campaigns.js';
 
 /** `depth` arrays inside each other around `inner`: `[[[…inner…]]]`. */
 function nested(depth: number, inner = '0'): string {

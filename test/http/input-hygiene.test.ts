@@ -2,7 +2,8 @@ import type { HTTPMethods } from 'fastify';
 import { expect, it } from 'vitest';
 import { WORKSPACE_API_KEY } from '../../src/core/secret-keys.js';
 import { describeEachBackend, snapshotTables } from '../support/databases.js';
-import { call, campaignsUrl, newDraft, problemOf, useFixture } from './campaigns.fixtures.js';
+import { call, problemOf, useFixture } from '../support/http-fixture.js';
+import { campaignsUrl, newDraft } from '../support/fixtures/campaigns.js';
 
 /*
  * Input that every route must refuse cleanly on both backends: PostgreSQL text cannot hold a NUL character

@@ -3,17 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { findOrCreateUser } from '../../src/services/workspaces.js';
 import { describeEachBackend, snapshotTables } from '../support/databases.js';
 import { addUser } from '../support/users.js';
-import { outcome, problemOf, useFixture } from './campaigns.fixtures.js';
+import { outcome, problemOf, refused, useFixture } from '../support/http-fixture.js';
 import {
   membersApi,
   membersOf,
   newEmail,
   ownedWorkspace,
-  refused,
   roleOf,
   signIn,
   TEMPORARY,
-} from './members.fixtures.js';
+} from '../support/fixtures/members.js';
 
 /** Invalid bodies of POST …/members, each with exactly the fields the 400 must name. */
 const INVALID_ADD: { case: string; body: unknown; fields: string[] }[] = [

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { findOrCreateUser } from '../../src/services/workspaces.js';
 import { describeEachBackend, snapshotTables } from '../support/databases.js';
 import { addUser } from '../support/users.js';
-import { auditLog, isoNow, MINUTE_MS, outcome, useFixture } from './campaigns.fixtures.js';
+import { auditLog, isoNow, outcome, useFixture } from '../support/http-fixture.js';
+import { MINUTE_MS } from '../support/fixtures/campaigns.js';
 import {
   type Member,
   membersApi,
@@ -12,7 +13,7 @@ import {
   roleOf,
   signIn,
   TEMPORARY,
-} from './members.fixtures.js';
+} from '../support/fixtures/members.js';
 
 describeEachBackend('Members API: the happy paths', (backend) => {
   const fixture = useFixture(backend);

@@ -2,18 +2,17 @@ import type { HTTPMethods, LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { describeEachBackend, snapshotTables } from '../support/databases.js';
 import { addUser } from '../support/users.js';
-import { call, type Fixture, outcome, problemOf, useFixture } from './campaigns.fixtures.js';
+import { call, type Fixture, outcome, problemOf, refused, useFixture } from '../support/http-fixture.js';
 import {
   membersApi,
   membersOf,
   membersUrl,
   memberUrl,
   newEmail,
-  refused,
   roleOf,
   signIn,
   TEMPORARY,
-} from './members.fixtures.js';
+} from '../support/fixtures/members.js';
 
 /** Every member route of `workspaceId`, with a valid body, removing `userId`. */
 function memberRoutes(workspaceId: string, userId: string) {

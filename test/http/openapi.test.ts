@@ -3,7 +3,8 @@ import { loadConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { describeEachBackend, sqliteBackend, type TestDatabase } from '../support/databases.js';
-import { call, type CallOptions, campaignsApi, newDraft, outcome, useFixture } from './campaigns.fixtures.js';
+import { call, type CallOptions, outcome, useFixture } from '../support/http-fixture.js';
+import { campaignsApi, newDraft } from '../support/fixtures/campaigns.js';
 
 interface MediaType {
   schema: { $ref?: string; properties?: Record<string, unknown>; required?: string[] };

@@ -1,7 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect, it } from 'vitest';
 import { describeEachBackend } from '../support/databases.js';
-import { call, campaignsUrl, useFixture } from './campaigns.fixtures.js';
+import { call, useFixture } from '../support/http-fixture.js';
+import { campaignsUrl } from '../support/fixtures/campaigns.js';
 
 /*
  * Keys and tokens reach the service in places they should not be (a query string, a mistyped path, a header
