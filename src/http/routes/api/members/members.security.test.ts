@@ -1,8 +1,15 @@
 import type { HTTPMethods, LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { describeEachBackend, snapshotTables } from '../support/databases.js';
-import { addUser } from '../support/users.js';
-import { call, type Fixture, outcome, problemOf, refused, useFixture } from '../support/http-fixture.js';
+import { describeEachBackend, snapshotTables } from '../../../../../test/support/databases.js';
+import { addUser } from '../../../../../test/support/users.js';
+import {
+  call,
+  type Fixture,
+  outcome,
+  problemOf,
+  refused,
+  useFixture,
+} from '../../../../../test/support/http-fixture.js';
 import {
   membersApi,
   membersOf,
@@ -12,7 +19,7 @@ import {
   roleOf,
   signIn,
   TEMPORARY,
-} from '../support/fixtures/members.js';
+} from '../../../../../test/support/fixtures/members.js';
 
 /** Every member route of `workspaceId`, with a valid body, removing `userId`. */
 function memberRoutes(workspaceId: string, userId: string) {

@@ -1,9 +1,9 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { findOrCreateUser } from '../../src/services/workspaces.js';
-import { describeEachBackend, snapshotTables } from '../support/databases.js';
-import { addUser } from '../support/users.js';
-import { outcome, problemOf, refused, useFixture } from '../support/http-fixture.js';
+import { findOrCreateUser } from '../../../../services/workspaces.js';
+import { describeEachBackend, snapshotTables } from '../../../../../test/support/databases.js';
+import { addUser } from '../../../../../test/support/users.js';
+import { outcome, problemOf, refused, useFixture } from '../../../../../test/support/http-fixture.js';
 import {
   membersApi,
   membersOf,
@@ -12,7 +12,7 @@ import {
   roleOf,
   signIn,
   TEMPORARY,
-} from '../support/fixtures/members.js';
+} from '../../../../../test/support/fixtures/members.js';
 
 /** Invalid bodies of POST …/members, each with exactly the fields the 400 must name. */
 const INVALID_ADD: { case: string; body: unknown; fields: string[] }[] = [

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { findOrCreateUser } from '../../src/services/workspaces.js';
-import { describeEachBackend, snapshotTables } from '../support/databases.js';
-import { addUser } from '../support/users.js';
-import { auditLog, isoNow, outcome, useFixture } from '../support/http-fixture.js';
-import { MINUTE_MS } from '../support/fixtures/campaigns.js';
+import { findOrCreateUser } from '../../../../services/workspaces.js';
+import { describeEachBackend, snapshotTables } from '../../../../../test/support/databases.js';
+import { addUser } from '../../../../../test/support/users.js';
+import { auditLog, isoNow, outcome, useFixture } from '../../../../../test/support/http-fixture.js';
+import { MINUTE_MS } from '../../../../../test/support/fixtures/campaigns.js';
 import {
   type Member,
   membersApi,
@@ -13,7 +13,7 @@ import {
   roleOf,
   signIn,
   TEMPORARY,
-} from '../support/fixtures/members.js';
+} from '../../../../../test/support/fixtures/members.js';
 
 describeEachBackend('Members API: the happy paths', (backend) => {
   const fixture = useFixture(backend);
