@@ -1,0 +1,188 @@
+import { expect, it } from 'vitest';
+import { DEMO_BRAND } from '../../../../services/demo-brand.js';
+import { describeEachBackend, snapshotTables } from '../../../../../test/support/databases.js';
+import { call, type Problem, refused, useFixture } from '../../../../../test/support/http-fixture.js';
+import { MINUTE_MS } from '../../../../../test/support/fixtures/campaigns.js';
+import { brandApi, brandUrl } from '../../../../../test/support/fixtures/brand.js';
+
+type Document = Record<string, unknown>;
+
+/** A deep copy of the demo brand, as a plain JSON object a test may break. */
+function demo(): Document {
+  return JSON.parse(JSON.stringify(DEMO_BRAND)) as Document;
+}
+
+function section(document: Document, name: string): Document {
+  return document[name] as Document;
+}
+
+function entries(document: Document, name: string): Document[] {
+  return document[name] as Document[];
+}
+
+/** Invalid documents, each with exactly the fields the 400 must name. */
+const INVALID: { case: string; body: () => unknown; fields: string[] }[] = [
+  {
+    case: 'a color that is not #RRGGBB',
+    body: () => {
+      const document = demo();
+      section(document, 'colors').primary = 'red';
+      return document;
+    },
+    fields: ['colors.primary'],
+  },
+  {
+    case: 'a knowledge entry of an unknown kind',
+    body: () => {
+      const document = demo();
+      const second = entries(document, 'knowledge')[1];
+      if (second) second.kind = 'rumor';
+      return document;
+    },
+    fields: ['knowledge[1].kind'],
+  },
+  {
+    case: 'a social link that is not https',
+    body: () => {
+      const document = demo();
+      section(document, 'social').instagram = 'http://instagram.com/acme';
+      return document;
+    },
+    fields: ['social.instagram'],
+  },
+  {
+    case: 'a social network name that is not lowercase',
+    body: () => {
+      const document = demo();
+      section(document, 'social').Mastodon = 'https://mastodon.example/@acme';
+      return document;
+    },
+    fields: ['social.Mastodon'],
+  },
+  {
+    case: 'an unknown top-level field',
+    body: () => ({ ...demo(), slogan: 'Coffee, plainly.' }),
+    fields: ['slogan'],
+  },
+  {
+    case: 'an unknown nested field',
+    body: () => {
+      const document = demo();
+      section(document, 'colors').tint = '#000000';
+      return document;
+    },
+    fields: ['colors.tint'],
+  },
+  {
+    case: 'an asset URL that is not absolute https',
+    body: () => {
+      const document = demo();
+      const logo = entries(document, 'assets')[0];
+      if (logo) logo.url = '/brand/logo.svg';
+      return document;
+    },
+    fields: ['assets[0].url'],
+  },
+  {
+    case: 'a font weight out of range',
+    body: () => {
+      const document = demo();
+      const heading = section(section(document, 'fonts'), 'heading');
+      heading.weights = [600, 0];
+      return document;
+    },
+    fields: ['fonts.heading.weights[1]'],
+  },
+  {
+    case: 'an empty name',
+    body: () => ({ ...demo(), name: '' }),
+    fields: ['name'],
+  },
+  {
+    case: 'two knowledge entries with one id',
+    body: () => {
+      const document = demo();
+      const [first, second] = entries(document, 'knowledge');
+      if (first) first.id = 'kb_same';
+      if (second) second.id = 'kb_same';
+      return document;
+    },
+    fields: ['knowledge[1].id'],
+  },
+  {
+    case: 'several mistakes at once',
+    body: () => {
+      const document = demo();
+      section(document, 'colors').primary = 'red';
+      const second = entries(document, 'knowledge')[1];
+      if (second) second.kind = 'rumor';
+      section(document, 'social').instagram = 'ftp://instagram.com/acme';
+      return { ...document, slogan: 'Coffee, plainly.' };
+    },
+    fields: ['colors.primary', 'knowledge[1].kind', 'social.instagram', 'slogan'],
+  },
+  {
+    case: 'a body that is not an object',
+    body: () => [demo()],
+    fields: [''],
+  },
+];
+
+describeEachBackend('Brand API (GET and PUT /api/v1/workspaces/{id}/brand): errors', (backend) => {
+  const fixture = useFixture(backend);
+  const { get, put } = brandApi(fixture);
+
+  for (const invalid of INVALID) {
+    it(`refuses ${invalid.case} with 400 invalid_request naming ${invalid.fields.map((f) => `"${f}"`).join(', ')}, and changes nothing`, async () => {
+      const before = (await get()).body;
+      const tables = await snapshotTables(fixture().database.config);
+      fixture().clock.advance(MINUTE_MS);
+
+      const response = await put(invalid.body());
+
+      expect(response.statusCode).toBe(400);
+      expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+      const problem = response.json<Problem>();
+      expect(problem.code).toBe('invalid_request');
+      expect((problem.errors ?? []).map((issue) => issue.field).sort()).toEqual([...invalid.fields].sort());
+      for (const issue of problem.errors ?? []) expect(issue.message).not.toBe('');
+      for (const field of invalid.fields.filter(Boolean)) expect(problem.detail).toContain(field);
+      expect((await get()).body).toBe(before);
+      expect(await snapshotTables(fixture().database.config)).toEqual(tables);
+    });
+  }
+
+  it('explains a bad social network name with the schema advice, not a generic message', async () => {
+    const response = await put({ ...DEMO_BRAND, social: { Mastodon: 'https://mastodon.example/@acme' } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json<Problem>().errors).toEqual([
+      { field: 'social.Mastodon', message: 'network names are lowercase, e.g. "instagram"' },
+    ]);
+  });
+
+  it('answers 404 workspace_not_found to GET and PUT on a workspace that does not exist, and changes nothing', async () => {
+    const f = fixture();
+    const url = brandUrl('ws_DoesNotExist');
+    await refused(f, () => call(f, f.owner.token, 'GET', url), '404 workspace_not_found');
+    await refused(
+      f,
+      () => call(f, f.owner.token, 'PUT', url, { body: DEMO_BRAND }),
+      '404 workspace_not_found',
+    );
+  });
+
+  it('answers 400 invalid_json to a body that is not JSON and 415 to one that is not sent as JSON, and changes nothing', async () => {
+    const f = fixture();
+    const url = brandUrl(f.workspaceId);
+    await refused(f, () => call(f, f.admin.token, 'PUT', url, { rawBody: '{"name": ' }), '400 invalid_json');
+    await refused(
+      f,
+      () =>
+        call(f, f.admin.token, 'PUT', url, {
+          rawBody: 'name=Acme',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        }),
+      '415 unsupported_media_type',
+    );
+  });
+});

@@ -1,0 +1,94 @@
+import { expect, it } from 'vitest';
+import type { BrandContext, BrandDocumentInput } from '../../../../core/brand-context.js';
+import { DEMO_BRAND } from '../../../../services/demo-brand.js';
+import { describeEachBackend, snapshotTables } from '../../../../../test/support/databases.js';
+import { useFixture } from '../../../../../test/support/http-fixture.js';
+import { MINUTE_MS } from '../../../../../test/support/fixtures/campaigns.js';
+import { brandApi } from '../../../../../test/support/fixtures/brand.js';
+
+describeEachBackend('Brand API (GET and PUT /api/v1/workspaces/{id}/brand): the happy paths', (backend) => {
+  const fixture = useFixture(backend);
+  const { get, put, read } = brandApi(fixture);
+
+  it('bumps the version and updated_at on a valid change, and the read operation sees it at once', async () => {
+    const before = (await get()).json<BrandContext>();
+    fixture().clock.advance(MINUTE_MS);
+    const now = new Date(fixture().clock.now()).toISOString();
+
+    const response = await put({ ...DEMO_BRAND, description: 'Roasted in Portland since 2012.' });
+
+    expect(response.statusCode).toBe(200);
+    const after = response.json<BrandContext>();
+    expect(after.version).toBe(before.version + 1);
+    expect(after.updated_at).toBe(now);
+    expect(after.description).toBe('Roasted in Portland since 2012.');
+    expect((await get()).json()).toEqual(after);
+    expect((await read()).json()).toEqual(after);
+  });
+
+  it('keeps the version, updated_at and every table when the same brand is put again', async () => {
+    const current = (await get()).json<BrandContext>();
+    const tables = await snapshotTables(fixture().database.config);
+    fixture().clock.advance(MINUTE_MS);
+
+    // The brand as GET returns it (entry ids included; server-set fields are ignored on input).
+    const response = await put(current);
+
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual(current);
+    expect(await snapshotTables(fixture().database.config)).toEqual(tables);
+
+    const { workspace_id: _id, updated_at: _at, version: _version, ...document } = current;
+    const again = await put(document);
+    expect(again.json<BrandContext>()).toMatchObject({
+      version: current.version,
+      updated_at: current.updated_at,
+    });
+    expect(await snapshotTables(fixture().database.config)).toEqual(tables);
+  });
+
+  it('keeps the version when a document without entry ids is put twice (entries are matched by content)', async () => {
+    await put(DEMO_BRAND);
+    const first = (await get()).json<BrandContext>();
+    fixture().clock.advance(MINUTE_MS);
+    const again = (await put(DEMO_BRAND)).json<BrandContext>();
+    expect(again).toEqual(first);
+  });
+
+  it('normalizes colors to upper case, so a lower-case copy of the same brand changes nothing', async () => {
+    const current = (await get()).json<BrandContext>();
+    const lower: BrandDocumentInput = {
+      ...current,
+      colors: {
+        ...current.colors,
+        primary: current.colors.primary?.toLowerCase() ?? null,
+        palette: current.colors.palette.map((swatch) => ({ ...swatch, hex: swatch.hex.toLowerCase() })),
+      },
+    };
+    expect(lower.colors?.primary).toMatch(/^#[0-9a-f]{6}$/);
+    const response = await put(lower);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual(current);
+  });
+
+  it('answers GET with exactly the bytes the read operation returns', async () => {
+    const [fromGet, fromRead] = [await get(), await read()];
+    expect(fromGet.statusCode).toBe(200);
+    expect(fromRead.statusCode).toBe(200);
+    expect(fromGet.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(fromGet.body).toBe(fromRead.body);
+    const brand = fromGet.json<BrandContext>();
+    expect(brand.workspace_id).toBe(fixture().workspaceId);
+    expect(brand.knowledge).toHaveLength(DEMO_BRAND.knowledge?.length ?? -1);
+  });
+
+  it('answers GET and PUT with the stored brand also when every color, font and entry is set', async () => {
+    // Regression: response serialization once failed (500) on a brand with colors or knowledge entries.
+    const response = await put({ ...DEMO_BRAND, voice: 'Plain and warm.' });
+    expect(response.statusCode).toBe(200);
+    const brand = response.json<BrandContext>();
+    expect(brand.colors.primary).toBe('#6B3E26');
+    expect(brand.knowledge[0]?.updated_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect((await get()).json()).toEqual(brand);
+  });
+});
