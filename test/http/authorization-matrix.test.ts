@@ -2,7 +2,7 @@ import { randomBytes, scryptSync } from 'node:crypto';
 import { METHODS } from 'node:http';
 import type { HTTPMethods, LightMyRequestResponse } from 'fastify';
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { PROBLEMS, type ProblemCode } from '../../src/core/errors.js';
 import { API_KEY_PERMISSIONS, can, PERMISSIONS, type Permission, ROLES } from '../../src/core/roles.js';
 import { buildApp } from '../../src/http/app.js';
@@ -10,19 +10,12 @@ import { createLogger } from '../../src/logger.js';
 import { OPERATOR } from '../../src/services/audit.js';
 import { createCampaign } from '../../src/services/campaigns.js';
 import { createApiKey, createBrandKey } from '../../src/services/keys.js';
-import { replaceBrand } from '../../src/services/brand.js';
 import { DEMO_BRAND } from '../../src/services/demo-brand.js';
-import { createWorkspace, findOrCreateUser } from '../../src/services/workspaces.js';
+import { findOrCreateUser } from '../../src/services/workspaces.js';
 import type { UserRecord } from '../../src/store/store.js';
-import { startTestApp, type TestApp } from '../support/app.js';
-import {
-  describeEachBackend,
-  snapshotTables,
-  type TestBackend,
-  type TestDatabase,
-} from '../support/databases.js';
+import { describeEachBackend, snapshotTables } from '../support/databases.js';
+import { type Fixture as SharedFixture, outcome, useFixture } from '../support/http-fixture.js';
 import { addUser } from '../support/users.js';
-import { parseBrandDocument } from '../../src/core/brand-context.js';
 
 /*
  * Who may call what, kept as data: every route the app registers (ROUTES), every kind of caller (CALLERS)
@@ -192,23 +185,13 @@ const EXPECTED: Record<Access, Record<CallerKind, Outcome>> = {
   },
 };
 
-interface Fixture extends TestApp {
-  database: TestDatabase;
-  workspaceId: string;
-  otherWorkspaceId: string;
-  owner: UserRecord;
-  admin: UserRecord;
-  member: UserRecord;
-  outsider: UserRecord;
-  brandKey: string;
-  brandKeyId: string;
-  otherBrandKey: string;
-  apiKey: string;
-  otherApiKey: string;
+/** The shared fixture, plus a draft to read and an account that signs in with a password. */
+interface MatrixExtra {
   /** A draft of the target workspace, for the routes that only read one. */
   campaignId: string;
   signIn: { email: string; password: string };
 }
+type Fixture = SharedFixture & MatrixExtra;
 
 interface Built {
   /** Values for the path template's `{…}` placeholders other than `{id}` (the target workspace). */
@@ -481,12 +464,6 @@ function expectedCell(row: RouteRow, caller: CallerKind): string {
   return row.method === 'HEAD' ? String(PROBLEMS[outcome].status) : `${PROBLEMS[outcome].status} ${outcome}`;
 }
 
-function actualCell(response: LightMyRequestResponse): string {
-  const isProblem = String(response.headers['content-type']).startsWith('application/problem+json');
-  if (!isProblem || response.body === '') return String(response.statusCode);
-  return `${response.statusCode} ${response.json<{ code: string }>().code}`;
-}
-
 const HOUR_S = 3600;
 
 /**
@@ -500,73 +477,31 @@ function cheapPasswordHash(password: string): string {
   return ['scrypt', N, 8, 1, salt.toString('base64url'), hash.toString('base64url')].join('$');
 }
 
-function useFixture(backend: TestBackend): () => Fixture {
-  let fixture: Fixture | undefined;
-  beforeAll(async () => {
-    const database = await backend.create();
-    // No background flush of last_used_at stamps: the tables must not change unless a request changes them.
-    const testApp = await startTestApp(database, { usageFlushMs: 24 * HOUR_S * 1000 });
-    const { deps } = testApp;
-    const workspace = await createWorkspace(deps, OPERATOR, { name: 'Target Brand' });
-    await replaceBrand(deps, OPERATOR, workspace.id, parseBrandDocument(DEMO_BRAND));
-    const other = await createWorkspace(deps, OPERATOR, { name: 'Other Brand' });
-    const owner = await addUser(testApp, { workspaceId: workspace.id, role: 'owner' });
-    const admin = await addUser(testApp, { workspaceId: workspace.id, role: 'admin' });
-    const member = await addUser(testApp, { workspaceId: workspace.id, role: 'member' });
-    const outsider = await addUser(testApp, { workspaceId: other.id, role: 'owner' });
-    const key = await createBrandKey(deps, OPERATOR, { workspaceId: workspace.id, name: 'matrix' });
-    const otherKey = await createBrandKey(deps, OPERATOR, { workspaceId: other.id, name: 'other' });
-    const apiKey = await createApiKey(deps, OPERATOR, { workspaceId: workspace.id, name: 'matrix' });
-    const otherApiKey = await createApiKey(deps, OPERATOR, { workspaceId: other.id, name: 'other' });
-    const campaign = await createCampaign(deps, OPERATOR, workspace.id, {
-      name: 'Matrix campaign',
-      subject: '',
-      preheader: '',
-      body_html: '',
-      body_text: '',
-    });
-    const signIn = { email: `signer${next()}@example.com`, password: 'correct horse battery' };
-    const signer = await findOrCreateUser(deps, signIn.email);
-    await testApp.store.users.setPasswordHash(signer.id, cheapPasswordHash(signIn.password));
-    fixture = {
-      ...testApp,
-      database,
-      workspaceId: workspace.id,
-      otherWorkspaceId: other.id,
-      owner: owner.user,
-      admin: admin.user,
-      member: member.user,
-      outsider: outsider.user,
-      brandKey: key.key,
-      brandKeyId: key.id,
-      otherBrandKey: otherKey.key,
-      apiKey: apiKey.key,
-      otherApiKey: otherApiKey.key,
-      campaignId: campaign.id,
-      signIn,
-    };
+async function matrixExtra(f: SharedFixture): Promise<MatrixExtra> {
+  const campaign = await createCampaign(f.deps, OPERATOR, f.workspaceId, {
+    name: 'Matrix campaign',
+    subject: '',
+    preheader: '',
+    body_html: '',
+    body_text: '',
   });
-  afterAll(async () => {
-    await fixture?.close();
-    await fixture?.database.drop();
-  });
-  return () => {
-    if (!fixture) throw new Error('fixture not started');
-    return fixture;
-  };
+  const signIn = { email: `signer${next()}@example.com`, password: 'correct horse battery' };
+  const signer = await findOrCreateUser(f.deps, signIn.email);
+  await f.store.users.setPasswordHash(signer.id, cheapPasswordHash(signIn.password));
+  return { campaignId: campaign.id, signIn };
 }
 
 /** The user a caller acts as (whose token a DELETE /api/v1/tokens/{token_id} row revokes). */
 function actorOf(f: Fixture, caller: CallerKind): UserRecord {
   switch (caller) {
     case 'admin':
-      return f.admin;
+      return f.admin.user;
     case 'member':
-      return f.member;
+      return f.member.user;
     case 'outsider':
-      return f.outsider;
+      return f.otherOwner.user;
     default:
-      return f.owner;
+      return f.owner.user;
   }
 }
 
@@ -577,27 +512,27 @@ async function credentialOf(f: Fixture, caller: CallerKind): Promise<string | un
     case 'anonymous':
       return undefined;
     case 'expiredSession': {
-      const header = await session(f.owner);
+      const header = await session(f.owner.user);
       f.clock.advance((HOUR_S + 1) * 1000);
       return header;
     }
     case 'revokedToken': {
-      const created = await f.tokens.createPersonalToken(f.owner, {
+      const created = await f.tokens.createPersonalToken(f.owner.user, {
         name: `revoked ${next()}`,
         expiresInDays: 30,
       });
-      await f.tokens.revokePersonalToken(f.owner, created.id);
+      await f.tokens.revokePersonalToken(f.owner.user, created.id);
       return `Bearer ${created.token}`;
     }
     case 'garbageToken':
       return 'Bearer not-a-token';
     case 'forgedToken': {
       const now = Math.floor(f.clock.now() / 1000);
-      const forged = await new SignJWT({ email: f.owner.email })
+      const forged = await new SignJWT({ email: f.owner.user.email })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setIssuer('brand-context')
         .setAudience('brand-context')
-        .setSubject(f.owner.id)
+        .setSubject(f.owner.user.id)
         .setIssuedAt(now)
         .setExpirationTime(now + HOUR_S)
         .sign(new TextEncoder().encode('an attacker-chosen secret of 32+ characters'));
@@ -638,7 +573,7 @@ async function call(
 }
 
 describeEachBackend('Authorization matrix: every route × every kind of caller', (backend) => {
-  const fixture = useFixture(backend);
+  const fixture = useFixture(backend, { extend: matrixExtra });
 
   it('keeps the role and API key columns in step with the PERMISSIONS and API_KEY_PERMISSIONS tables', () => {
     for (const permission of Object.keys(PERMISSIONS) as Permission[]) {
@@ -671,7 +606,7 @@ describeEachBackend('Authorization matrix: every route × every kind of caller',
         const refused = EXPECTED[row.access][caller] !== 'ok';
         const before = row.mutating === true && refused ? await snapshotTables(f.database.config) : undefined;
         const response = await call(f, row, authorization, built);
-        actual[label] = actualCell(response);
+        actual[label] = outcome(response);
         if (
           before !== undefined &&
           JSON.stringify(await snapshotTables(f.database.config)) !== JSON.stringify(before)
@@ -697,15 +632,15 @@ describeEachBackend('Authorization matrix: every route × every kind of caller',
     for (const row of ROUTES) {
       // The read operation names its workspace in the body, so its checks (README "Errors") read the body before the 403.
       if (row.access === 'read') continue;
-      if (row.build === undefined || (await row.build(f, f.owner)).body === undefined) continue;
+      if (row.build === undefined || (await row.build(f, f.owner.user)).body === undefined) continue;
       for (const caller of CALLERS) {
         const label = `${routeName(row)} as ${caller}`;
-        const outcome = EXPECTED[row.access][caller];
-        expected[label] = outcome === 'ok' ? '400 invalid_request' : `${PROBLEMS[outcome].status} ${outcome}`;
+        const allowed = EXPECTED[row.access][caller];
+        expected[label] = allowed === 'ok' ? '400 invalid_request' : `${PROBLEMS[allowed].status} ${allowed}`;
         const authorization = await credentialOf(f, caller);
         const built = await row.build(f, actorOf(f, caller));
         const response = await call(f, row, authorization, { ...built, body: { unexpected: true } });
-        actual[label] = actualCell(response);
+        actual[label] = outcome(response);
       }
     }
     expect(Object.keys(expected).length).toBeGreaterThan(CALLERS.length);
@@ -717,7 +652,7 @@ describeEachBackend('Authorization matrix: every route × every kind of caller',
     const workspaceRows = ROUTES.filter((row) => row.path.startsWith('/api/v1/workspaces/{id}'));
     expect(workspaceRows.length).toBeGreaterThan(0);
     for (const row of workspaceRows) {
-      const built = (await row.build?.(f, f.owner)) ?? {};
+      const built = (await row.build?.(f, f.owner.user)) ?? {};
       const response = await call(
         f,
         row,
@@ -725,7 +660,7 @@ describeEachBackend('Authorization matrix: every route × every kind of caller',
         built,
         'ws_DoesNotExist0000000000000',
       );
-      expect(actualCell(response), routeName(row)).toBe(
+      expect(outcome(response), routeName(row)).toBe(
         row.method === 'HEAD' ? '404' : '404 workspace_not_found',
       );
     }
@@ -742,7 +677,7 @@ describeEachBackend('Authorization matrix: every route × every kind of caller',
       { params: { key_id: key.id } },
       f.otherWorkspaceId,
     );
-    expect(actualCell(response)).toBe('404 key_not_found');
+    expect(outcome(response)).toBe('404 key_not_found');
     expect(await snapshotTables(f.database.config)).toEqual(before);
     const read = await call(f, { method: 'POST', path: '/functions/v1/brand-agent' }, `Bearer ${key.key}`, {
       body: { action: 'context', workspace_id: f.workspaceId },
@@ -757,10 +692,10 @@ describeEachBackend('Authorization matrix: every route × every kind of caller',
       f,
       { method: 'DELETE', path: '/api/v1/workspaces/{id}/members/{user_id}' },
       await credentialOf(f, 'outsider'),
-      { params: { user_id: f.member.id } },
+      { params: { user_id: f.member.user.id } },
       f.otherWorkspaceId,
     );
-    expect(actualCell(response)).toBe('404 member_not_found');
+    expect(outcome(response)).toBe('404 member_not_found');
     expect(await snapshotTables(f.database.config)).toEqual(before);
   });
 
@@ -775,7 +710,7 @@ describeEachBackend('Authorization matrix: every route × every kind of caller',
       { params: { key_id: key.id } },
       f.otherWorkspaceId,
     );
-    expect(actualCell(response)).toBe('404 api_key_not_found');
+    expect(outcome(response)).toBe('404 api_key_not_found');
     expect(await snapshotTables(f.database.config)).toEqual(before);
     const list = await call(
       f,
@@ -810,7 +745,7 @@ describeEachBackend('Authorization matrix: every route × every kind of caller',
           { params: { campaign_id: campaignId }, body },
           f.otherWorkspaceId,
         );
-        actual[`${routeName(route)} as ${caller}`] = actualCell(response);
+        actual[`${routeName(route)} as ${caller}`] = outcome(response);
       }
     }
     expect(Object.values(actual)).toEqual(Array(6).fill('404 campaign_not_found'));
@@ -819,7 +754,7 @@ describeEachBackend('Authorization matrix: every route × every kind of caller',
 
   it("does not let one user revoke another user's personal access token", async () => {
     const f = fixture();
-    const token = await f.tokens.createPersonalToken(f.owner, { name: 'not yours', expiresInDays: 7 });
+    const token = await f.tokens.createPersonalToken(f.owner.user, { name: 'not yours', expiresInDays: 7 });
     const before = await snapshotTables(f.database.config);
     const response = await call(
       f,
@@ -827,7 +762,7 @@ describeEachBackend('Authorization matrix: every route × every kind of caller',
       await credentialOf(f, 'outsider'),
       { params: { token_id: token.id } },
     );
-    expect(actualCell(response)).toBe('404 token_not_found');
+    expect(outcome(response)).toBe('404 token_not_found');
     expect(await snapshotTables(f.database.config)).toEqual(before);
     const stillWorks = await call(f, { method: 'GET', path: '/api/v1/tokens' }, `Bearer ${token.token}`, {});
     expect(stillWorks.statusCode).toBe(200);
@@ -835,7 +770,10 @@ describeEachBackend('Authorization matrix: every route × every kind of caller',
 
   it("lists only the caller's own workspaces and personal access tokens", async () => {
     const f = fixture();
-    const ownersToken = await f.tokens.createPersonalToken(f.owner, { name: 'owner only', expiresInDays: 7 });
+    const ownersToken = await f.tokens.createPersonalToken(f.owner.user, {
+      name: 'owner only',
+      expiresInDays: 7,
+    });
     const outsider = await credentialOf(f, 'outsider');
     const workspaces = await call(f, { method: 'GET', path: '/api/v1/workspaces' }, outsider, {});
     const ids = workspaces.json<{ workspaces: { id: string }[] }>().workspaces.map((w) => w.id);
