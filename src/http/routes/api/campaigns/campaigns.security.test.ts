@@ -1,19 +1,26 @@
 import type { HTTPMethods, LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { BRAND_KEY_LIFETIME_MS } from '../../src/core/key-lifecycle.js';
-import { hashKey, WORKSPACE_API_KEY } from '../../src/core/secret-keys.js';
-import { OPERATOR } from '../../src/services/audit.js';
-import type { CreatedKey } from '../../src/contract/keys.js';
-import { createApiKey } from '../../src/services/keys.js';
-import { describeEachBackend, snapshotTables } from '../support/databases.js';
-import { auditLog, call, type Fixture, outcome, problemOf, useFixture } from '../support/http-fixture.js';
+import { BRAND_KEY_LIFETIME_MS } from '../../../../core/key-lifecycle.js';
+import { hashKey, WORKSPACE_API_KEY } from '../../../../core/secret-keys.js';
+import { OPERATOR } from '../../../../services/audit.js';
+import type { CreatedKey } from '../../../../contract/keys.js';
+import { createApiKey } from '../../../../services/keys.js';
+import { describeEachBackend, snapshotTables } from '../../../../../test/support/databases.js';
+import {
+  auditLog,
+  call,
+  type Fixture,
+  outcome,
+  problemOf,
+  useFixture,
+} from '../../../../../test/support/http-fixture.js';
 import {
   type Campaign,
   campaignsApi,
   campaignsUrl,
   campaignUrl,
   newDraft,
-} from '../support/fixtures/campaigns.js';
+} from '../../../../../test/support/fixtures/campaigns.js';
 
 const REALM = 'Bearer realm="brand-context"';
 
