@@ -147,3 +147,22 @@ export async function auditLog(f: Fixture, workspaceId = f.workspaceId): Promise
   if (response.statusCode !== 200) throw new Error(`could not read the audit log: ${response.body}`);
   return response.json<{ events: AuditEvent[] }>().events;
 }
+
+/** A body that is not JSON gets 400 invalid_json and one not sent as JSON 415; neither changes a table. */
+export async function expectNonJsonRefused(
+  f: Fixture,
+  credential: string,
+  method: HTTPMethods,
+  url: string,
+): Promise<void> {
+  await refused(f, () => call(f, credential, method, url, { rawBody: '{"name": ' }), '400 invalid_json');
+  await refused(
+    f,
+    () =>
+      call(f, credential, method, url, {
+        rawBody: 'name=Acme',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+    '415 unsupported_media_type',
+  );
+}
