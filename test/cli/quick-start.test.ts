@@ -59,7 +59,7 @@ describe('Quick start', () => {
 
   it('keeps the demo key out of its log lines, showing it only in the banner', () => {
     // Successful reads are logged at debug, so at the default level the log holds only start-up lines here;
-    // test/http/brand-agent.security.test.ts checks the access lines themselves at debug.
+    // src/http/routes/brand-agent.security.test.ts checks the access lines themselves at debug.
     expect(keysIn(first.logLines().join('\n'))).toEqual([]);
     expect(first.stderr).toBe('');
     // In the banner: on its own line and in the curl command, nowhere else.
