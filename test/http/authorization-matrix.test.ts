@@ -90,7 +90,7 @@ const CAMPAIGN_CALLERS = {
 const EXPECTED: Record<Access, Record<CallerKind, Outcome>> = {
   public: everyCaller('ok'),
   methodNotAllowed: everyCaller('method_not_allowed'),
-  // The console's session lives in a cookie: no bearer credential is one (test/http/console-session).
+  // The console's session lives in a cookie: no bearer credential is one (src/http/routes/auth/session.security.test.ts).
   consoleSession: everyCaller('missing_token'),
   // Signing out is a cookie write: without the session's CSRF token it is refused, whoever asks.
   signOut: everyCaller('csrf_failed'),
