@@ -1,4 +1,5 @@
 import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
+import { KEY_KINDS } from '../core/key-kinds.js';
 import type { McpConfig } from './config.js';
 import { createBrandContextMcpServer } from './server.js';
 import { ServiceClient } from './service-client.js';
@@ -27,7 +28,7 @@ export function startStdioServer(config: McpConfig): StdioServerHandle {
   logToStderr(
     `serving on stdio for ${config.serviceUrl} (${credentials.join(' and ')}; default workspace ${config.workspaceId ?? 'not set'})`,
   );
-  if (config.brandReadKey === undefined && config.accessToken?.startsWith('wsk_') === true) {
+  if (config.brandReadKey === undefined && config.accessToken?.startsWith(KEY_KINDS.api.prefix) === true) {
     logToStderr(
       'warning: a workspace API key cannot read brand context; set BRAND_READ_KEY for get_brand_context',
     );
