@@ -80,12 +80,6 @@ export function redactKeys(text: string): string {
   );
 }
 
-/** Whether `text` holds anything shaped like a key or a user token. */
-export function containsSecret(text: string): boolean {
-  ANY_SECRET.lastIndex = 0;
-  return ANY_SECRET.test(text);
-}
-
 /** The only form in which a key is stored. A 178-bit random secret needs no slow hash. */
 export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
