@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import pLimit from 'p-limit';
 import { randomBytes, scrypt, type ScryptOptions, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../core/errors.js';
 
@@ -40,11 +41,11 @@ export const DEFAULT_PASSWORD_WORK_LIMITS: PasswordWorkLimits = {
  * are refused at once with 503 and Retry-After.
  */
 export class PasswordHasher {
-  private running = 0;
-  /** Callers waiting for a slot, each woken by the derivation that hands its slot on. */
-  private readonly waiting: (() => void)[] = [];
+  private readonly slots: pLimit.Limit;
 
-  constructor(private readonly limits: PasswordWorkLimits = DEFAULT_PASSWORD_WORK_LIMITS) {}
+  constructor(private readonly limits: PasswordWorkLimits = DEFAULT_PASSWORD_WORK_LIMITS) {
+    this.slots = pLimit(limits.concurrent);
+  }
 
   /** `scrypt$N$r$p$salt$hash`, salt and hash in base64url. */
   async hash(password: string): Promise<string> {
@@ -78,26 +79,16 @@ export class PasswordHasher {
     return actual.length === expected.length && timingSafeEqual(actual, expected);
   }
 
-  private async bounded<T>(work: () => Promise<T>): Promise<T> {
-    if (this.running < this.limits.concurrent) {
-      this.running++;
-    } else if (this.waiting.length < this.limits.queued) {
-      // The finishing derivation hands its slot over: `running` stays as it is.
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    } else {
+  private bounded<T>(work: () => Promise<T>): Promise<T> {
+    // Counted together: p-limit moves a queued derivation to active only on a later tick.
+    if (this.slots.activeCount + this.slots.pendingCount >= this.limits.concurrent + this.limits.queued) {
       throw new AppError(
         'sign_in_busy',
         { retryAfter: RETRY_AFTER_S },
         { headers: { 'retry-after': String(RETRY_AFTER_S) } },
       );
     }
-    try {
-      return await work();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running--;
-    }
+    return this.slots(work);
   }
 }
 
