@@ -42,9 +42,6 @@ export interface KeyRecord {
   lastUsedAt: string | null;
 }
 
-export type BrandKeyRecord = KeyRecord;
-export type ApiKeyRecord = KeyRecord;
-
 /**
  * A campaign: what its author wrote, under the contract's names (src/contract/campaigns.ts), so that the
  * repository and the services carry the content fields along without naming them.

@@ -2,14 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { emptyBrand } from '../../src/core/brand-context.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { StoreChange } from '../../src/store/change-feed.js';
-import type {
-  ActorType,
-  BrandContent,
-  BrandKeyRecord,
-  CampaignRecord,
-  KeyRecord,
-  Store,
-} from '../../src/store/store.js';
+import type { ActorType, BrandContent, CampaignRecord, KeyRecord, Store } from '../../src/store/store.js';
 import { describeEachBackend, type TestDatabase } from '../support/databases.js';
 
 let sequence = 0;
@@ -20,7 +13,7 @@ function workspace(name = 'Contract Co') {
   return { id: unique('ws'), name, createdAt: at(0) };
 }
 
-function brandKey(workspaceId: string, overrides: Partial<BrandKeyRecord> = {}): BrandKeyRecord {
+function brandKey(workspaceId: string, overrides: Partial<KeyRecord> = {}): KeyRecord {
   const id = unique('bk');
   return {
     id,

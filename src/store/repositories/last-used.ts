@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import type { UsageStamp } from '../store.js';
+import type { KeyTable } from './keys.js';
 
 /** The tables of credentials whose `last_used_at` is stamped in batches (src/services/usage.ts). */
-type StampedTable = 'brand_keys' | 'api_keys' | 'access_tokens';
+type StampedTable = KeyTable | 'access_tokens';
 
 /** Moves `last_used_at` forward only, so nodes flushing in any order agree on the latest use. */
 export async function stampLastUse(
