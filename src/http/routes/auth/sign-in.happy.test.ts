@@ -4,7 +4,7 @@ import { bearer } from '../../../../test/support/users.js';
 import { useFixture } from '../../../../test/support/http-fixture.js';
 import {
   PASSWORD,
-  type Session,
+  type IssuedSession,
   SIGN_IN_LIMITS,
   signInAccounts,
   signInApi,
@@ -18,7 +18,7 @@ describeEachBackend('POST /auth/v1/token: sign-in, the happy paths', (backend) =
     const { app, emails, signInWorkspaceId } = fixture();
     const response = await signIn(app, { email: emails.alice, password: PASSWORD });
     expect(response.statusCode).toBe(200);
-    const session = response.json<Session>();
+    const session = response.json<IssuedSession>();
     expect(Object.keys(session).sort()).toEqual(['access_token', 'expires_in', 'token_type']);
     expect(session.token_type).toBe('bearer');
     expect(session.expires_in).toBe(3600);
