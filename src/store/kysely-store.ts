@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { KEY_KIND_LIST } from '../core/key-kinds.js';
 import { AuditLog } from './repositories/audit.js';
 import { BrandTables } from './repositories/brand.js';
@@ -52,11 +52,12 @@ export function kyselyStore(db: Kysely<Database>, backend: Backend): Store {
     ...unitOfWork(new Session(db, backend)),
     kind: backend.kind,
     changes: backend.hub,
-    ping: () => backend.ping(db),
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
     close: async () => {
       backend.hub.stop();
       await db.destroy();
-      await backend.close();
     },
   };
 }

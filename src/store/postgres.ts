@@ -253,9 +253,5 @@ export async function openPostgresStore(url: string): Promise<Store> {
     announce: async (conn, workspaceId) => {
       await sql`select pg_notify(${CHANGE_CHANNEL}, ${workspaceId})`.execute(conn);
     },
-    ping: async (conn) => {
-      await sql`select 1`.execute(conn);
-    },
-    close: () => Promise.resolve(),
   });
 }

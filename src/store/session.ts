@@ -9,8 +9,6 @@ export interface Backend {
   readonly hub: ChangeHub;
   /** Runs inside a write transaction, so other processes learn of the change only if it commits. */
   announce(db: Kysely<Database>, workspaceId: string): Promise<void>;
-  ping(db: Kysely<Database>): Promise<void>;
-  close(): Promise<void>;
 }
 
 /**

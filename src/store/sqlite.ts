@@ -11,7 +11,6 @@ import {
   SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
-  sql,
 } from 'kysely';
 import { ChangeHub } from './change-feed.js';
 import { DatabaseUnavailableError, describeError, StoreError } from './errors.js';
@@ -191,9 +190,5 @@ export async function openSqliteStore(path: string): Promise<Store> {
     kind: 'sqlite',
     hub: new ChangeHub(watchDataVersion(database)),
     announce: () => Promise.resolve(),
-    ping: async (conn) => {
-      await sql`select 1`.execute(conn);
-    },
-    close: () => Promise.resolve(),
   });
 }
