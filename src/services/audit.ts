@@ -1,7 +1,7 @@
 import type { AuditEvent, AuditPage } from '../contract/audit.js';
 import { newId } from '../core/base62.js';
-import { AppError } from '../core/errors.js';
 import type { AuditEventRecord, Repositories, StoredAuditEvent } from '../store/store.js';
+import { decodeCursor, encodeCursor } from './cursors.js';
 import type { Deps } from './deps.js';
 
 /** Who did something: a signed-in user, a workspace API key, or the operator at the server's CLI. */
@@ -62,16 +62,9 @@ export function toAuditEventView(event: StoredAuditEvent): AuditEvent {
   };
 }
 
-function decodeCursor(cursor: string): number {
-  const seq = Number(Buffer.from(cursor, 'base64url').toString());
-  if (!Number.isSafeInteger(seq) || seq < 1) {
-    throw new AppError(
-      'invalid_request',
-      { reason: 'cursor' },
-      { fields: [{ field: 'cursor', message: 'is not a cursor from a previous page' }] },
-    );
-  }
-  return seq;
+/** An audit cursor is the `seq` of the last event of the previous page. */
+function readSeq(decoded: unknown): number | undefined {
+  return Number.isSafeInteger(decoded) && (decoded as number) >= 1 ? (decoded as number) : undefined;
 }
 
 /** One page of a workspace's audit log, newest first. */
@@ -80,12 +73,11 @@ export async function listAuditLog(
   workspaceId: string,
   page: { limit: number; cursor?: string | undefined },
 ): Promise<AuditPage> {
-  const beforeSeq = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
+  const beforeSeq = page.cursor === undefined ? undefined : decodeCursor(page.cursor, readSeq);
   const events = await deps.store.audit.list(workspaceId, { beforeSeq, limit: page.limit });
   const last = events.at(-1);
   return {
     events: events.map(toAuditEventView),
-    next_cursor:
-      events.length === page.limit && last ? Buffer.from(String(last.seq)).toString('base64url') : null,
+    next_cursor: events.length === page.limit && last ? encodeCursor(last.seq) : null,
   };
 }

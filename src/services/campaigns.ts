@@ -12,6 +12,7 @@ import { isoAt } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import type { CampaignCursor, CampaignRecord, CampaignsRepository, CampaignUpdate } from '../store/store.js';
 import { type Actor, recordAudit } from './audit.js';
+import { decodeCursor, encodeCursor } from './cursors.js';
 import type { Deps } from './deps.js';
 
 /** The record carries the content under the contract's names: only the lifecycle fields are renamed. */
@@ -33,10 +34,6 @@ function toSummary(record: CampaignRecord): CampaignSummary {
   return summary;
 }
 
-function encodeCursor(last: CampaignRecord): string {
-  return Buffer.from(JSON.stringify([last.createdAt, last.id])).toString('base64url');
-}
-
 /** A timestamp exactly as this API writes one; PostgreSQL would fail (500) on anything it cannot parse. */
 function isIsoTimestamp(value: unknown): value is string {
   if (typeof value !== 'string') return false;
@@ -47,21 +44,12 @@ function isIsoTimestamp(value: unknown): value is string {
 /** A campaign id's characters (`cmp_` and base62): nothing a database could refuse, such as a NUL. */
 const CURSOR_ID = /^[A-Za-z0-9_]{1,128}$/;
 
-function decodeCursor(cursor: string): CampaignCursor {
-  try {
-    const decoded: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString());
-    if (Array.isArray(decoded) && decoded.length === 2) {
-      const [createdAt, id] = decoded as unknown[];
-      if (isIsoTimestamp(createdAt) && typeof id === 'string' && CURSOR_ID.test(id)) return { createdAt, id };
-    }
-  } catch {
-    // Not JSON: answered below like any other cursor this API did not issue.
-  }
-  throw new AppError(
-    'invalid_request',
-    { reason: 'cursor' },
-    { fields: [{ field: 'cursor', message: 'is not a cursor from a previous page' }] },
-  );
+function readCampaignCursor(decoded: unknown): CampaignCursor | undefined {
+  if (!Array.isArray(decoded) || decoded.length !== 2) return undefined;
+  const [createdAt, id] = decoded as unknown[];
+  return isIsoTimestamp(createdAt) && typeof id === 'string' && CURSOR_ID.test(id)
+    ? { createdAt, id }
+    : undefined;
 }
 
 /** One page of a workspace's campaigns, newest first; every campaign appears on exactly one page. */
@@ -70,7 +58,7 @@ export async function listCampaigns(
   workspaceId: string,
   page: { limit: number; cursor?: string | undefined; status?: CampaignStatus | undefined },
 ): Promise<CampaignPage> {
-  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
+  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, readCampaignCursor);
   // One more than asked says whether another page follows, so the last page is never an empty one.
   const records = await deps.store.campaigns.list(workspaceId, {
     status: page.status,
@@ -81,7 +69,7 @@ export async function listCampaigns(
   const last = shown.at(-1);
   return {
     campaigns: shown.map(toSummary),
-    next_cursor: records.length > page.limit && last ? encodeCursor(last) : null,
+    next_cursor: records.length > page.limit && last ? encodeCursor([last.createdAt, last.id]) : null,
   };
 }
 
