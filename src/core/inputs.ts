@@ -88,14 +88,21 @@ export function nulCharacterPaths(value: unknown): PropertyKey[][] {
   return found;
 }
 
+/** `invalid_request` for `issues`, their fields under `field`; `subject` opens the detail. */
+function invalidInput(issues: readonly FieldIssue[], field: string, subject: string): AppError {
+  const fields = issues.map((issue) => ({
+    field: [field, issue.field].filter(Boolean).join('.'),
+    message: issue.message,
+  }));
+  return new AppError('invalid_request', { reason: 'input', subject, fields }, { fields });
+}
+
 /** Throws `invalid_request` naming each field of `value` that holds a NUL character. */
 export function refuseNulCharacters(value: unknown, field = '', subject = 'Invalid input'): void {
-  const fields = nulCharacterPaths(value).map((path) => ({
-    field: [field, formatFieldPath(path)].filter(Boolean).join('.'),
-    message: NUL_MESSAGE,
-  }));
-  if (fields.length === 0) return;
-  throw new AppError('invalid_request', { reason: 'input', subject, fields }, { fields });
+  const paths = nulCharacterPaths(value);
+  if (paths.length === 0) return;
+  const issues = paths.map((path) => ({ field: formatFieldPath(path), message: NUL_MESSAGE }));
+  throw invalidInput(issues, field, subject);
 }
 
 /** How deeply a JSON body may nest arrays and objects: no document of this service comes near it. */
@@ -145,9 +152,5 @@ export function parseInput<T extends z.ZodType>(
     refuseNulCharacters(result.data, field, subject);
     return result.data;
   }
-  const fields = toFieldIssues(result.error.issues).map((issue) => ({
-    field: [field, issue.field].filter(Boolean).join('.'),
-    message: issue.message,
-  }));
-  throw new AppError('invalid_request', { reason: 'input', subject, fields }, { fields });
+  throw invalidInput(toFieldIssues(result.error.issues), field, subject);
 }
