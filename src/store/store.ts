@@ -242,7 +242,7 @@ export type RepositoryName = keyof Repositories;
 export type UnitOfWork<Name extends RepositoryName = RepositoryName> = Pick<Repositories, Name> &
   Transactional<Name>;
 
-export interface Transactional<Name extends RepositoryName> {
+interface Transactional<Name extends RepositoryName> {
   /** Runs `work` in one transaction: all of its writes land, or none do. */
   transaction<T>(work: (tx: UnitOfWork<Name>) => Promise<T>): Promise<T>;
 }
@@ -253,11 +253,9 @@ export interface Transactional<Name extends RepositoryName> {
  * sharing the database within a second; which writes those are is declared where the repositories are
  * assembled (src/store/kysely-store.ts).
  */
-export interface Store extends Repositories {
+export interface Store extends UnitOfWork {
   readonly kind: 'sqlite' | 'postgres';
   readonly changes: ChangeFeed;
-  /** Runs `work` in one transaction: all of its writes land, or none do. */
-  transaction<T>(work: (tx: UnitOfWork) => Promise<T>): Promise<T>;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;
