@@ -5,8 +5,9 @@ import type { TokenService, UserPrincipal } from '../../../services/tokens.js';
 import type { UserRecord } from '../../../store/store.js';
 import { COOKIE_OPTIONS, CSRF_COOKIE, SESSION_COOKIE } from '../../auth.js';
 import type { ZodApp } from '../../context.js';
-import { BODY_PROBLEMS, jsonResponse, withProblems } from '../../schemas.js';
+import { jsonResponse, withProblems } from '../../schemas.js';
 import { consoleSessionSchema } from '../../../contract/session.js';
+import { SIGN_IN_REQUEST } from './token.js';
 
 /** Who the session cookie belongs to; 401 when there is none or it is no longer valid. */
 async function sessionPrincipal(tokens: TokenService, request: FastifyRequest): Promise<UserPrincipal> {
@@ -32,17 +33,17 @@ export function sessionRoutes(app: ZodApp, installDir?: string): void {
   app.post(
     '/session',
     {
-      bodyLimit: 16 * 1024,
+      bodyLimit: SIGN_IN_REQUEST.bodyLimit,
       schema: {
         tags: ['auth'],
         operationId: 'signInToConsole',
         summary: 'Sign in to the console',
         security: [],
         description: 'Sets the session cookie; throttled like POST /auth/v1/token.',
-        body: z.object({ email: z.string().max(320), password: z.string().max(1024) }),
+        body: SIGN_IN_REQUEST.body,
         response: withProblems(
           { 200: jsonResponse('Signed in: the session cookie is set', consoleSessionSchema) },
-          [...BODY_PROBLEMS, 'invalid_credentials', 'rate_limited', 'sign_in_busy'],
+          SIGN_IN_REQUEST.problems,
         ),
       },
     },
