@@ -1,7 +1,9 @@
 /** A key expires 90 days after creation (README "Brand read keys"). */
 export const BRAND_KEY_LIFETIME_MS = 90 * 24 * 60 * 60 * 1000;
 
-export type BrandKeyStatus = 'active' | 'expired' | 'revoked';
+/** Where a key (or personal access token) is in its life, in the order it lives it. */
+export const KEY_STATUSES = ['active', 'expired', 'revoked'] as const;
+export type BrandKeyStatus = (typeof KEY_STATUSES)[number];
 
 export interface BrandKeyTimes {
   expiresAt: number;
