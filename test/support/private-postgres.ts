@@ -1,12 +1,10 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chown, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { commandFailure, run } from './commands.js';
 
-const run = promisify(execFile);
 const POSTGRES_LIBS = '/usr/lib/postgresql';
 
 /**
@@ -24,11 +22,6 @@ export interface PrivatePostgres {
   thaw(): Promise<void>;
   /** Stops the server (thawing it first) and deletes its files. */
   destroy(): Promise<void>;
-}
-
-function describeFailure(error: unknown): string {
-  const { stderr, message } = error as { stderr?: unknown; message?: unknown };
-  return ((typeof stderr === 'string' && stderr.trim()) || String(message)).split('\n')[0] ?? '';
 }
 
 /** The newest installed server's bin directory (Debian keeps one per major version). */
@@ -81,7 +74,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres | { skipRe
   try {
     account = await serverAccount();
   } catch (error) {
-    return { skipReason: `running as root, but no postgres account: ${describeFailure(error)}` };
+    return { skipReason: `running as root, but no postgres account: ${commandFailure(error)}` };
   }
   const dir = await mkdtemp(join(tmpdir(), 'brand-context-private-postgres-'));
   if (account) await chown(dir, account.uid, account.gid);
@@ -110,7 +103,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres | { skipRe
     await start();
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
-    return { skipReason: `cannot start a private PostgreSQL server: ${describeFailure(error)}` };
+    return { skipReason: `cannot start a private PostgreSQL server: ${commandFailure(error)}` };
   }
   return {
     url: `postgres://postgres@127.0.0.1:${String(port)}/postgres`,

@@ -1,10 +1,7 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, open, rm, statfs } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-
-const run = promisify(execFile);
+import { commandFailure, run } from './commands.js';
 
 /**
  * A real, tiny filesystem (a size-limited tmpfs) that tests can fill up, so that the database on it gets
@@ -20,11 +17,6 @@ export interface SmallDisk {
   unmount(): Promise<void>;
 }
 
-function describeFailure(error: unknown): string {
-  const { stderr, message } = error as { stderr?: unknown; message?: unknown };
-  return (typeof stderr === 'string' && stderr.trim()) || String(message);
-}
-
 /** Mounts a tmpfs of `sizeBytes`; the reason it cannot (not root, no CAP_SYS_ADMIN) otherwise. */
 export async function mountSmallDisk(sizeBytes: number): Promise<SmallDisk | { skipReason: string }> {
   if (process.getuid?.() !== 0) return { skipReason: 'mounting a small tmpfs needs root' };
@@ -33,7 +25,7 @@ export async function mountSmallDisk(sizeBytes: number): Promise<SmallDisk | { s
     await run('mount', ['-t', 'tmpfs', '-o', `size=${String(sizeBytes)}`, 'tmpfs', dir]);
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
-    return { skipReason: `cannot mount a small tmpfs: ${describeFailure(error)}` };
+    return { skipReason: `cannot mount a small tmpfs: ${commandFailure(error)}` };
   }
   const filler = join(dir, 'filler');
   return {
