@@ -12,6 +12,15 @@ export default defineConfig({
   build: {
     outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
     emptyOutDir: true,
+    rollupOptions: {
+      // zod's sources carry comments that Rollup cannot place and drops, saying so on every build: harmless
+      // (the code is unchanged), and noise in `npm start`'s output.
+      onwarn(warning, warn) {
+        if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('/node_modules/zod/') === true)
+          return;
+        warn(warning);
+      },
+    },
   },
   server: {
     // The console imports the service's contract (src/contract/) from outside web/.
