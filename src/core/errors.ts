@@ -446,7 +446,7 @@ export type DetailValues<C extends ProblemCode> = [Template<C>] extends [never]
     : never;
 
 export interface ProblemOptions {
-  /** The field issues of an `invalid_request`. */
+  /** The field issues of an `invalid_request`; by default those its detail values name. */
   fields?: readonly FieldIssue[];
   /** Response headers the error implies (`Allow`, `Retry-After`); the HTTP layer sends them. */
   headers?: Readonly<Record<string, string>>;
@@ -460,6 +460,10 @@ type ProblemArgs<C extends ProblemCode> =
     ? [values?: undefined, options?: ProblemOptions]
     : [values: DetailValues<C>, options?: ProblemOptions];
 
+interface FieldList {
+  fields: readonly FieldIssue[];
+}
+
 /** The one error type the service raises on purpose; the HTTP layer and the CLI render it. */
 class ProblemError extends Error {
   override readonly name = 'AppError';
@@ -471,12 +475,13 @@ class ProblemError extends Error {
   constructor(
     readonly code: ProblemCode,
     values?: object,
-    { fields = [], headers = {}, advice }: ProblemOptions = {},
+    { fields, headers = {}, advice }: ProblemOptions = {},
   ) {
     const detail = render(PROBLEMS[code].detail, values);
     super(detail);
     this.detail = detail;
-    this.fields = fields;
+    // A validation detail summarises its field issues: they are the problem's field list too.
+    this.fields = fields ?? (values !== undefined && 'fields' in values ? (values as FieldList).fields : []);
     this.headers = headers;
     this.advice = advice;
   }

@@ -94,7 +94,7 @@ function invalidInput(issues: readonly FieldIssue[], field: string, subject: str
     field: [field, issue.field].filter(Boolean).join('.'),
     message: issue.message,
   }));
-  return new AppError('invalid_request', { reason: 'input', subject, fields }, { fields });
+  return new AppError('invalid_request', { reason: 'input', subject, fields });
 }
 
 /** Throws `invalid_request` naming each field of `value` that holds a NUL character. */

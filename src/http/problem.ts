@@ -67,7 +67,7 @@ function toZodIssue(issue: FastifySchemaValidationError): z.core.$ZodIssue {
 /** Schema validation failures, one issue per offending field, named as the CLI names them. */
 function fromValidation(validation: readonly FastifySchemaValidationError[]): AppError {
   const fields = toFieldIssues(validation.map(toZodIssue));
-  return new AppError('invalid_request', { reason: 'schema', fields }, { fields });
+  return new AppError('invalid_request', { reason: 'schema', fields });
 }
 
 /** Fastify's own errors (body parsing, limits, schema validation) as the problems clients are promised. */
