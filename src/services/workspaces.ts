@@ -81,6 +81,11 @@ export async function createWorkspace(
   return workspace;
 }
 
+/** A workspace as the API and the CLI show it (the API adds the caller's role). */
+export function toWorkspaceView(record: WorkspaceRecord): { id: string; name: string; created_at: string } {
+  return { id: record.id, name: record.name, created_at: record.createdAt };
+}
+
 export function listWorkspaces(deps: Deps<'workspaces'>): Promise<WorkspaceRecord[]> {
   return deps.store.workspaces.list();
 }

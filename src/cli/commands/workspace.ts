@@ -1,5 +1,10 @@
 import type { Command } from 'commander';
-import { createWorkspace, findOrCreateUser, listWorkspaces } from '../../services/workspaces.js';
+import {
+  createWorkspace,
+  findOrCreateUser,
+  listWorkspaces,
+  toWorkspaceView,
+} from '../../services/workspaces.js';
 import { withDeps } from '../deps.js';
 import { createOutput, table } from '../output.js';
 import { OPERATOR } from '../../services/audit.js';
@@ -19,12 +24,7 @@ export function workspaceCommand(program: Command): void {
           const owner =
             options.ownerEmail === undefined ? undefined : await findOrCreateUser(deps, options.ownerEmail);
           const record = await createWorkspace(deps, OPERATOR, { name: options.name, owner });
-          return {
-            id: record.id,
-            name: record.name,
-            created_at: record.createdAt,
-            owner_email: owner?.email ?? null,
-          };
+          return { ...toWorkspaceView(record), owner_email: owner?.email ?? null };
         },
         { create: true },
       );
@@ -39,11 +39,7 @@ export function workspaceCommand(program: Command): void {
     .description('list every workspace in the database')
     .option('--json', 'machine-readable output')
     .action(async (options: { json?: boolean }) => {
-      const workspaces = (await withDeps(listWorkspaces)).map((w) => ({
-        id: w.id,
-        name: w.name,
-        created_at: w.createdAt,
-      }));
+      const workspaces = (await withDeps(listWorkspaces)).map(toWorkspaceView);
       createOutput(options.json === true).result(workspaces, () =>
         workspaces.length === 0
           ? 'No workspaces yet. Create one with: brand-context workspace create --name "Acme"'

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createWorkspace } from '../../../../services/workspaces.js';
+import { createWorkspace, toWorkspaceView } from '../../../../services/workspaces.js';
 import { actorOf, userPrincipalOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
 import { workspaceSchema } from '../../../../contract/workspaces.js';
@@ -34,9 +34,7 @@ export function createWorkspaceRoute(app: ZodApp): void {
         name: request.body.name,
         owner,
       });
-      return reply
-        .code(201)
-        .send({ id: workspace.id, name: workspace.name, created_at: workspace.createdAt, role: 'owner' });
+      return reply.code(201).send({ ...toWorkspaceView(workspace), role: 'owner' });
     },
   );
 }

@@ -1,4 +1,4 @@
-import { listWorkspacesOf } from '../../../../services/workspaces.js';
+import { listWorkspacesOf, toWorkspaceView } from '../../../../services/workspaces.js';
 import { userPrincipalOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
 import { workspaceListSchema } from '../../../../contract/workspaces.js';
@@ -25,12 +25,7 @@ export function listWorkspacesRoute(app: ZodApp): void {
     async (request) => {
       const workspaces = await listWorkspacesOf(app.services.deps, userPrincipalOf(request).user.id);
       return {
-        workspaces: workspaces.map((w) => ({
-          id: w.id,
-          name: w.name,
-          created_at: w.createdAt,
-          role: w.role,
-        })),
+        workspaces: workspaces.map((w) => ({ ...toWorkspaceView(w), role: w.role })),
       };
     },
   );
