@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './core/delivery-schedule.js';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './http/transport.js';
 import type { AuthConfig } from './services/tokens.js';
 
@@ -15,6 +16,21 @@ export interface Config {
   trustProxy: boolean | string[];
   /** The HTTP timeouts set by the environment; the transport's defaults for the rest. */
   httpTimeouts: Partial<HttpTimeouts>;
+  delivery: DeliveryConfig;
+}
+
+/** The delivery queue and webhooks (README "Webhooks"). */
+export interface DeliveryConfig {
+  /** Deliveries this node sends at once; 0 runs no worker on this node. */
+  workers: number;
+  /** Delays between attempts, in milliseconds. */
+  retrySchedule: number[];
+  /** How long a claimed delivery stays this node's before another may take it. */
+  leaseMs: number;
+  /** `http://`, loopback and private targets (development and tests). */
+  allowPrivateUrls: boolean;
+  /** Seals webhook secrets at rest; without it a key kept in the database does. */
+  encryptionKey: Buffer | undefined;
 }
 
 /** Bad configuration, reported to the operator as one line. */
@@ -133,6 +149,59 @@ export function parseTrustProxy(value: string | undefined): boolean | string[] {
   return addresses;
 }
 
+const MAX_WORKERS = 64;
+const DEFAULT_WORKERS = 4;
+/** Longer than an attempt can take (10 s), with room for recording it. */
+const MIN_LEASE_SECONDS = 15;
+const DEFAULT_LEASE_SECONDS = 60;
+
+function parseBoundedInteger(
+  variable: string,
+  value: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  if (value === undefined || value === '') return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new ConfigError(
+      `${variable} must be a whole number from ${String(min)} to ${String(max)}, got "${value}"`,
+    );
+  }
+  return Number(value);
+}
+
+/** DELIVERY_WORKERS, DELIVERY_RETRY_SCHEDULE, DELIVERY_LEASE_SECONDS, WEBHOOK_ALLOW_PRIVATE_URLS, BRAND_CONTEXT_ENCRYPTION_KEY. */
+export function parseDeliverySettings(env: NodeJS.ProcessEnv): DeliveryConfig {
+  const schedule = parseRetrySchedule(env.DELIVERY_RETRY_SCHEDULE || DEFAULT_RETRY_SCHEDULE);
+  if ('error' in schedule) throw new ConfigError(`DELIVERY_RETRY_SCHEDULE: ${schedule.error}`);
+  const allow = env.WEBHOOK_ALLOW_PRIVATE_URLS || 'false';
+  if (allow !== 'true' && allow !== 'false') {
+    throw new ConfigError(`WEBHOOK_ALLOW_PRIVATE_URLS must be true or false, got "${allow}"`);
+  }
+  const keyText = env.BRAND_CONTEXT_ENCRYPTION_KEY || undefined;
+  const encryptionKey = keyText === undefined ? undefined : Buffer.from(keyText, 'base64');
+  if (encryptionKey !== undefined && encryptionKey.length !== 32) {
+    throw new ConfigError(
+      'BRAND_CONTEXT_ENCRYPTION_KEY must be 32 bytes in base64 (openssl rand -base64 32)',
+    );
+  }
+  return {
+    workers: parseBoundedInteger('DELIVERY_WORKERS', env.DELIVERY_WORKERS, DEFAULT_WORKERS, 0, MAX_WORKERS),
+    retrySchedule: schedule,
+    leaseMs:
+      parseBoundedInteger(
+        'DELIVERY_LEASE_SECONDS',
+        env.DELIVERY_LEASE_SECONDS,
+        DEFAULT_LEASE_SECONDS,
+        MIN_LEASE_SECONDS,
+        3600,
+      ) * 1000,
+    allowPrivateUrls: allow === 'true',
+    encryptionKey,
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel))
@@ -145,5 +214,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auth: parseAuthSettings(env),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     httpTimeouts: parseHttpTimeouts(env),
+    delivery: parseDeliverySettings(env),
   };
 }

@@ -262,6 +262,33 @@ export const PROBLEMS = {
     resolution: 'List your personal access tokens to find the token id (GET /api/v1/tokens).',
     detail: (v: { tokenId: string }) => `You have no personal access token ${v.tokenId}.`,
   },
+  webhook_not_found: {
+    status: 404,
+    title: 'Webhook endpoint not found',
+    resolution: 'List the endpoints to find its id (GET /api/v1/workspaces/{id}/webhooks).',
+    detail: (v: { workspaceId: string; webhookId: string }) =>
+      `Workspace ${v.workspaceId} has no webhook endpoint ${v.webhookId}.`,
+  },
+  delivery_not_found: {
+    status: 404,
+    title: 'Delivery not found',
+    resolution:
+      'List the endpoint’s deliveries to find its id (GET /api/v1/workspaces/{id}/webhooks/{webhook_id}/deliveries).',
+    detail: (v: { webhookId: string; deliveryId: string }) =>
+      `Webhook endpoint ${v.webhookId} has no delivery ${v.deliveryId}.`,
+  },
+  delivery_in_progress: {
+    status: 409,
+    title: 'The delivery is being attempted',
+    resolution: 'Wait for the attempt to finish (at most 10 seconds), then retry it if it failed.',
+    detail: (v: { deliveryId: string }) => `Delivery ${v.deliveryId} is being sent right now.`,
+  },
+  webhook_disabled: {
+    status: 409,
+    title: 'The endpoint is disabled',
+    resolution: 'Enable it first (PATCH … {"enabled": true}), then send the test event again.',
+    detail: (v: { webhookId: string }) => `Webhook endpoint ${v.webhookId} is disabled and receives nothing.`,
+  },
   member_exists: {
     status: 409,
     title: 'Already a member',

@@ -24,6 +24,9 @@ export const PERMISSIONS = {
   'campaigns.read': EVERYONE,
   'campaigns.write': EVERYONE,
   'campaigns.schedule': MANAGERS,
+  // Endpoints hold signing secrets and reveal what happens in the workspace: managers only, reading included.
+  'webhooks.read': MANAGERS,
+  'webhooks.write': MANAGERS,
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

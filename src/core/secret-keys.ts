@@ -62,14 +62,19 @@ export function looksLikeJwt(token: string): boolean {
   return JWT_SHAPE.test(token);
 }
 
+/** Webhook signing secrets (`whsec_…`, Standard Webhooks' shape) are secrets too. */
+export const WEBHOOK_SECRET_PREFIX = 'whsec_';
+const WEBHOOK_SECRET_NAME = WEBHOOK_SECRET_PREFIX.slice(0, -1);
+
 /** Every kind of key is redacted: its prefix without the `_`. */
 const SECRET_KEY_NAMES = KEY_KIND_LIST.map((kind) => kind.prefix.slice(0, -1)).join('|');
 /**
  * Anything shaped like a secret: a key prefix (its `_` possibly percent-encoded) followed by any base62 run, even
- * one cut short, wherever it stands (after `%20`, a letter, a digit or `_` too); and a JWT (`eyJ…` header).
+ * one cut short, wherever it stands (after `%20`, a letter, a digit or `_` too); a webhook signing secret
+ * (`whsec_` and base64); and a JWT (`eyJ…` header).
  */
 const ANY_SECRET = new RegExp(
-  `(${SECRET_KEY_NAMES})(?:_|%5[Ff])[0-9A-Za-z]+|eyJ[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]*(?:\\.[A-Za-z0-9_-]*)?`,
+  `(${SECRET_KEY_NAMES}|${WEBHOOK_SECRET_NAME})(?:_|%5[Ff])[0-9A-Za-z+/=]+|eyJ[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]*(?:\\.[A-Za-z0-9_-]*)?`,
   'g',
 );
 

@@ -17,6 +17,9 @@ import { Credentials } from '../services/credentials.js';
 import type { PasswordHasher } from '../services/passwords.js';
 import { DEFAULT_SIGN_IN_LIMITS, SignInService, type SignInLimits } from '../services/sign-in.js';
 import { type AuthConfig, TokenService } from '../services/tokens.js';
+import type { DeliveryConfig } from '../config.js';
+import { WebhookSecrets } from '../services/webhook-secrets.js';
+import { WebhookService } from '../services/webhooks.js';
 import { UsageRecorder } from '../services/usage.js';
 import type { Store } from '../store/store.js';
 import type { AppServices } from './context.js';
@@ -48,6 +51,8 @@ export interface AppOptions {
   installDir?: string;
   /** Header, body, keep-alive and shutdown timeouts (src/http/transport.ts); production defaults otherwise. */
   httpTimeouts?: Partial<HttpTimeouts>;
+  /** Webhook address rules and the key sealing their secrets; only public https:// targets by default. */
+  webhooks?: Partial<Pick<DeliveryConfig, 'allowPrivateUrls' | 'encryptionKey'>>;
 }
 
 /**
@@ -113,6 +118,9 @@ function buildServices(options: AppOptions, clock: Clock): AppServices {
     tokens,
     credentials: new Credentials(store, clock, tokens, usage),
     reader: new BrandReader(store),
+    webhooks: new WebhookService(deps, new WebhookSecrets(store, options.webhooks?.encryptionKey), {
+      allowPrivate: options.webhooks?.allowPrivateUrls ?? false,
+    }),
     signIn: new SignInService(
       deps,
       tokens,

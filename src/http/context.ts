@@ -12,6 +12,7 @@ import type { Deps } from '../services/deps.js';
 import type { SignInService } from '../services/sign-in.js';
 import type { TokenService } from '../services/tokens.js';
 import type { UsageRecorder } from '../services/usage.js';
+import type { WebhookService } from '../services/webhooks.js';
 
 /** The app's use cases, built once per app; routes hold no SQL and reach the store only through them. */
 export interface AppServices {
@@ -22,6 +23,7 @@ export interface AppServices {
   tokens: TokenService;
   signIn: SignInService;
   usage: UsageRecorder;
+  webhooks: WebhookService;
 }
 
 declare module 'fastify' {

@@ -89,6 +89,14 @@ export const campaignParams = workspaceParams.extend({
   campaign_id: z.string().min(1).max(128).describe('Campaign id (cmp_…)'),
 });
 
+export const webhookParams = workspaceParams.extend({
+  webhook_id: z.string().min(1).max(128).describe('Webhook endpoint id (wh_…)'),
+});
+
+export const deliveryParams = webhookParams.extend({
+  delivery_id: z.string().min(1).max(128).describe('Delivery id (dlv_…)'),
+});
+
 /** `If-Match` for the optimistic concurrency of campaign edits. */
 export const ifMatchHeaders = z.object({
   'if-match': z

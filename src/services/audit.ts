@@ -4,11 +4,15 @@ import type { AuditEventRecord, Repositories, StoredAuditEvent } from '../store/
 import { decodeCursor, encodeCursor } from './cursors.js';
 import type { Deps } from './deps.js';
 
-/** Who did something: a signed-in user, a workspace API key, or the operator at the server's CLI. */
+/** Who did something: a signed-in user, a workspace API key, the operator at the server's CLI, or the service. */
 export type Actor =
-  { kind: 'user'; userId: string; email: string } | { kind: 'api_key'; keyId: string } | { kind: 'operator' };
+  | { kind: 'user'; userId: string; email: string }
+  | { kind: 'api_key'; keyId: string }
+  | { kind: 'operator' }
+  | { kind: 'system' };
 
 export const OPERATOR: Actor = { kind: 'operator' };
+export const SYSTEM: Actor = { kind: 'system' };
 
 export interface AuditEntry {
   workspaceId: string | null;
@@ -48,6 +52,8 @@ function actorView(event: StoredAuditEvent): AuditEvent['actor'] {
       return { type: 'api_key', id: event.actorId };
     case 'operator':
       return { type: 'operator' };
+    case 'system':
+      return { type: 'system' };
   }
 }
 

@@ -5,6 +5,7 @@ import { AppError } from '../core/errors.js';
 import type { BrandContent } from '../store/store.js';
 import { type Actor, recordAudit } from './audit.js';
 import type { Deps } from './deps.js';
+import { type EventRepositories, publishEvent } from './events.js';
 
 export async function getBrand(deps: Deps<'brand'>, workspaceId: string): Promise<BrandContext> {
   const brand = await deps.store.brand.get(workspaceId);
@@ -21,13 +22,21 @@ function contentOf({
   return content;
 }
 
+/** The brand's top-level fields whose content changed: what a receiver may want to read again. */
+function changedSections(before: BrandContext, after: BrandContext): string[] {
+  const [old, current] = [contentOf(before), contentOf(after)];
+  return (Object.keys(current) as (keyof BrandContent)[]).filter(
+    (field) => JSON.stringify(old[field]) !== JSON.stringify(current[field]),
+  );
+}
+
 /**
  * Stores `document` in place of the current brand, in one transaction. Callers parse it at their
  * boundary (the route's schema, or `parseBrandDocument` in the CLI), so an invalid one
  * never gets here. An identical document changes nothing (the version only moves when the brand does).
  */
 export async function replaceBrand(
-  deps: Deps<'brand' | 'audit'>,
+  deps: Deps<'brand' | 'audit' | EventRepositories>,
   actor: Actor,
   workspaceId: string,
   document: BrandDocument,
@@ -49,6 +58,14 @@ export async function replaceBrand(
         knowledge: saved.knowledge.length,
         assets: saved.assets.length,
         skills: saved.skills.length,
+      },
+    });
+    await publishEvent(tx, now, {
+      workspaceId,
+      type: 'brand.updated',
+      data: {
+        brand: { name: saved.name, version: saved.version, updated_at: saved.updated_at },
+        changed: changedSections(previous, saved),
       },
     });
     return saved;

@@ -10,10 +10,11 @@ import { newId } from '../core/base62.js';
 import { ifMatchAllows } from '../core/campaigns.js';
 import { isoAt } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
-import type { CampaignCursor, CampaignRecord, CampaignsRepository, CampaignUpdate } from '../store/store.js';
+import type { CampaignRecord, CampaignsRepository, CampaignUpdate } from '../store/store.js';
 import { type Actor, recordAudit } from './audit.js';
-import { decodeCursor, encodeCursor } from './cursors.js';
+import { decodeCursor, encodeCursor, readTimeOrderedCursor } from './cursors.js';
 import type { Deps } from './deps.js';
+import { type EventRepositories, publishEvent } from './events.js';
 
 /** The record carries the content under the contract's names: only the lifecycle fields are renamed. */
 export function toCampaignView(record: CampaignRecord): Campaign {
@@ -34,31 +35,13 @@ function toSummary(record: CampaignRecord): CampaignSummary {
   return summary;
 }
 
-/** A timestamp exactly as this API writes one; PostgreSQL would fail (500) on anything it cannot parse. */
-function isIsoTimestamp(value: unknown): value is string {
-  if (typeof value !== 'string') return false;
-  const ms = Date.parse(value);
-  return Number.isFinite(ms) && new Date(ms).toISOString() === value;
-}
-
-/** A campaign id's characters (`cmp_` and base62): nothing a database could refuse, such as a NUL. */
-const CURSOR_ID = /^[A-Za-z0-9_]{1,128}$/;
-
-function readCampaignCursor(decoded: unknown): CampaignCursor | undefined {
-  if (!Array.isArray(decoded) || decoded.length !== 2) return undefined;
-  const [createdAt, id] = decoded as unknown[];
-  return isIsoTimestamp(createdAt) && typeof id === 'string' && CURSOR_ID.test(id)
-    ? { createdAt, id }
-    : undefined;
-}
-
 /** One page of a workspace's campaigns, newest first; every campaign appears on exactly one page. */
 export async function listCampaigns(
   deps: Deps<'campaigns'>,
   workspaceId: string,
   page: { limit: number; cursor?: string | undefined; status?: CampaignStatus | undefined },
 ): Promise<CampaignPage> {
-  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, readCampaignCursor);
+  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, readTimeOrderedCursor);
   // One more than asked says whether another page follows, so the last page is never an empty one.
   const records = await deps.store.campaigns.list(workspaceId, {
     status: page.status,
@@ -92,7 +75,7 @@ export async function getCampaign(
 }
 
 export async function createCampaign(
-  deps: Deps<'campaigns' | 'audit'>,
+  deps: Deps<'campaigns' | 'audit' | EventRepositories>,
   actor: Actor,
   workspaceId: string,
   draft: NewCampaign,
@@ -116,6 +99,11 @@ export async function createCampaign(
       targetId: record.id,
       details: { name: record.name },
     });
+    await publishEvent(tx, now, {
+      workspaceId,
+      type: 'campaign.created',
+      data: { campaign: toSummary(record) },
+    });
   });
   return toCampaignView(record);
 }
@@ -126,10 +114,14 @@ export async function createCampaign(
  * to is checked afterwards, and a mismatch (412) rolls the change back: nothing can slip in between.
  */
 async function changeDraft(
-  deps: Deps<'campaigns' | 'audit'>,
+  deps: Deps<'campaigns' | 'audit' | EventRepositories>,
   actor: Actor,
   target: { workspaceId: string; id: string; ifMatch: string | undefined },
-  change: { update: Omit<CampaignUpdate, 'updatedAt'>; action: string; details: Record<string, string> },
+  change: {
+    update: Omit<CampaignUpdate, 'updatedAt'>;
+    action: 'campaign.updated' | 'campaign.scheduled';
+    details: Record<string, string>;
+  },
 ): Promise<Campaign> {
   const { workspaceId, id, ifMatch } = target;
   const now = isoAt(deps.clock);
@@ -150,13 +142,15 @@ async function changeDraft(
       targetId: id,
       details: { name: result.name, ...change.details },
     });
+    // The summary: bodies can be megabytes, and a receiver that needs them reads the campaign.
+    await publishEvent(tx, now, { workspaceId, type: change.action, data: { campaign: toSummary(result) } });
     return result;
   });
   return toCampaignView(updated);
 }
 
 export function updateCampaign(
-  deps: Deps<'campaigns' | 'audit'>,
+  deps: Deps<'campaigns' | 'audit' | EventRepositories>,
   actor: Actor,
   target: { workspaceId: string; id: string; ifMatch: string | undefined },
   changes: CampaignChanges,
@@ -172,7 +166,7 @@ export function updateCampaign(
 
 /** Hands a draft to delivery: from here on it no longer changes. */
 export function scheduleCampaign(
-  deps: Deps<'campaigns' | 'audit'>,
+  deps: Deps<'campaigns' | 'audit' | EventRepositories>,
   actor: Actor,
   target: { workspaceId: string; id: string; ifMatch: string | undefined },
 ): Promise<Campaign> {

@@ -29,3 +29,22 @@ export function decodeCursor<T>(cursor: string, read: (decoded: unknown) => T | 
   }
   return position;
 }
+
+/** A timestamp exactly as this API writes one; PostgreSQL would fail (500) on anything it cannot parse. */
+function isIsoTimestamp(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) && new Date(ms).toISOString() === value;
+}
+
+/** An id's characters (a prefix, `_` and base62): nothing a database could refuse, such as a NUL. */
+const CURSOR_ID = /^[A-Za-z0-9_]{1,128}$/;
+
+/** The position of listings ordered newest first by (created_at, id): `[createdAt, id]` of the last shown. */
+export function readTimeOrderedCursor(decoded: unknown): { createdAt: string; id: string } | undefined {
+  if (!Array.isArray(decoded) || decoded.length !== 2) return undefined;
+  const [createdAt, id] = decoded as unknown[];
+  return isIsoTimestamp(createdAt) && typeof id === 'string' && CURSOR_ID.test(id)
+    ? { createdAt, id }
+    : undefined;
+}

@@ -1,4 +1,5 @@
 import type { CreatedKey, KeyView } from '../contract/keys.js';
+import { keyEventType } from '../contract/webhooks.js';
 import { newId } from '../core/base62.js';
 import { isoAt } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
@@ -9,11 +10,12 @@ import { hashKey, KEY_FORMATS } from '../core/secret-keys.js';
 import type { KeyRecord } from '../store/store.js';
 import { type Actor, recordAudit } from './audit.js';
 import type { Deps } from './deps.js';
+import { type EventRepositories, publishEvent } from './events.js';
 import type { UsageRecorder } from './usage.js';
 import { requireWorkspace } from './workspaces.js';
 
 /** What managing keys touches. */
-type KeyDeps = Deps<'keys' | 'audit' | 'workspaces'>;
+type KeyDeps = Deps<'keys' | 'audit' | 'workspaces' | EventRepositories>;
 
 export function toKeyView(record: KeyRecord, now: number): KeyView {
   return {
@@ -68,6 +70,11 @@ async function createKey(
       targetId: record.id,
       details: { name: record.name, prefix: record.prefix, expires_at: record.expiresAt },
     });
+    await publishEvent(tx, record.createdAt, {
+      workspaceId: record.workspaceId,
+      type: keyEventType(KEY_KINDS[kindId], 'created'),
+      data: { key: toKeyView(record, now) },
+    });
   });
   return {
     id: record.id,
@@ -114,6 +121,11 @@ async function revokeKey(
         targetType: auditTarget,
         targetId: keyId,
         details: { name: revoked.record.name, prefix: revoked.record.prefix },
+      });
+      await publishEvent(tx, now, {
+        workspaceId,
+        type: keyEventType(KEY_KINDS[kindId], 'revoked'),
+        data: { key: toKeyView(revoked.record, Date.parse(now)) },
       });
     }
     return revoked;

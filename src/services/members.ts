@@ -5,6 +5,7 @@ import { parseInput, passwordSchema, roleSchema } from '../core/inputs.js';
 import { canManageMember, type Role } from '../core/roles.js';
 import { type Actor, recordAudit } from './audit.js';
 import type { Deps } from './deps.js';
+import { type EventRepositories, publishEvent } from './events.js';
 import { hashPassword } from './passwords.js';
 import { findOrCreateUser } from './workspaces.js';
 
@@ -30,7 +31,7 @@ function refuseUnlessManages(actorRole: Role, target: Role): void {
  * nothing changes. The audit event says that a temporary password was set, never what it is.
  */
 export async function addMember(
-  deps: Deps<'users' | 'workspaces' | 'audit'>,
+  deps: Deps<'users' | 'workspaces' | 'audit' | EventRepositories>,
   actor: Actor,
   actorRole: Role,
   workspaceId: string,
@@ -67,6 +68,11 @@ export async function addMember(
         ...(passwordHash !== undefined && { temporary_password: true }),
       },
     });
+    await publishEvent(tx, createdAt, {
+      workspaceId,
+      type: 'member.added',
+      data: { member: { user_id: user.id, email: user.email, role } },
+    });
     return {
       user_id: user.id,
       email: user.email,
@@ -78,7 +84,7 @@ export async function addMember(
 }
 
 export async function removeMember(
-  deps: Deps<'workspaces' | 'audit'>,
+  deps: Deps<'workspaces' | 'audit' | EventRepositories>,
   actor: Actor,
   actorRole: Role,
   workspaceId: string,
@@ -101,6 +107,11 @@ export async function removeMember(
       targetType: 'user',
       targetId: userId,
       details: { email: member.email, role: member.role },
+    });
+    await publishEvent(tx, at, {
+      workspaceId,
+      type: 'member.removed',
+      data: { member: { user_id: userId, email: member.email, role: member.role } },
     });
   });
 }

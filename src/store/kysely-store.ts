@@ -3,10 +3,12 @@ import { KEY_KIND_LIST } from '../core/key-kinds.js';
 import { AuditLog } from './repositories/audit.js';
 import { BrandTables } from './repositories/brand.js';
 import { CampaignsTable } from './repositories/campaigns.js';
-import { KeysTables } from './repositories/keys.js';
+import { DeliveriesTable } from './repositories/deliveries.js';
+import { KeyNoticesTable, KeysTables } from './repositories/keys.js';
 import { SettingsTable } from './repositories/settings.js';
 import { TokensTables } from './repositories/tokens.js';
 import { UsersTable } from './repositories/users.js';
+import { WebhooksTable } from './repositories/webhooks.js';
 import { WorkspacesTables } from './repositories/workspaces.js';
 import type { Database } from './schema.js';
 import { type Backend, Session } from './session.js';
@@ -35,6 +37,9 @@ function repositories(session: Session): Repositories {
     campaigns: new CampaignsTable(session),
     audit: new AuditLog(session),
     settings: new SettingsTable(session),
+    webhooks: new WebhooksTable(session),
+    deliveries: new DeliveriesTable(session),
+    keyNotices: new KeyNoticesTable(session),
   };
 }
 

@@ -7,10 +7,16 @@ import type {
   SkillColumns,
 } from './repositories/brand.js';
 import type { CampaignColumns } from './repositories/campaigns.js';
-import type { KEY_TABLES, KeyColumns } from './repositories/keys.js';
+import type {
+  DeliveryAttemptColumns,
+  DeliveryColumns,
+  WebhookEventColumns,
+} from './repositories/deliveries.js';
+import type { KEY_TABLES, KeyColumns, KeyNoticeColumns } from './repositories/keys.js';
 import type { SettingColumns } from './repositories/settings.js';
 import type { AccessTokenColumns, SignedOutSessionColumns } from './repositories/tokens.js';
 import type { UserColumns } from './repositories/users.js';
+import type { WebhookColumns } from './repositories/webhooks.js';
 import type { MembershipColumns, WorkspaceColumns } from './repositories/workspaces.js';
 
 /**
@@ -31,4 +37,9 @@ export type Database = {
   audit_events: AuditEventColumns;
   campaigns: CampaignColumns;
   signed_out_sessions: SignedOutSessionColumns;
+  webhooks: WebhookColumns;
+  webhook_events: WebhookEventColumns;
+  deliveries: DeliveryColumns;
+  delivery_attempts: DeliveryAttemptColumns;
+  key_notices: KeyNoticeColumns;
 } & { [Kind in KeyKindId as (typeof KEY_TABLES)[Kind]]: KeyColumns };

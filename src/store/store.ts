@@ -2,6 +2,7 @@ import type { BrandContext } from '../core/brand-context.js';
 import type { ChangeFeed } from './change-feed.js';
 
 import type { CampaignContent, CampaignStatus } from '../contract/campaigns.js';
+import type { DeliveryStatus, DisabledReason } from '../contract/webhooks.js';
 import type { KeyKindId } from '../core/key-kinds.js';
 import type { Role } from '../core/roles.js';
 
@@ -79,7 +80,7 @@ export interface AccessTokenRecord {
   lastUsedAt: string | null;
 }
 
-export type ActorType = 'user' | 'api_key' | 'operator';
+export type ActorType = 'user' | 'api_key' | 'operator' | 'system';
 
 export interface AuditEventRecord {
   id: string;
@@ -220,6 +221,159 @@ export interface SettingsRepository {
   getOrCreate(name: string, value: string): Promise<string>;
 }
 
+/** A webhook endpoint. Its secrets are sealed (src/services/webhook-secrets.ts): never stored as shown. */
+export interface WebhookRecord {
+  id: string;
+  workspaceId: string;
+  url: string;
+  /** Event types, or `['*']`. */
+  events: string[];
+  description: string | null;
+  secret: string;
+  /** The secret before the last rotation, which signs beside the new one until it expires. */
+  previousSecret: string | null;
+  previousSecretExpiresAt: string | null;
+  disabledAt: string | null;
+  disabledReason: DisabledReason | null;
+  /** When the current run of failed deliveries began; null while they succeed. */
+  failingSince: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type WebhookUpdate = Partial<Omit<WebhookRecord, 'id' | 'workspaceId' | 'createdAt'>> & {
+  updatedAt: string;
+};
+
+export interface WebhooksRepository {
+  create(webhook: WebhookRecord): Promise<void>;
+  get(workspaceId: string, id: string): Promise<WebhookRecord | undefined>;
+  /** Oldest first. */
+  list(workspaceId: string): Promise<WebhookRecord[]>;
+  /** Applies the fields `update` names; undefined if the workspace has no such endpoint. */
+  update(workspaceId: string, id: string, update: WebhookUpdate): Promise<WebhookRecord | undefined>;
+  /** Deletes the endpoint and its deliveries; returns whether there was one. */
+  delete(workspaceId: string, id: string): Promise<boolean>;
+}
+
+/** An event as it is sent: `payload` is the body every attempt signs and sends, byte for byte. */
+export interface WebhookEventRecord {
+  id: string;
+  workspaceId: string;
+  type: string;
+  payload: string;
+  createdAt: string;
+}
+
+/** One event on its way to one endpoint: a job of the delivery queue. */
+export interface DeliveryRecord {
+  id: string;
+  workspaceId: string;
+  webhookId: string;
+  eventId: string;
+  eventType: string;
+  status: DeliveryStatus;
+  attempts: number;
+  /** The attempts allowed in all: null for one, then one per retry of the schedule; a manual retry allows one more. */
+  maxAttempts: number | null;
+  nextAttemptAt: string | null;
+  responseStatus: number | null;
+  durationMs: number | null;
+  error: string | null;
+  lastAttemptAt: string | null;
+  createdAt: string;
+}
+
+/** A delivery a worker holds the lease of, with what it sends. */
+export interface ClaimedDelivery extends DeliveryRecord {
+  payload: string;
+  /** The lease's token: only its holder can settle or release the delivery. */
+  lease: string;
+}
+
+export interface DeliveryAttemptRecord {
+  attempt: number;
+  attemptedAt: string;
+  responseStatus: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+/** What an attempt left the delivery as: settled (no next attempt), or due again at `nextAttemptAt`. */
+export interface DeliveryOutcome {
+  status: DeliveryStatus;
+  nextAttemptAt: string | null;
+}
+
+/** A listing position: the (created_at, id) of the last delivery of the previous page. */
+export interface DeliveryCursor {
+  createdAt: string;
+  id: string;
+}
+
+/**
+ * The delivery queue (README "Webhooks", delivery): a transactional outbox. Events are enqueued in the
+ * transaction of the change that causes them; workers claim due deliveries with a lease, so one worker at a
+ * time sends each, and a lease that runs out (a node died) frees the delivery for another.
+ */
+export interface DeliveriesRepository {
+  /** Stores the event and one pending delivery of it per endpoint, due at once. */
+  enqueue(event: WebhookEventRecord, deliveries: readonly { id: string; webhookId: string }[]): Promise<void>;
+  /**
+   * Leases up to `limit` deliveries due at `now` that no live lease holds, until `leaseUntil`, to `lease`. On
+   * PostgreSQL concurrent claims skip each other's rows (FOR UPDATE SKIP LOCKED); SQLite runs them one at a
+   * time (BEGIN IMMEDIATE).
+   */
+  claim(options: {
+    lease: string;
+    now: string;
+    leaseUntil: string;
+    limit: number;
+  }): Promise<ClaimedDelivery[]>;
+  /**
+   * Records an attempt and the delivery's new state, if `lease` still holds it; returns whether it did (a
+   * worker whose lease ran out records nothing: another has the delivery now).
+   */
+  settle(
+    id: string,
+    lease: string,
+    attempt: DeliveryAttemptRecord,
+    outcome: DeliveryOutcome,
+  ): Promise<boolean>;
+  /** Gives a delivery back unattempted (the worker is stopping): due again at once, for any worker. */
+  release(id: string, lease: string): Promise<void>;
+  get(
+    workspaceId: string,
+    webhookId: string,
+    id: string,
+  ): Promise<(DeliveryRecord & { payload: string; leased: boolean }) | undefined>;
+  /** Oldest first. */
+  attempts(deliveryId: string): Promise<DeliveryAttemptRecord[]>;
+  /** Newest first; `after` continues a listing after the last delivery of the previous page. */
+  list(
+    workspaceId: string,
+    webhookId: string,
+    options: { status?: DeliveryStatus | undefined; after?: DeliveryCursor | undefined; limit: number },
+  ): Promise<DeliveryRecord[]>;
+  /** Makes a delivery due again at `now` with `maxAttempts`, unless a worker holds it; returns it if it did. */
+  requeue(id: string, now: string, maxAttempts: number): Promise<DeliveryRecord | undefined>;
+}
+
+/** The expiry notices of keys (`expiring` 14 and 3 days before, `expired`), each sent once. */
+export interface KeyNoticesRepository {
+  /**
+   * Keys of `kind`, not revoked, expiring before `until` and after `since`, that have not had `notice`: the
+   * candidates of one sweep.
+   */
+  due(
+    kind: KeyKindId,
+    notice: string,
+    options: { since: string; until: string; limit: number },
+  ): Promise<KeyRecord[]>;
+  /** Records that `notice` went out for the key; false when it had already (another node was first). */
+  record(keyId: string, notice: string, sentAt: string): Promise<boolean>;
+}
+
 /** One repository per aggregate. */
 export interface Repositories {
   users: UsersRepository;
@@ -230,6 +384,9 @@ export interface Repositories {
   campaigns: CampaignsRepository;
   audit: AuditRepository;
   settings: SettingsRepository;
+  webhooks: WebhooksRepository;
+  deliveries: DeliveriesRepository;
+  keyNotices: KeyNoticesRepository;
 }
 
 export type RepositoryName = keyof Repositories;

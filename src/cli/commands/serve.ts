@@ -11,6 +11,8 @@ import { curlCommand } from '../curl.js';
 import { createOutput } from '../output.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
+/** Webhook attempts in flight get this long to finish; the rest are released to another node. */
+const DELIVERY_GRACE_MS = 8_000;
 /** `npm run build` puts the console beside the compiled CLI: dist/web next to dist/cli. */
 const CONSOLE_DIR = fileURLToPath(new URL('../../web/', import.meta.url));
 /** The installation: the directory holding dist/cli/main.js (what `npx --prefix` needs to find the command). */
@@ -64,7 +66,13 @@ export function serveCommand(program: Command): void {
         consoleDir,
         httpTimeouts: config.httpTimeouts,
         installDir: INSTALL_DIR,
+        webhooks: config.delivery,
       });
+      const { startDeliveryWorker } = await import('../../delivery/worker.js');
+      const worker =
+        config.delivery.workers > 0
+          ? startDeliveryWorker({ deps, config: config.delivery, logger })
+          : undefined;
 
       let stopping = false;
       const shutdown = (signal: NodeJS.Signals) => {
@@ -79,8 +87,7 @@ export function serveCommand(program: Command): void {
           process.exit(1);
         }, SHUTDOWN_GRACE_MS);
         force.unref();
-        void app
-          .close()
+        void Promise.all([app.close(), worker?.stop(DELIVERY_GRACE_MS)])
           .then(() => store.close())
           .then(() => {
             logger.info('stopped');

@@ -32,6 +32,17 @@ import { removeMemberRoute } from './api/members/remove.js';
 import { createTokenRoute } from './api/tokens/create.js';
 import { listTokensRoute } from './api/tokens/list.js';
 import { revokeTokenRoute } from './api/tokens/revoke.js';
+import { createWebhookRoute } from './api/webhooks/create.js';
+import { deleteWebhookRoute } from './api/webhooks/delete.js';
+import { listDeliveriesRoute } from './api/webhooks/deliveries.js';
+import { getDeliveryRoute } from './api/webhooks/delivery.js';
+import { getWebhookRoute } from './api/webhooks/get.js';
+import { listWebhooksRoute } from './api/webhooks/list.js';
+import { retryDeliveryRoute } from './api/webhooks/retry-delivery.js';
+import { rotateWebhookSecretRoute } from './api/webhooks/rotate-secret.js';
+import { webhookSecretRoute } from './api/webhooks/secret.js';
+import { testWebhookRoute } from './api/webhooks/test.js';
+import { updateWebhookRoute } from './api/webhooks/update.js';
 import { createWorkspaceRoute } from './api/workspaces/create.js';
 import { listWorkspacesRoute } from './api/workspaces/list.js';
 import { sessionRoutes } from './auth/session.js';
@@ -76,6 +87,22 @@ const WORKSPACE_RESOURCES: readonly { prefix: string; routes: Route[] }[] = [
       createCampaignRoute,
       updateCampaignRoute,
       scheduleCampaignRoute,
+    ],
+  },
+  {
+    prefix: '/webhooks',
+    routes: [
+      listWebhooksRoute,
+      createWebhookRoute,
+      getWebhookRoute,
+      updateWebhookRoute,
+      deleteWebhookRoute,
+      webhookSecretRoute,
+      rotateWebhookSecretRoute,
+      testWebhookRoute,
+      listDeliveriesRoute,
+      getDeliveryRoute,
+      retryDeliveryRoute,
     ],
   },
 ];

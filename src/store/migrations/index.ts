@@ -3,6 +3,7 @@ import * as initial from './0001_initial.js';
 import * as accounts from './0002_accounts.js';
 import * as campaigns from './0003_campaigns.js';
 import * as signedOutSessions from './0004_signed_out_sessions.js';
+import * as webhooks from './0005_webhooks.js';
 
 /** Migrations are bundled as modules (not read from a folder) so the built CLI finds them wherever it runs. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002_accounts': accounts,
   '0003_campaigns': campaigns,
   '0004_signed_out_sessions': signedOutSessions,
+  '0005_webhooks': webhooks,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { KeyKindId } from '../../core/key-kinds.js';
 import type { Session } from '../session.js';
-import type { KeyRecord, KeysRepository, Revocation, UsageStamp } from '../store.js';
+import type { KeyNoticesRepository, KeyRecord, KeysRepository, Revocation, UsageStamp } from '../store.js';
 import { stampLastUse } from './last-used.js';
 
 /** Each kind of key in its own table, all of this shape. */
@@ -126,5 +126,53 @@ export class KeysTables implements KeysRepository {
 
   touch(kind: KeyKindId, stamps: readonly UsageStamp[]): Promise<void> {
     return stampLastUse(this.session.db, KEY_TABLES[kind], stamps);
+  }
+}
+
+export interface KeyNoticeColumns {
+  key_id: string;
+  notice: string;
+  sent_at: string;
+}
+
+export class KeyNoticesTable implements KeyNoticesRepository {
+  constructor(private readonly session: Session) {}
+
+  async due(
+    kind: KeyKindId,
+    notice: string,
+    options: { since: string; until: string; limit: number },
+  ): Promise<KeyRecord[]> {
+    const table = KEY_TABLES[kind];
+    const rows = await this.session.db
+      .selectFrom(table)
+      .selectAll()
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', options.since)
+      .where('expires_at', '<=', options.until)
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('key_notices')
+              .select('key_id')
+              .whereRef('key_notices.key_id', '=', `${table}.id`)
+              .where('key_notices.notice', '=', notice),
+          ),
+        ),
+      )
+      .orderBy('expires_at')
+      .limit(options.limit)
+      .execute();
+    return rows.map(toKey);
+  }
+
+  async record(keyId: string, notice: string, sentAt: string): Promise<boolean> {
+    const result = await this.session.db
+      .insertInto('key_notices')
+      .values({ key_id: keyId, notice, sent_at: sentAt })
+      .onConflict((oc) => oc.columns(['key_id', 'notice']).doNothing())
+      .executeTakeFirst();
+    return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
   }
 }

@@ -1,0 +1,284 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { Webhook as Signer } from 'standardwebhooks';
+import type { DeliveryConfig } from '../config.js';
+import type { Clock } from '../core/clock.js';
+import { nextAttemptAt } from '../core/delivery-schedule.js';
+import { recordAudit, SYSTEM } from '../services/audit.js';
+import type { Deps } from '../services/deps.js';
+import { sweepKeyExpiry } from '../services/key-expiry.js';
+import { WebhookSecrets } from '../services/webhook-secrets.js';
+import { previousSecretLive } from '../services/webhooks.js';
+import type { ClaimedDelivery, DeliveryOutcome, WebhookRecord } from '../store/store.js';
+import { type AttemptResult, WebhookSender } from './webhook-sender.js';
+
+/** An endpoint whose every delivery has failed for this long is disabled (README "Webhooks"). */
+export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60 * 1000;
+
+export interface DeliveryWorkerOptions {
+  deps: Deps;
+  secrets: WebhookSecrets;
+  sender: WebhookSender;
+  logger: FastifyBaseLogger;
+  /** How many deliveries this node sends at once (`DELIVERY_WORKERS`). */
+  concurrency: number;
+  /** The delays between attempts (`DELIVERY_RETRY_SCHEDULE`). */
+  retrySchedule: readonly number[];
+  /** How long a claimed delivery is this node's: past it, another node may take it (a crash). */
+  leaseMs: number;
+  /** How often the queue is looked at. */
+  pollMs?: number;
+  /** How often keys are swept for expiry events. */
+  sweepMs?: number;
+}
+
+const DEFAULT_POLL_MS = 500;
+const DEFAULT_SWEEP_MS = 60_000;
+
+/**
+ * The delivery queue's worker inside `serve` (README "Webhooks", delivery): it claims due deliveries with a
+ * lease, sends each once, and records every attempt. Several nodes may run one each on a shared database.
+ * Stopping lets attempts in flight finish (they are bounded by the 10 s timeout), or, if the caller
+ * gives up waiting, aborts them and releases their deliveries to another node at once.
+ */
+export class DeliveryWorker {
+  private readonly inFlight = new Map<
+    string,
+    { delivery: ClaimedDelivery; abort: AbortController; done: Promise<void> }
+  >();
+  private pollTimer: NodeJS.Timeout | undefined;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private polling: Promise<void> | undefined;
+  private stopped = false;
+  private readonly clock: Clock;
+
+  constructor(private readonly options: DeliveryWorkerOptions) {
+    this.clock = options.deps.clock;
+  }
+
+  start(): void {
+    this.schedulePoll(0);
+    this.scheduleSweep(0);
+  }
+
+  private schedulePoll(delay: number): void {
+    if (this.stopped) return;
+    this.pollTimer = setTimeout(() => {
+      this.polling = this.poll().finally(() => {
+        this.polling = undefined;
+        this.schedulePoll(this.options.pollMs ?? DEFAULT_POLL_MS);
+      });
+    }, delay);
+    this.pollTimer.unref();
+  }
+
+  private scheduleSweep(delay: number): void {
+    if (this.stopped) return;
+    this.sweepTimer = setTimeout(() => {
+      void sweepKeyExpiry(this.options.deps)
+        .then((published) => {
+          if (published > 0) this.options.logger.info({ published }, 'key expiry events queued');
+        })
+        .catch((error: unknown) => {
+          this.options.logger.error({ err: error }, 'could not sweep keys for expiry events');
+        })
+        .finally(() => {
+          this.scheduleSweep(this.options.sweepMs ?? DEFAULT_SWEEP_MS);
+        });
+    }, delay);
+    this.sweepTimer.unref();
+  }
+
+  /** Claims as many due deliveries as there are free slots, and starts sending them. */
+  private async poll(): Promise<void> {
+    const free = this.options.concurrency - this.inFlight.size;
+    if (this.stopped || free <= 0) return;
+    const now = this.clock.now();
+    let claimed: ClaimedDelivery[];
+    try {
+      claimed = await this.options.deps.store.deliveries.claim({
+        lease: randomUUID(),
+        now: new Date(now).toISOString(),
+        leaseUntil: new Date(now + this.options.leaseMs).toISOString(),
+        limit: free,
+      });
+    } catch (error) {
+      this.options.logger.error({ err: error }, 'could not claim deliveries');
+      return;
+    }
+    for (const delivery of claimed) {
+      const abort = new AbortController();
+      const done = this.deliver(delivery, abort.signal)
+        .catch((error: unknown) => {
+          this.options.logger.error(
+            { err: error, delivery_id: delivery.id },
+            'delivery attempt failed to record',
+          );
+        })
+        .finally(() => {
+          this.inFlight.delete(delivery.id);
+          // A slot is free: look for more at once rather than at the next poll.
+          if (!this.stopped && this.polling === undefined)
+            this.polling = this.poll().finally(() => (this.polling = undefined));
+        });
+      this.inFlight.set(delivery.id, { delivery, abort, done });
+    }
+  }
+
+  private async signatures(webhook: WebhookRecord, id: string, at: Date, body: string): Promise<string> {
+    const { secrets } = this.options;
+    const current = [webhook.secret, previousSecretLive(webhook, at.getTime())].filter(
+      (sealed): sealed is string => sealed !== undefined,
+    );
+    const signatures = await Promise.all(
+      current.map(async (sealed) => new Signer(await secrets.open(sealed)).sign(id, at, body)),
+    );
+    return signatures.join(' ');
+  }
+
+  private async deliver(delivery: ClaimedDelivery, signal: AbortSignal): Promise<void> {
+    const { deps, sender } = this.options;
+    const webhook = await deps.store.webhooks.get(delivery.workspaceId, delivery.webhookId);
+    // Deleted meanwhile: its deliveries went with it.
+    if (!webhook) return;
+    const attemptedAt = new Date(this.clock.now());
+    let result: AttemptResult;
+    if (webhook.disabledAt !== null) {
+      result = { status: null, ok: false, durationMs: 0, error: 'not sent: the endpoint is disabled' };
+    } else {
+      result = await sender.send(
+        {
+          url: webhook.url,
+          body: delivery.payload,
+          headers: {
+            'webhook-id': delivery.eventId,
+            'webhook-timestamp': String(Math.floor(attemptedAt.getTime() / 1000)),
+            'webhook-signature': await this.signatures(
+              webhook,
+              delivery.eventId,
+              attemptedAt,
+              delivery.payload,
+            ),
+          },
+        },
+        signal,
+      );
+      if (signal.aborted) {
+        // Stopping: the attempt did not count; another node (or this one, restarted) makes it.
+        await deps.store.deliveries.release(delivery.id, delivery.lease);
+        return;
+      }
+    }
+    await this.settle(delivery, webhook, attemptedAt, result);
+  }
+
+  private async settle(
+    delivery: ClaimedDelivery,
+    webhook: WebhookRecord,
+    attemptedAt: Date,
+    result: AttemptResult,
+  ): Promise<void> {
+    const attempt = delivery.attempts + 1;
+    const settledAt = this.clock.now();
+    // A disabled endpoint's deliveries fail at once: retrying them would only fail again.
+    const next =
+      result.ok || webhook.disabledAt !== null
+        ? undefined
+        : nextAttemptAt(this.options.retrySchedule, attempt, delivery.maxAttempts, settledAt);
+    const outcome: DeliveryOutcome = result.ok
+      ? { status: 'succeeded', nextAttemptAt: null }
+      : next === undefined
+        ? { status: 'failed', nextAttemptAt: null }
+        : { status: 'retrying', nextAttemptAt: new Date(next).toISOString() };
+    const at = attemptedAt.toISOString();
+    await this.options.deps.store.transaction(async (tx) => {
+      const recorded = await tx.deliveries.settle(
+        delivery.id,
+        delivery.lease,
+        {
+          attempt,
+          attemptedAt: at,
+          responseStatus: result.status,
+          durationMs: result.durationMs,
+          error: result.error,
+        },
+        outcome,
+      );
+      if (!recorded || webhook.disabledAt !== null) return;
+      if (result.ok) {
+        if (webhook.failingSince !== null) {
+          await tx.webhooks.update(webhook.workspaceId, webhook.id, { failingSince: null, updatedAt: at });
+        }
+        return;
+      }
+      const failingSince = webhook.failingSince ?? at;
+      if (settledAt - Date.parse(failingSince) < DISABLE_AFTER_FAILING_MS) {
+        if (webhook.failingSince === null) {
+          await tx.webhooks.update(webhook.workspaceId, webhook.id, { failingSince, updatedAt: at });
+        }
+        return;
+      }
+      await tx.webhooks.update(webhook.workspaceId, webhook.id, {
+        disabledAt: at,
+        disabledReason: 'failing',
+        updatedAt: at,
+      });
+      await recordAudit(tx, SYSTEM, at, {
+        workspaceId: webhook.workspaceId,
+        action: 'webhook.disabled',
+        targetType: 'webhook',
+        targetId: webhook.id,
+        details: { reason: 'failing', failing_since: failingSince },
+      });
+      this.options.logger.warn(
+        { webhook_id: webhook.id },
+        'webhook endpoint disabled: every delivery failed for 5 days',
+      );
+    });
+  }
+
+  /**
+   * Stops claiming, and waits up to `graceMs` for the attempts in flight; those still running then are
+   * aborted and their deliveries released, due again at once for any node.
+   */
+  async stop(graceMs = 0): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.pollTimer);
+    clearTimeout(this.sweepTimer);
+    await this.polling;
+    const running = [...this.inFlight.values()];
+    let timer: NodeJS.Timeout | undefined;
+    const waited = await Promise.race([
+      Promise.all(running.map((entry) => entry.done)).then(() => true),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(() => {
+          resolve(false);
+        }, graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (waited) return;
+    for (const entry of this.inFlight.values()) entry.abort.abort();
+    await Promise.all([...this.inFlight.values()].map((entry) => entry.done));
+  }
+}
+
+/** The worker `serve` runs with the configuration's settings (`DELIVERY_*`, `WEBHOOK_ALLOW_PRIVATE_URLS`). */
+export function startDeliveryWorker(options: {
+  deps: Deps;
+  config: DeliveryConfig;
+  logger: FastifyBaseLogger;
+}): DeliveryWorker {
+  const { deps, config, logger } = options;
+  const worker = new DeliveryWorker({
+    deps,
+    logger,
+    secrets: new WebhookSecrets(deps.store, config.encryptionKey),
+    sender: new WebhookSender({ allowPrivate: config.allowPrivateUrls }),
+    concurrency: config.workers,
+    retrySchedule: config.retrySchedule,
+    leaseMs: config.leaseMs,
+  });
+  worker.start();
+  return worker;
+}

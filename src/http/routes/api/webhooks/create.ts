@@ -1,0 +1,42 @@
+import { createdWebhookSchema, newWebhookSchema } from '../../../../contract/webhooks.js';
+import { actorOf } from '../../../auth.js';
+import type { ZodApp } from '../../../context.js';
+import {
+  BODY_PROBLEMS,
+  jsonResponse,
+  MANAGEMENT_SECURITY,
+  managementProblems,
+  withProblems,
+  workspaceParams,
+} from '../../../schemas.js';
+
+/** POST /api/v1/workspaces/{id}/webhooks: a new endpoint, with its signing secret. */
+export function createWebhookRoute(app: ZodApp): void {
+  app.post(
+    '',
+    {
+      config: { permission: 'webhooks.write' },
+      schema: {
+        tags: ['webhooks'],
+        operationId: 'createWebhook',
+        summary: 'Create a webhook endpoint',
+        description:
+          'The URL must be https:// and reach a public address (README "Webhooks"); a refused one is 400 naming `url`.',
+        security: MANAGEMENT_SECURITY,
+        params: workspaceParams,
+        body: newWebhookSchema,
+        response: withProblems(
+          { 201: jsonResponse('The endpoint and its signing secret (whsec_…)', createdWebhookSchema) },
+          [...managementProblems('write', 'webhooks.write'), ...BODY_PROBLEMS],
+        ),
+      },
+    },
+    async (request, reply) => {
+      const webhook = await app.services.webhooks.create(actorOf(request), request.params.id, request.body);
+      return reply
+        .code(201)
+        .header('location', `/api/v1/workspaces/${webhook.workspace_id}/webhooks/${webhook.id}`)
+        .send(webhook);
+    },
+  );
+}

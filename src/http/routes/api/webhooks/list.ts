@@ -1,0 +1,31 @@
+import { webhookListSchema } from '../../../../contract/webhooks.js';
+import type { ZodApp } from '../../../context.js';
+import {
+  jsonResponse,
+  MANAGEMENT_SECURITY,
+  managementProblems,
+  withProblems,
+  workspaceParams,
+} from '../../../schemas.js';
+
+/** GET /api/v1/workspaces/{id}/webhooks: every endpoint, oldest first, never a secret. */
+export function listWebhooksRoute(app: ZodApp): void {
+  app.get(
+    '',
+    {
+      config: { permission: 'webhooks.read' },
+      schema: {
+        tags: ['webhooks'],
+        operationId: 'listWebhooks',
+        summary: 'List webhook endpoints',
+        security: MANAGEMENT_SECURITY,
+        params: workspaceParams,
+        response: withProblems(
+          { 200: jsonResponse('The endpoints, oldest first', webhookListSchema) },
+          managementProblems('read', 'webhooks.read'),
+        ),
+      },
+    },
+    async (request) => ({ webhooks: await app.services.webhooks.list(request.params.id) }),
+  );
+}

@@ -1,0 +1,39 @@
+import { webhookSecretSchema } from '../../../../contract/webhooks.js';
+import { actorOf } from '../../../auth.js';
+import type { ZodApp } from '../../../context.js';
+import {
+  jsonResponse,
+  MANAGEMENT_SECURITY,
+  managementProblems,
+  webhookParams,
+  withProblems,
+} from '../../../schemas.js';
+
+/** GET /api/v1/workspaces/{id}/webhooks/{webhook_id}/secret: shown again, and audited. */
+export function webhookSecretRoute(app: ZodApp): void {
+  app.get(
+    '/:webhook_id/secret',
+    {
+      config: { permission: 'webhooks.write' },
+      schema: {
+        tags: ['webhooks'],
+        operationId: 'getWebhookSecret',
+        summary: 'Reveal a webhook endpoint’s signing secret',
+        security: MANAGEMENT_SECURITY,
+        params: webhookParams,
+        response: withProblems({ 200: jsonResponse('The signing secret', webhookSecretSchema) }, [
+          ...managementProblems('read', 'webhooks.write'),
+          'webhook_not_found',
+        ]),
+      },
+    },
+    async (request, reply) => {
+      const secret = await app.services.webhooks.revealSecret(
+        actorOf(request),
+        request.params.id,
+        request.params.webhook_id,
+      );
+      return reply.header('cache-control', 'no-store').send(secret);
+    },
+  );
+}

@@ -1,0 +1,86 @@
+import { keyEventType } from '../contract/webhooks.js';
+import { KEY_KIND_LIST } from '../core/key-kinds.js';
+import type { Clock } from '../core/clock.js';
+import type { KeyRecord } from '../store/store.js';
+import type { Deps } from './deps.js';
+import { type EventRepositories, publishEvent } from './events.js';
+import { toKeyView } from './keys.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Keys that expired longer ago than this are not announced: a database from before webhooks, or a long outage. */
+const EXPIRED_LOOKBACK_MS = 7 * DAY_MS;
+const BATCH = 100;
+
+/**
+ * The notices of a key's end, most urgent first: `expired` once it has, `expiring` 3 and 14 days before. A
+ * notice sent marks the less urgent ones as sent too, so a key first seen 2 days before its expiry gets
+ * the 3-day notice and never a 14-day one afterwards.
+ */
+const NOTICES = [
+  { notice: 'expired', event: 'expired', daysBefore: 0 },
+  { notice: 'expiring_3d', event: 'expiring', daysBefore: 3 },
+  { notice: 'expiring_14d', event: 'expiring', daysBefore: 14 },
+] as const;
+
+type SweepDeps = Deps<'keyNotices' | EventRepositories> & { clock: Clock };
+
+/**
+ * Publishes the expiry events that are due (README "Webhooks", events). Safe on any number of nodes at once:
+ * each notice is recorded in the transaction that publishes it, and only the transaction that recorded it
+ * first publishes. Returns how many events it published.
+ */
+export async function sweepKeyExpiry(deps: SweepDeps): Promise<number> {
+  const now = deps.clock.now();
+  let published = 0;
+  for (const kind of KEY_KIND_LIST) {
+    for (const [index, { notice, event, daysBefore }] of NOTICES.entries()) {
+      const window =
+        daysBefore === 0
+          ? { since: now - EXPIRED_LOOKBACK_MS, until: now }
+          : { since: now, until: now + daysBefore * DAY_MS };
+      for (;;) {
+        const keys = await deps.store.keyNotices.due(kind.id, notice, {
+          since: new Date(window.since).toISOString(),
+          until: new Date(window.until).toISOString(),
+          limit: BATCH,
+        });
+        for (const key of keys) {
+          if (
+            await announce(
+              deps,
+              key,
+              now,
+              { notice, covered: NOTICES.slice(index + 1).map((n) => n.notice) },
+              () => ({
+                type: keyEventType(kind, event),
+                data: {
+                  key: toKeyView(key, now),
+                  ...(daysBefore > 0 && { days_before_expiry: daysBefore }),
+                },
+              }),
+            )
+          )
+            published += 1;
+        }
+        if (keys.length < BATCH) break;
+      }
+    }
+  }
+  return published;
+}
+
+async function announce(
+  deps: SweepDeps,
+  key: KeyRecord,
+  now: number,
+  notices: { notice: string; covered: readonly string[] },
+  event: () => Omit<Parameters<typeof publishEvent>[2], 'workspaceId'>,
+): Promise<boolean> {
+  const at = new Date(now).toISOString();
+  return deps.store.transaction(async (tx) => {
+    if (!(await tx.keyNotices.record(key.id, notices.notice, at))) return false;
+    for (const covered of notices.covered) await tx.keyNotices.record(key.id, covered, at);
+    await publishEvent(tx, at, { workspaceId: key.workspaceId, ...event() });
+    return true;
+  });
+}

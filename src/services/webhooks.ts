@@ -1,0 +1,333 @@
+import {
+  type CreatedWebhook,
+  type Delivery,
+  type DeliveryDetail,
+  type DeliveryPage,
+  type DeliveryStatus,
+  type NewWebhook,
+  type QueuedDelivery,
+  type Webhook,
+  type WebhookChanges,
+  type WebhookSecret,
+} from '../contract/webhooks.js';
+import { newId } from '../core/base62.js';
+import { isoAt } from '../core/clock.js';
+import { AppError } from '../core/errors.js';
+import { type AddressPolicy, refuseWebhookUrl } from '../core/webhook-address.js';
+import type { DeliveryRecord, WebhookRecord, WebhookUpdate } from '../store/store.js';
+import { type Actor, recordAudit } from './audit.js';
+import { decodeCursor, encodeCursor, readTimeOrderedCursor } from './cursors.js';
+import type { Deps } from './deps.js';
+import { enqueueEvent } from './events.js';
+import { generateWebhookSecret, type WebhookSecrets } from './webhook-secrets.js';
+import { requireWorkspace } from './workspaces.js';
+
+/** How long a rotated-out secret keeps signing beside the new one, so receivers can switch without a gap. */
+export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+const TEST_MESSAGE = 'A test event from Brand Context: your endpoint receives and verifies webhooks.';
+
+export function toWebhookView(record: WebhookRecord): Webhook {
+  return {
+    id: record.id,
+    workspace_id: record.workspaceId,
+    url: record.url,
+    events: record.events,
+    enabled: record.disabledAt === null,
+    disabled_reason: record.disabledReason,
+    description: record.description,
+    failing_since: record.failingSince,
+    created_at: record.createdAt,
+    updated_at: record.updatedAt,
+  };
+}
+
+export function toDeliveryView(record: DeliveryRecord): Delivery {
+  return {
+    id: record.id,
+    webhook_id: record.webhookId,
+    event_id: record.eventId,
+    event_type: record.eventType,
+    status: record.status,
+    attempts: record.attempts,
+    response_status: record.responseStatus,
+    duration_ms: record.durationMs,
+    error: record.error,
+    created_at: record.createdAt,
+    last_attempt_at: record.lastAttemptAt,
+    next_attempt_at: record.nextAttemptAt,
+  };
+}
+
+/** The secret that still signs beside the current one, while it does. */
+export function previousSecretLive(record: WebhookRecord, now: number): string | undefined {
+  const until = record.previousSecretExpiresAt;
+  return record.previousSecret !== null && until !== null && Date.parse(until) > now
+    ? record.previousSecret
+    : undefined;
+}
+
+/**
+ * Webhook endpoints and their deliveries (README "Webhooks"). Only owners and admins reach these (the routes'
+ * permissions); every change is audited. URLs are checked against the address rules when they are set, and
+ * again, after DNS, at every delivery (src/delivery/webhook-sender.ts).
+ */
+export class WebhookService {
+  constructor(
+    private readonly deps: Deps,
+    private readonly secrets: WebhookSecrets,
+    private readonly policy: AddressPolicy,
+  ) {}
+
+  private checkUrl(url: string): void {
+    const refusal = refuseWebhookUrl(url, this.policy);
+    if (refusal !== undefined) {
+      throw new AppError('invalid_request', {
+        reason: 'input',
+        subject: 'Invalid webhook endpoint',
+        fields: [{ field: 'url', message: refusal }],
+      });
+    }
+  }
+
+  private async require(workspaceId: string, webhookId: string): Promise<WebhookRecord> {
+    const webhook = await this.deps.store.webhooks.get(workspaceId, webhookId);
+    if (!webhook) throw new AppError('webhook_not_found', { workspaceId, webhookId });
+    return webhook;
+  }
+
+  async create(actor: Actor, workspaceId: string, input: NewWebhook): Promise<CreatedWebhook> {
+    this.checkUrl(input.url);
+    await requireWorkspace(this.deps, workspaceId);
+    const secret = generateWebhookSecret();
+    const now = isoAt(this.deps.clock);
+    const record: WebhookRecord = {
+      id: newId('wh'),
+      workspaceId,
+      url: input.url,
+      events: input.events,
+      description: input.description ?? null,
+      secret: await this.secrets.seal(secret),
+      previousSecret: null,
+      previousSecretExpiresAt: null,
+      disabledAt: null,
+      disabledReason: null,
+      failingSince: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.deps.store.transaction(async (tx) => {
+      await tx.webhooks.create(record);
+      await recordAudit(tx, actor, now, {
+        workspaceId,
+        action: 'webhook.created',
+        targetType: 'webhook',
+        targetId: record.id,
+        details: { url: record.url, events: record.events.join(', ') },
+      });
+    });
+    return { ...toWebhookView(record), secret };
+  }
+
+  async list(workspaceId: string): Promise<Webhook[]> {
+    return (await this.deps.store.webhooks.list(workspaceId)).map(toWebhookView);
+  }
+
+  async get(workspaceId: string, webhookId: string): Promise<Webhook> {
+    return toWebhookView(await this.require(workspaceId, webhookId));
+  }
+
+  async update(
+    actor: Actor,
+    workspaceId: string,
+    webhookId: string,
+    changes: WebhookChanges,
+  ): Promise<Webhook> {
+    if (changes.url !== undefined) this.checkUrl(changes.url);
+    const now = isoAt(this.deps.clock);
+    const update: WebhookUpdate = { updatedAt: now };
+    if (changes.url !== undefined) update.url = changes.url;
+    if (changes.events !== undefined) update.events = changes.events;
+    if (changes.description !== undefined) update.description = changes.description;
+    if (changes.enabled === false) Object.assign(update, { disabledAt: now, disabledReason: 'manual' });
+    // Enabling starts afresh: the failures that disabled it no longer count towards disabling it again.
+    if (changes.enabled === true)
+      Object.assign(update, { disabledAt: null, disabledReason: null, failingSince: null });
+    return this.deps.store.transaction(async (tx) => {
+      const before = await tx.webhooks.get(workspaceId, webhookId);
+      if (!before) throw new AppError('webhook_not_found', { workspaceId, webhookId });
+      // Disabling a disabled endpoint keeps the reason and time it was disabled with.
+      if (changes.enabled === false && before.disabledAt !== null) {
+        delete update.disabledAt;
+        delete update.disabledReason;
+      }
+      const updated = await tx.webhooks.update(workspaceId, webhookId, update);
+      if (!updated) throw new AppError('webhook_not_found', { workspaceId, webhookId });
+      await recordAudit(tx, actor, now, {
+        workspaceId,
+        action: 'webhook.updated',
+        targetType: 'webhook',
+        targetId: webhookId,
+        details: { fields: Object.keys(changes).join(', '), enabled: updated.disabledAt === null },
+      });
+      return toWebhookView(updated);
+    });
+  }
+
+  async delete(actor: Actor, workspaceId: string, webhookId: string): Promise<void> {
+    const now = isoAt(this.deps.clock);
+    await this.deps.store.transaction(async (tx) => {
+      const webhook = await tx.webhooks.get(workspaceId, webhookId);
+      if (!webhook || !(await tx.webhooks.delete(workspaceId, webhookId))) {
+        throw new AppError('webhook_not_found', { workspaceId, webhookId });
+      }
+      await recordAudit(tx, actor, now, {
+        workspaceId,
+        action: 'webhook.deleted',
+        targetType: 'webhook',
+        targetId: webhookId,
+        details: { url: webhook.url },
+      });
+    });
+  }
+
+  /** The signing secret, shown again; who looked is audited. */
+  async revealSecret(actor: Actor, workspaceId: string, webhookId: string): Promise<WebhookSecret> {
+    const webhook = await this.require(workspaceId, webhookId);
+    const now = this.deps.clock.now();
+    await this.deps.store.transaction((tx) =>
+      recordAudit(tx, actor, new Date(now).toISOString(), {
+        workspaceId,
+        action: 'webhook.secret_revealed',
+        targetType: 'webhook',
+        targetId: webhookId,
+      }),
+    );
+    return {
+      secret: await this.secrets.open(webhook.secret),
+      previous_secret_expires_at:
+        previousSecretLive(webhook, now) === undefined ? null : webhook.previousSecretExpiresAt,
+    };
+  }
+
+  /** A new secret; the current one keeps signing beside it for 24 hours (SECRET_OVERLAP_MS). */
+  async rotateSecret(actor: Actor, workspaceId: string, webhookId: string): Promise<WebhookSecret> {
+    const secret = generateWebhookSecret();
+    const sealed = await this.secrets.seal(secret);
+    const now = this.deps.clock.now();
+    const at = new Date(now).toISOString();
+    const overlapUntil = new Date(now + SECRET_OVERLAP_MS).toISOString();
+    await this.deps.store.transaction(async (tx) => {
+      const webhook = await tx.webhooks.get(workspaceId, webhookId);
+      if (!webhook) throw new AppError('webhook_not_found', { workspaceId, webhookId });
+      await tx.webhooks.update(workspaceId, webhookId, {
+        secret: sealed,
+        previousSecret: webhook.secret,
+        previousSecretExpiresAt: overlapUntil,
+        updatedAt: at,
+      });
+      await recordAudit(tx, actor, at, {
+        workspaceId,
+        action: 'webhook.secret_rotated',
+        targetType: 'webhook',
+        targetId: webhookId,
+        details: { previous_secret_expires_at: overlapUntil },
+      });
+    });
+    return { secret, previous_secret_expires_at: overlapUntil };
+  }
+
+  /** Queues a `webhook.test` event for this endpoint alone, whatever it subscribes to. */
+  async sendTest(actor: Actor, workspaceId: string, webhookId: string): Promise<QueuedDelivery> {
+    const at = isoAt(this.deps.clock);
+    return this.deps.store.transaction(async (tx) => {
+      const webhook = await tx.webhooks.get(workspaceId, webhookId);
+      if (!webhook) throw new AppError('webhook_not_found', { workspaceId, webhookId });
+      if (webhook.disabledAt !== null) throw new AppError('webhook_disabled', { webhookId });
+      const queued = await enqueueEvent(
+        tx,
+        at,
+        { workspaceId, type: 'webhook.test', data: { webhook_id: webhookId, message: TEST_MESSAGE } },
+        [webhook],
+      );
+      const [deliveryId] = queued?.deliveryIds ?? [];
+      if (queued === undefined || deliveryId === undefined) throw new Error('the test event was not queued');
+      await recordAudit(tx, actor, at, {
+        workspaceId,
+        action: 'webhook.tested',
+        targetType: 'webhook',
+        targetId: webhookId,
+        details: { event_id: queued.eventId },
+      });
+      return { delivery_id: deliveryId, event_id: queued.eventId, status: 'pending' };
+    });
+  }
+
+  /** One page of an endpoint's deliveries, newest first. */
+  async listDeliveries(
+    workspaceId: string,
+    webhookId: string,
+    page: { limit: number; cursor?: string | undefined; status?: DeliveryStatus | undefined },
+  ): Promise<DeliveryPage> {
+    await this.require(workspaceId, webhookId);
+    const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, readTimeOrderedCursor);
+    const records = await this.deps.store.deliveries.list(workspaceId, webhookId, {
+      status: page.status,
+      after,
+      limit: page.limit + 1,
+    });
+    const shown = records.slice(0, page.limit);
+    const last = shown.at(-1);
+    return {
+      items: shown.map(toDeliveryView),
+      next_cursor: records.length > page.limit && last ? encodeCursor([last.createdAt, last.id]) : null,
+    };
+  }
+
+  async getDelivery(workspaceId: string, webhookId: string, deliveryId: string): Promise<DeliveryDetail> {
+    await this.require(workspaceId, webhookId);
+    const delivery = await this.deps.store.deliveries.get(workspaceId, webhookId, deliveryId);
+    if (!delivery) throw new AppError('delivery_not_found', { webhookId, deliveryId });
+    const attempts = await this.deps.store.deliveries.attempts(deliveryId);
+    return {
+      ...toDeliveryView(delivery),
+      payload: delivery.payload,
+      history: attempts.map((attempt) => ({
+        attempt: attempt.attempt,
+        attempted_at: attempt.attemptedAt,
+        response_status: attempt.responseStatus,
+        duration_ms: attempt.durationMs,
+        error: attempt.error,
+      })),
+    };
+  }
+
+  /**
+   * Sends the delivery again now, with the same event id (receivers dedupe on it): one more attempt, whatever
+   * its status. Refused while an attempt is in flight.
+   */
+  async retryDelivery(
+    actor: Actor,
+    workspaceId: string,
+    webhookId: string,
+    deliveryId: string,
+  ): Promise<QueuedDelivery> {
+    const at = isoAt(this.deps.clock);
+    return this.deps.store.transaction(async (tx) => {
+      const webhook = await tx.webhooks.get(workspaceId, webhookId);
+      if (!webhook) throw new AppError('webhook_not_found', { workspaceId, webhookId });
+      const delivery = await tx.deliveries.get(workspaceId, webhookId, deliveryId);
+      if (!delivery) throw new AppError('delivery_not_found', { webhookId, deliveryId });
+      const requeued = await tx.deliveries.requeue(deliveryId, at, delivery.attempts + 1);
+      if (!requeued) throw new AppError('delivery_in_progress', { deliveryId });
+      await recordAudit(tx, actor, at, {
+        workspaceId,
+        action: 'webhook.delivery_retried',
+        targetType: 'webhook',
+        targetId: webhookId,
+        details: { delivery_id: deliveryId, event_id: delivery.eventId },
+      });
+      return { delivery_id: deliveryId, event_id: delivery.eventId, status: requeued.status };
+    });
+  }
+}
