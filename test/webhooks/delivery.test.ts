@@ -1,0 +1,263 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Webhook as Verifier } from 'standardwebhooks';
+import { WEBHOOK_EVENT_TYPES, type EventEnvelope } from '../../src/contract/webhooks.js';
+import { systemClock } from '../../src/core/clock.js';
+import { DeliveryWorker } from '../../src/delivery/worker.js';
+import { type Resolver, WebhookSender } from '../../src/delivery/webhook-sender.js';
+import { createLogger } from '../../src/logger.js';
+import { OPERATOR } from '../../src/services/audit.js';
+import { getBrand, replaceBrand } from '../../src/services/brand.js';
+import { createCampaign, scheduleCampaign, updateCampaign } from '../../src/services/campaigns.js';
+import type { Deps } from '../../src/services/deps.js';
+import { sweepKeyExpiry } from '../../src/services/key-expiry.js';
+import { KEY_SERVICES } from '../../src/services/keys.js';
+import { addMember, removeMember } from '../../src/services/members.js';
+import { WebhookSecrets } from '../../src/services/webhook-secrets.js';
+import { WebhookService } from '../../src/services/webhooks.js';
+import { createWorkspace } from '../../src/services/workspaces.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
+import { DAY_MS, ManualClock } from '../support/clock.js';
+import { describeEachBackend, type TestDatabase } from '../support/databases.js';
+import { RecordingReceiver, type ReceivedRequest } from '../support/recording-receiver.js';
+
+const DRAFT = { name: 'Launch', subject: 'Hello', preheader: '', body_html: '<p>Hi</p>', body_text: 'Hi' };
+
+function envelopeOf(request: ReceivedRequest): EventEnvelope {
+  return JSON.parse(request.body) as EventEnvelope;
+}
+
+describeEachBackend('webhook delivery', (backend) => {
+  let database: TestDatabase;
+  let store: Store;
+  let receiver: RecordingReceiver;
+  /** The use cases run on real time, as the signatures' timestamps must (receivers check them). */
+  let deps: Deps;
+  let webhooks: WebhookService;
+  let worker: DeliveryWorker | undefined;
+  let workspaceId: string;
+
+  function startWorker(
+    options: { retrySchedule?: number[]; resolve?: Resolver; allowPrivate?: boolean } = {},
+  ) {
+    worker = new DeliveryWorker({
+      deps,
+      secrets: new WebhookSecrets(store),
+      sender: new WebhookSender({ allowPrivate: options.allowPrivate ?? true }, options.resolve),
+      logger: createLogger('silent'),
+      concurrency: 4,
+      retrySchedule: options.retrySchedule ?? [100, 100],
+      leaseMs: 60_000,
+      pollMs: 20,
+      sweepMs: 3_600_000,
+    });
+    worker.start();
+  }
+
+  async function endpoint(events: string[] = ['*'], url = receiver.url) {
+    return webhooks.create(OPERATOR, workspaceId, { url, events: events as ['*'] });
+  }
+
+  beforeAll(async () => {
+    database = await backend.create();
+    store = await openStore(database.config);
+    deps = { store, clock: systemClock };
+    webhooks = new WebhookService(deps, new WebhookSecrets(store), { allowPrivate: true });
+  });
+
+  afterAll(async () => {
+    await store.close();
+    await database.drop();
+  });
+
+  beforeEach(async () => {
+    receiver = await RecordingReceiver.start();
+    workspaceId = (await createWorkspace(deps, OPERATOR, { name: 'Webhooks' })).id;
+  });
+
+  afterEach(async () => {
+    await worker?.stop(1000);
+    worker = undefined;
+    await receiver.close();
+  });
+
+  it('delivers each event kind once, signed so that the standardwebhooks package verifies it', async () => {
+    const { secret } = await endpoint();
+    startWorker();
+    const brandKey = await KEY_SERVICES.brand.create(deps, OPERATOR, { workspaceId, name: 'site' });
+    await KEY_SERVICES.brand.revoke(deps, OPERATOR, workspaceId, brandKey.id);
+    const apiKey = await KEY_SERVICES.api.create(deps, OPERATOR, { workspaceId, name: 'pipeline' });
+    await KEY_SERVICES.api.revoke(deps, OPERATOR, workspaceId, apiKey.id);
+    const { workspace_id: _w, version: _v, updated_at: _u, ...brand } = await getBrand(deps, workspaceId);
+    await replaceBrand(deps, OPERATOR, workspaceId, { ...brand, description: 'Changed for the webhook' });
+    const campaign = await createCampaign(deps, OPERATOR, workspaceId, DRAFT);
+    await updateCampaign(
+      deps,
+      OPERATOR,
+      { workspaceId, id: campaign.id, ifMatch: undefined },
+      { subject: 'Hi' },
+    );
+    await scheduleCampaign(deps, OPERATOR, { workspaceId, id: campaign.id, ifMatch: undefined });
+    const member = await addMember(deps, OPERATOR, 'owner', workspaceId, {
+      email: 'dana@example.com',
+      role: 'member',
+    });
+    await removeMember(deps, OPERATOR, 'owner', workspaceId, member.user_id);
+    const { id: webhookId } = (await webhooks.list(workspaceId))[0] ?? { id: '' };
+    await webhooks.sendTest(OPERATOR, workspaceId, webhookId);
+    // Expiry: keys made long ago, with 13 days, 2 days and none left (expired half a day ago) now.
+    for (const kind of ['brand', 'api'] as const) {
+      for (const daysLeft of [13, 2, -0.5]) {
+        const madeAt = new ManualClock(Date.now() - (90 - daysLeft) * DAY_MS);
+        await KEY_SERVICES[kind].create({ store, clock: madeAt }, OPERATOR, {
+          workspaceId,
+          name: `${String(daysLeft)} days`,
+        });
+      }
+    }
+    expect(await sweepKeyExpiry(deps)).toBe(6);
+    // Each notice goes out once, however often (and on however many nodes) the sweep runs.
+    expect(await sweepKeyExpiry(deps)).toBe(0);
+
+    // The 11 changes, the 6 keys made for the sweep, and its 6 notices: 14 and 3 days before, and expired.
+    const expected = 11 + 6 + 6;
+    const received = await receiver.waitFor(expected);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(receiver.received).toHaveLength(expected);
+
+    const verifier = new Verifier(secret);
+    const types = received.map((request) => {
+      const verified = verifier.verify(
+        request.body,
+        request.headers as Record<string, string>,
+      ) as EventEnvelope;
+      expect(request.headers['webhook-id']).toBe(verified.id);
+      expect(verified.workspace_id).toBe(workspaceId);
+      return verified.type;
+    });
+    for (const type of WEBHOOK_EVENT_TYPES) expect(types, type).toContain(type);
+    expect(types.filter((type) => type === 'brand_key.expiring')).toHaveLength(2);
+    expect(types.filter((type) => type === 'api_key.expired')).toHaveLength(1);
+    const notices = received.map(envelopeOf).filter((event) => event.type.endsWith('.expiring'));
+    expect(notices.map((event) => event.data.days_before_expiry).sort()).toEqual([14, 14, 3, 3]);
+    // No secret in any payload: neither a whole key (listings' 8-character prefixes are not secret) nor the
+    // signing secret.
+    for (const request of received) expect(request.body).not.toMatch(/(brk|wsk)_[0-9A-Za-z]{36}|whsec_/);
+  });
+
+  it('sends the same webhook-id on every retry, and the log shows each attempt', async () => {
+    const { id } = await endpoint(['brand_key.created']);
+    receiver.respond = (_request, index) => (index < 2 ? 500 : 200);
+    startWorker();
+    await KEY_SERVICES.brand.create(deps, OPERATOR, { workspaceId, name: 'retried' });
+    const received = await receiver.waitFor(3);
+    expect(new Set(received.map((request) => request.headers['webhook-id'])).size).toBe(1);
+
+    const [delivery] = (await webhooks.listDeliveries(workspaceId, id, { limit: 10 })).items;
+    await expect
+      .poll(async () => (await webhooks.getDelivery(workspaceId, id, delivery?.id ?? '')).status)
+      .toBe('succeeded');
+    const detail = await webhooks.getDelivery(workspaceId, id, delivery?.id ?? '');
+    expect(detail.event_id).toBe(received[0]?.headers['webhook-id']);
+    expect(detail.attempts).toBe(3);
+    expect(detail.history.map((attempt) => attempt.response_status)).toEqual([500, 500, 200]);
+    expect(detail.history[0]?.error).toMatch(/^HTTP 500/);
+  });
+
+  it('fails a delivery after the last retry, and a manual retry sends it once more with the same id', async () => {
+    const { id } = await endpoint(['brand_key.created']);
+    receiver.respond = () => 503;
+    startWorker({ retrySchedule: [50] });
+    await KEY_SERVICES.brand.create(deps, OPERATOR, { workspaceId, name: 'failing' });
+    await receiver.waitFor(2);
+    const [delivery] = (await webhooks.listDeliveries(workspaceId, id, { limit: 1 })).items;
+    const deliveryId = delivery?.id ?? '';
+    await expect
+      .poll(async () => (await webhooks.getDelivery(workspaceId, id, deliveryId)).status)
+      .toBe('failed');
+
+    receiver.respond = () => 204;
+    await webhooks.retryDelivery(OPERATOR, workspaceId, id, deliveryId);
+    await receiver.waitFor(3);
+    await expect
+      .poll(async () => (await webhooks.getDelivery(workspaceId, id, deliveryId)).status)
+      .toBe('succeeded');
+    expect(new Set(receiver.received.map((request) => request.headers['webhook-id'])).size).toBe(1);
+  });
+
+  it('signs with both secrets while a rotated one overlaps', async () => {
+    const { id, secret: before } = await endpoint(['webhook.test']);
+    const { secret: after } = await webhooks.rotateSecret(OPERATOR, workspaceId, id);
+    startWorker();
+    await webhooks.sendTest(OPERATOR, workspaceId, id);
+    const [request] = await receiver.waitFor(1);
+    if (!request) throw new Error('nothing arrived');
+    expect(String(request.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    for (const secret of [before, after]) {
+      expect(() =>
+        new Verifier(secret).verify(request.body, request.headers as Record<string, string>),
+      ).not.toThrow();
+    }
+  });
+
+  it('does not queue events that a rolled-back change would have caused', async () => {
+    const { id } = await endpoint();
+    const campaign = await createCampaign(deps, OPERATOR, workspaceId, DRAFT);
+    await expect(
+      updateCampaign(deps, OPERATOR, { workspaceId, id: campaign.id, ifMatch: '"99"' }, { subject: 'Lost' }),
+    ).rejects.toMatchObject({ code: 'version_mismatch' });
+    const types = (await webhooks.listDeliveries(workspaceId, id, { limit: 10 })).items.map(
+      (d) => d.event_type,
+    );
+    expect(types).toEqual(['campaign.created']);
+  });
+
+  describe('address rules at delivery time', () => {
+    it('refuses a name that resolves to a loopback address, and sends nothing', async () => {
+      const strict = new WebhookService(deps, new WebhookSecrets(store), { allowPrivate: false });
+      const { id } = await strict.create(OPERATOR, workspaceId, {
+        url: `https://hooks.rebinding.test:${new URL(receiver.url).port}/hooks`,
+        events: ['webhook.test'],
+      });
+      // DNS answers a public address when the endpoint is saved and loopback when it is used.
+      startWorker({
+        allowPrivate: false,
+        retrySchedule: [],
+        resolve: () => Promise.resolve([{ address: '127.0.0.1', family: 4 }]),
+      });
+      await strict.sendTest(OPERATOR, workspaceId, id);
+      const [delivery] = (await strict.listDeliveries(workspaceId, id, { limit: 1 })).items;
+      await expect
+        .poll(async () => (await strict.getDelivery(workspaceId, id, delivery?.id ?? '')).status)
+        .toBe('failed');
+      const detail = await strict.getDelivery(workspaceId, id, delivery?.id ?? '');
+      expect(detail.error).toBe('hooks.rebinding.test resolves to 127.0.0.1, which is not a public address');
+      expect(detail.response_status).toBeNull();
+      expect(receiver.received).toHaveLength(0);
+    });
+  });
+
+  it('disables an endpoint whose every delivery has failed for 5 days, and audits it', async () => {
+    const { id } = await endpoint(['webhook.test']);
+    receiver.respond = () => 500;
+    // The endpoint has been failing for 5 days already.
+    await store.webhooks.update(workspaceId, id, {
+      failingSince: new Date(Date.now() - 5 * DAY_MS - 1000).toISOString(),
+      updatedAt: new Date().toISOString(),
+    });
+    startWorker({ retrySchedule: [] });
+    await webhooks.sendTest(OPERATOR, workspaceId, id);
+    await receiver.waitFor(1);
+    await expect.poll(async () => (await webhooks.get(workspaceId, id)).disabled_reason).toBe('failing');
+    expect((await webhooks.get(workspaceId, id)).enabled).toBe(false);
+    const audit = await store.audit.list(workspaceId, { limit: 5 });
+    expect(audit.map((event) => [event.action, event.actorType])).toContainEqual([
+      'webhook.disabled',
+      'system',
+    ]);
+
+    // Enabling it again starts afresh.
+    const enabled = await webhooks.update(OPERATOR, workspaceId, id, { enabled: true });
+    expect(enabled).toMatchObject({ enabled: true, disabled_reason: null, failing_since: null });
+  });
+});
