@@ -73,15 +73,20 @@ const SECRET_KEY_NAMES = KEY_KIND_LIST.map((kind) => kind.prefix.slice(0, -1)).j
  * one cut short, wherever it stands (after `%20`, a letter, a digit or `_` too); a webhook signing secret
  * (`whsec_` and base64); and a JWT (`eyJ…` header).
  */
+// Keys' runs stay base62: base64's `/` in them would swallow the next key's prefix (`brk_…/wsk_…`) and leave its secret.
 const ANY_SECRET = new RegExp(
-  `(${SECRET_KEY_NAMES}|${WEBHOOK_SECRET_NAME})(?:_|%5[Ff])[0-9A-Za-z+/=]+|eyJ[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]*(?:\\.[A-Za-z0-9_-]*)?`,
+  `(${SECRET_KEY_NAMES})(?:_|%5[Ff])[0-9A-Za-z]+|(${WEBHOOK_SECRET_NAME})(?:_|%5[Ff])[0-9A-Za-z+/=]+|eyJ[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]*(?:\\.[A-Za-z0-9_-]*)?`,
   'g',
 );
 
 /** Masks anything shaped like a key or a user token in `text`: for logs and error details that echo input. */
 export function redactKeys(text: string): string {
-  return text.replace(ANY_SECRET, (_match, keyName: string | undefined) =>
-    keyName === undefined ? '[REDACTED_TOKEN]' : `${keyName}_[REDACTED]`,
+  return text.replace(
+    ANY_SECRET,
+    (_match, keyName: string | undefined, webhookSecretName: string | undefined) => {
+      const name = keyName ?? webhookSecretName;
+      return name === undefined ? '[REDACTED_TOKEN]' : `${name}_[REDACTED]`;
+    },
   );
 }
 
