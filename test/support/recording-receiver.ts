@@ -20,18 +20,17 @@ export class RecordingReceiver {
   }
 
   static async start(port = 0): Promise<RecordingReceiver> {
-    let receiver: RecordingReceiver | undefined;
-    const server = createServer((request, response) => {
+    const server: Server = createServer((request, response) => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         const received = { headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
-        const index = receiver?.received.push(received) ?? 0;
-        response.statusCode = receiver?.respond(received, index - 1) ?? 200;
+        const index = receiver.received.push(received) - 1;
+        response.statusCode = receiver.respond(received, index);
         response.end('ok');
       });
     });
-    receiver = new RecordingReceiver(server);
+    const receiver = new RecordingReceiver(server);
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     return receiver;
   }
@@ -54,6 +53,10 @@ export class RecordingReceiver {
 
   close(): Promise<void> {
     this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
+    return new Promise((resolve) => {
+      this.server.close(() => {
+        resolve();
+      });
+    });
   }
 }
