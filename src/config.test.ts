@@ -1,6 +1,13 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, parseAuthSettings, parseDatabaseUrl, parseTrustProxy } from './config.js';
+import {
+  ConfigError,
+  loadConfig,
+  parseAuthSettings,
+  parseDatabaseUrl,
+  parseDeliverySettings,
+  parseTrustProxy,
+} from './config.js';
 
 const CWD = resolve('/srv/brand');
 
@@ -80,6 +87,15 @@ describe('parseDatabaseUrl', () => {
   });
 });
 
+/** The delivery settings of an environment that sets none (README "Configuration"). */
+const DEFAULT_DELIVERY = {
+  workers: 4,
+  retrySchedule: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+  leaseMs: 60_000,
+  allowPrivateUrls: false,
+  encryptionKey: undefined,
+};
+
 describe('loadConfig', () => {
   it('defaults to port 8787 on 127.0.0.1, log level info and SQLite in ./data', () => {
     expect(loadConfig({})).toEqual({
@@ -90,6 +106,7 @@ describe('loadConfig', () => {
       auth: { jwtSecret: undefined, sessionTtlSeconds: 3600, identityProvider: undefined },
       trustProxy: false,
       httpTimeouts: {},
+      delivery: DEFAULT_DELIVERY,
     });
   });
 
@@ -117,6 +134,7 @@ describe('loadConfig', () => {
       auth: { jwtSecret: undefined, sessionTtlSeconds: 3600, identityProvider: undefined },
       trustProxy: false,
       httpTimeouts: {},
+      delivery: DEFAULT_DELIVERY,
     });
   });
 
@@ -183,5 +201,109 @@ describe('parseTrustProxy', () => {
     expect(parseTrustProxy('true')).toBe(true);
     expect(parseTrustProxy('10.0.0.0/8, 127.0.0.1')).toEqual(['10.0.0.0/8', '127.0.0.1']);
     expect(() => parseTrustProxy('everyone')).toThrow(ConfigError);
+  });
+});
+
+describe('parseDeliverySettings', () => {
+  it("runs 4 workers on Standard Webhooks' schedule with a 60 s lease, public https:// targets only, when nothing is set", () => {
+    expect(parseDeliverySettings({})).toEqual(DEFAULT_DELIVERY);
+    expect(
+      parseDeliverySettings({
+        DELIVERY_WORKERS: '',
+        DELIVERY_RETRY_SCHEDULE: '',
+        DELIVERY_LEASE_SECONDS: '',
+        WEBHOOK_ALLOW_PRIVATE_URLS: '',
+        BRAND_CONTEXT_ENCRYPTION_KEY: '',
+      }),
+    ).toEqual(DEFAULT_DELIVERY);
+  });
+
+  it('reads the workers, the schedule, the lease and the private-URL switch', () => {
+    expect(
+      parseDeliverySettings({
+        DELIVERY_WORKERS: '0',
+        DELIVERY_RETRY_SCHEDULE: '1s, 2m,3h ,1d',
+        DELIVERY_LEASE_SECONDS: '15',
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      }),
+    ).toEqual({
+      workers: 0,
+      retrySchedule: [1_000, 120_000, 10_800_000, 86_400_000],
+      leaseMs: 15_000,
+      allowPrivateUrls: true,
+      encryptionKey: undefined,
+    });
+    expect(parseDeliverySettings({ DELIVERY_WORKERS: '64', DELIVERY_LEASE_SECONDS: '3600' })).toMatchObject({
+      workers: 64,
+      leaseMs: 3_600_000,
+    });
+    expect(parseDeliverySettings({ WEBHOOK_ALLOW_PRIVATE_URLS: 'false' }).allowPrivateUrls).toBe(false);
+  });
+
+  it.each([
+    ['DELIVERY_WORKERS', '65', 'DELIVERY_WORKERS must be a whole number from 0 to 64, got "65"'],
+    ['DELIVERY_WORKERS', '-1', 'DELIVERY_WORKERS must be a whole number from 0 to 64, got "-1"'],
+    ['DELIVERY_WORKERS', 'four', 'DELIVERY_WORKERS must be a whole number from 0 to 64, got "four"'],
+    [
+      'DELIVERY_LEASE_SECONDS',
+      '14',
+      'DELIVERY_LEASE_SECONDS must be a whole number from 15 to 3600, got "14"',
+    ],
+    [
+      'DELIVERY_LEASE_SECONDS',
+      '3601',
+      'DELIVERY_LEASE_SECONDS must be a whole number from 15 to 3600, got "3601"',
+    ],
+    [
+      'DELIVERY_LEASE_SECONDS',
+      '1.5',
+      'DELIVERY_LEASE_SECONDS must be a whole number from 15 to 3600, got "1.5"',
+    ],
+    [
+      'DELIVERY_RETRY_SCHEDULE',
+      '5s,soon',
+      'DELIVERY_RETRY_SCHEDULE: "soon" is not a delay such as 5s, 5m, 2h or 1d',
+    ],
+    [
+      'DELIVERY_RETRY_SCHEDULE',
+      '5s,,5m',
+      'DELIVERY_RETRY_SCHEDULE: "" is not a delay such as 5s, 5m, 2h or 1d',
+    ],
+    ['WEBHOOK_ALLOW_PRIVATE_URLS', 'yes', 'WEBHOOK_ALLOW_PRIVATE_URLS must be true or false, got "yes"'],
+    ['WEBHOOK_ALLOW_PRIVATE_URLS', 'TRUE', 'WEBHOOK_ALLOW_PRIVATE_URLS must be true or false, got "TRUE"'],
+  ])('refuses %s=%s with one line that says what it takes', (variable, value, message) => {
+    const error = configError(() => parseDeliverySettings({ [variable]: value }));
+    expect(error.message).toBe(message);
+    expect(error.message).not.toContain('\n');
+  });
+
+  it('refuses a schedule of more than 20 retries', () => {
+    expect(
+      parseDeliverySettings({ DELIVERY_RETRY_SCHEDULE: Array(20).fill('1s').join(',') }).retrySchedule,
+    ).toHaveLength(20);
+    expect(
+      configError(() => parseDeliverySettings({ DELIVERY_RETRY_SCHEDULE: Array(21).fill('1s').join(',') }))
+        .message,
+    ).toBe('DELIVERY_RETRY_SCHEDULE: at most 20 retries');
+  });
+
+  it('takes a 32-byte BRAND_CONTEXT_ENCRYPTION_KEY in base64, and refuses any other length without echoing it', () => {
+    const key = Buffer.alloc(32, 7);
+    expect(
+      parseDeliverySettings({ BRAND_CONTEXT_ENCRYPTION_KEY: key.toString('base64') }).encryptionKey,
+    ).toEqual(key);
+    for (const bytes of [16, 31, 33, 64]) {
+      const text = Buffer.alloc(bytes, 9).toString('base64');
+      const error = configError(() => parseDeliverySettings({ BRAND_CONTEXT_ENCRYPTION_KEY: text }));
+      expect(error.message).toBe(
+        'BRAND_CONTEXT_ENCRYPTION_KEY must be 32 bytes in base64 (openssl rand -base64 32)',
+      );
+      expect(error.message).not.toContain(text);
+    }
+  });
+
+  it('is part of loadConfig, so a bad delivery setting stops the service at start', () => {
+    expect(loadConfig({ DELIVERY_WORKERS: '2' }).delivery.workers).toBe(2);
+    expect(() => loadConfig({ DELIVERY_RETRY_SCHEDULE: 'never' })).toThrow(ConfigError);
   });
 });
