@@ -133,18 +133,22 @@ export class WebhookSender {
         }, reject);
       });
       // The whole attempt, not only the socket's idleness, is bounded.
-      const deadline = setTimeout(() => request.destroy(new TimedOut()), this.timeoutMs);
+      const deadline = setTimeout(() => request.destroy(new TimedOut(this.timeoutMs)), this.timeoutMs);
       request.on('close', () => {
         clearTimeout(deadline);
       });
-      request.on('timeout', () => request.destroy(new TimedOut()));
+      request.on('timeout', () => request.destroy(new TimedOut(this.timeoutMs)));
       request.on('error', reject);
       request.end(webhook.body);
     });
   }
 }
 
-class TimedOut extends Error {}
+class TimedOut extends Error {
+  constructor(ms: number) {
+    super(`no answer within ${String(ms / 1000)} s`);
+  }
+}
 
 /** The body as text, up to MAX_RESPONSE_BYTES; the rest is not read (the connection is closed). */
 function readCapped(response: IncomingMessage): Promise<string> {
@@ -171,8 +175,7 @@ function readCapped(response: IncomingMessage): Promise<string> {
 }
 
 function describeFailure(error: unknown): string {
-  if (error instanceof RefusedAddress) return error.message;
-  if (error instanceof TimedOut) return `no answer within ${String(WEBHOOK_TIMEOUT_MS / 1000)} s`;
+  if (error instanceof RefusedAddress || error instanceof TimedOut) return error.message;
   const { code, message } = error as NodeJS.ErrnoException;
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ENOTFOUND') return 'the host name does not resolve';
