@@ -46,6 +46,8 @@ const STOP_TIMEOUT_MS = 12_000;
 const BUSY_MACHINE_PCT = 25;
 /** The issue's target for service/baseline req/s on SQLite, always reported. */
 const TARGET_RATIO = 0.5;
+/** The service's delivery worker, on as in production (README "Webhooks"). */
+const DELIVERY_WORKERS = 4;
 /** Headers of the operation's response that the baseline repeats verbatim. */
 const REPLAYED_HEADERS = ['content-type', 'etag', 'cache-control', 'x-request-id'] as const;
 
@@ -289,12 +291,14 @@ async function startService(
   const err = openSync(logs.stderr, 'w');
   let child: Child;
   try {
-    // LOG_LEVEL is pinned to the default, so a stray setting in the caller's shell cannot silence the logs.
+    // LOG_LEVEL is pinned to the default, so a stray setting in the caller's shell cannot silence the logs;
+    // the delivery worker runs as `serve` runs it in production, so its cost is part of what is measured.
     const env = childEnv({
       DATABASE_URL: databaseUrl,
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
+      DELIVERY_WORKERS: String(DELIVERY_WORKERS),
     });
     child = spawnNode('service', [CLI, 'serve'], env, ['ignore', out, err]);
   } finally {
@@ -622,7 +626,7 @@ async function benchBackend(
   const demo = await seed(databaseUrl);
   const service = await startService(dir, databaseUrl);
   progress(
-    `${backend}: service ready at ${service.baseUrl} (pid ${service.child.pid}, logs in ${service.logPath})`,
+    `${backend}: service ready at ${service.baseUrl} (pid ${service.child.pid}, delivery worker on with DELIVERY_WORKERS=${DELIVERY_WORKERS}, logs in ${service.logPath})`,
   );
 
   const operation: Operation = {
