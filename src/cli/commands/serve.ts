@@ -39,7 +39,9 @@ function demoBanner(baseUrl: string, kind: string, seed: DemoSeed): string {
 export function serveCommand(program: Command): void {
   program
     .command('serve')
-    .description('start the HTTP service (PORT, HOST, DATABASE_URL, LOG_LEVEL, HTTP_*_TIMEOUT configure it)')
+    .description(
+      'start the HTTP service and its delivery worker (PORT, HOST, DATABASE_URL, LOG_LEVEL, HTTP_*_TIMEOUT, DELIVERY_*, WEBHOOK_ALLOW_PRIVATE_URLS configure it)',
+    )
     .option('--demo', 'on an empty database, first create the demo workspace and print its key')
     .option('--json', 'print the demo seed as one JSON line')
     .action(async (options: { demo?: boolean; json?: boolean }) => {
