@@ -6,6 +6,7 @@ import { mcpCommand } from './commands/mcp.js';
 import { seedCommand } from './commands/seed.js';
 import { serveCommand } from './commands/serve.js';
 import { usersCommand } from './commands/users.js';
+import { webhooksCommand } from './commands/webhooks.js';
 import { workspaceCommand } from './commands/workspace.js';
 import { formatError, UsageError } from './output.js';
 
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
     usersCommand,
     brandCommand,
     ...KEY_KIND_LIST.map(keysCommand),
+    webhooksCommand,
     mcpCommand,
   ])
     register(program);

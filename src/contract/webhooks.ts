@@ -37,8 +37,31 @@ export const WEBHOOK_LIMITS = { url: 2048, description: 500 } as const;
 
 const eventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
 
+/** What is wrong with `events` when neither form fits (zod's own word for a failed union is "Invalid input"). */
+function eventsIssue(input: unknown): string {
+  if (!Array.isArray(input)) return 'must be a list of event types, or ["*"] for every event';
+  const unknown = input.filter(
+    (event) => event !== ALL_EVENTS && !(WEBHOOK_EVENT_TYPES as readonly unknown[]).includes(event),
+  );
+  if (unknown.length > 0) {
+    return `names unknown event types (${unknown.map((event) => JSON.stringify(event)).join(', ')}); the types are ${WEBHOOK_EVENT_TYPES.join(', ')}, or "*" for every event`;
+  }
+  if (input.includes(ALL_EVENTS)) return '"*" (every event) must be the only entry when it is given';
+  // Known types only, yet more of them than there are types.
+  return 'must not name an event twice';
+}
+
 export const webhookEventsSchema = z
-  .union([z.tuple([z.literal(ALL_EVENTS)]), z.array(eventTypeSchema).min(1).max(WEBHOOK_EVENT_TYPES.length)])
+  .union(
+    [
+      z.tuple([z.literal(ALL_EVENTS)]),
+      z
+        .array(eventTypeSchema)
+        .min(1, `must name at least one event type, or "${ALL_EVENTS}"`)
+        .max(WEBHOOK_EVENT_TYPES.length),
+    ],
+    { error: (issue) => eventsIssue(issue.input) },
+  )
   .refine((events) => new Set(events).size === events.length, 'must not name an event twice')
   .describe('The event types to receive, or ["*"] for every event');
 export type WebhookEvents = z.output<typeof webhookEventsSchema>;
