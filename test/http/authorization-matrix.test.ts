@@ -183,12 +183,30 @@ const EXPECTED: Record<Access, Record<CallerKind, Outcome>> = {
     member: 'insufficient_role',
     outsider: 'workspace_forbidden',
   },
+  // Endpoints hold signing secrets: members may not even read them.
+  'webhooks.read': {
+    ...WITHOUT_USER,
+    owner: 'ok',
+    admin: 'ok',
+    member: 'insufficient_role',
+    outsider: 'workspace_forbidden',
+  },
+  'webhooks.write': {
+    ...WITHOUT_USER,
+    owner: 'ok',
+    admin: 'ok',
+    member: 'insufficient_role',
+    outsider: 'workspace_forbidden',
+  },
 };
 
-/** The shared fixture, plus a draft to read and an account that signs in with a password. */
+/** The shared fixture, plus a draft to read, a webhook endpoint with a delivery, and an account that signs in. */
 interface MatrixExtra {
   /** A draft of the target workspace, for the routes that only read one. */
   campaignId: string;
+  /** An endpoint of the target workspace (never disabled) and a delivery of its, for the webhook routes. */
+  webhookId: string;
+  deliveryId: string;
   signIn: { email: string; password: string };
 }
 type Fixture = SharedFixture & MatrixExtra;
@@ -433,6 +451,88 @@ const ROUTES: RouteRow[] = [
     mutating: true,
     build: async (f) => ({ params: { campaign_id: await newDraft(f) } }),
   },
+  ...withHead({ method: 'GET', path: '/api/v1/workspaces/{id}/webhooks', access: 'webhooks.read', ok: 200 }),
+  {
+    method: 'POST',
+    path: '/api/v1/workspaces/{id}/webhooks',
+    access: 'webhooks.write',
+    ok: 201,
+    mutating: true,
+    build: () => ({ body: { url: `https://hooks.example.com/matrix/${next()}`, events: ['*'] } }),
+  },
+  ...withHead({
+    method: 'GET',
+    path: '/api/v1/workspaces/{id}/webhooks/{webhook_id}',
+    access: 'webhooks.read',
+    ok: 200,
+    build: (f) => ({ params: { webhook_id: f.webhookId } }),
+  }),
+  {
+    method: 'PATCH',
+    path: '/api/v1/workspaces/{id}/webhooks/{webhook_id}',
+    access: 'webhooks.write',
+    ok: 200,
+    mutating: true,
+    build: async (f) => ({
+      params: { webhook_id: await newWebhook(f) },
+      body: { description: `Edited ${next()}` },
+    }),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/workspaces/{id}/webhooks/{webhook_id}',
+    access: 'webhooks.write',
+    ok: 204,
+    mutating: true,
+    build: async (f) => ({ params: { webhook_id: await newWebhook(f) } }),
+  },
+  // Revealing the secret is audited, so a refused caller must leave the audit log as it was too.
+  ...withHead({
+    method: 'GET',
+    path: '/api/v1/workspaces/{id}/webhooks/{webhook_id}/secret',
+    access: 'webhooks.write',
+    ok: 200,
+    mutating: true,
+    build: (f) => ({ params: { webhook_id: f.webhookId } }),
+  }),
+  {
+    method: 'POST',
+    path: '/api/v1/workspaces/{id}/webhooks/{webhook_id}/rotate-secret',
+    access: 'webhooks.write',
+    ok: 200,
+    mutating: true,
+    build: async (f) => ({ params: { webhook_id: await newWebhook(f) } }),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/workspaces/{id}/webhooks/{webhook_id}/test',
+    access: 'webhooks.write',
+    ok: 202,
+    mutating: true,
+    build: (f) => ({ params: { webhook_id: f.webhookId } }),
+  },
+  ...withHead({
+    method: 'GET',
+    path: '/api/v1/workspaces/{id}/webhooks/{webhook_id}/deliveries',
+    access: 'webhooks.read',
+    ok: 200,
+    build: (f) => ({ params: { webhook_id: f.webhookId } }),
+  }),
+  ...withHead({
+    method: 'GET',
+    path: '/api/v1/workspaces/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}',
+    access: 'webhooks.read',
+    ok: 200,
+    build: (f) => ({ params: { webhook_id: f.webhookId, delivery_id: f.deliveryId } }),
+  }),
+  {
+    method: 'POST',
+    path: '/api/v1/workspaces/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/retry',
+    access: 'webhooks.write',
+    ok: 202,
+    mutating: true,
+    build: (f) => ({ params: { webhook_id: f.webhookId, delivery_id: f.deliveryId } }),
+  },
 ];
 
 async function newDraft(f: Fixture): Promise<string> {
@@ -444,6 +544,15 @@ async function newDraft(f: Fixture): Promise<string> {
     body_text: '',
   });
   return draft.id;
+}
+
+/** A fresh endpoint of the target workspace, for the rows that change or delete one. */
+async function newWebhook(f: SharedFixture): Promise<string> {
+  const webhook = await f.app.services.webhooks.create(OPERATOR, f.workspaceId, {
+    url: `https://hooks.example.com/matrix/${next()}`,
+    events: ['campaign.created'],
+  });
+  return webhook.id;
 }
 
 const routeName = (row: { method: string; path: string }) => `${row.method} ${row.path}`;
@@ -488,7 +597,9 @@ async function matrixExtra(f: SharedFixture): Promise<MatrixExtra> {
   const signIn = { email: `signer${next()}@example.com`, password: 'correct horse battery' };
   const signer = await findOrCreateUser(f.deps, signIn.email);
   await f.store.users.setPasswordHash(signer.id, cheapPasswordHash(signIn.password));
-  return { campaignId: campaign.id, signIn };
+  const webhookId = await newWebhook(f);
+  const test = await f.app.services.webhooks.sendTest(OPERATOR, f.workspaceId, webhookId);
+  return { campaignId: campaign.id, webhookId, deliveryId: test.delivery_id, signIn };
 }
 
 /** The user a caller acts as (whose token a DELETE /api/v1/tokens/{token_id} row revokes). */
@@ -749,6 +860,44 @@ describeEachBackend('Authorization matrix: every route × every kind of caller',
       }
     }
     expect(Object.values(actual)).toEqual(Array(6).fill('404 campaign_not_found'));
+    expect(await snapshotTables(f.database.config)).toEqual(before);
+  });
+
+  it("does not let another workspace's owner reach this workspace's webhook endpoint or its deliveries through their own workspace", async () => {
+    const f = fixture();
+    const webhook = '/api/v1/workspaces/{id}/webhooks/{webhook_id}';
+    const delivery = `${webhook}/deliveries/{delivery_id}`;
+    const routes = [
+      { method: 'GET', path: webhook },
+      { method: 'PATCH', path: webhook, body: { enabled: false } },
+      { method: 'DELETE', path: webhook },
+      { method: 'GET', path: `${webhook}/secret` },
+      { method: 'POST', path: `${webhook}/rotate-secret` },
+      { method: 'POST', path: `${webhook}/test` },
+      { method: 'GET', path: `${webhook}/deliveries` },
+      { method: 'GET', path: delivery },
+      { method: 'POST', path: `${delivery}/retry` },
+    ] as const;
+    const before = await snapshotTables(f.database.config);
+    const actual: Record<string, string> = {};
+    for (const route of routes) {
+      const response = await call(
+        f,
+        route,
+        await credentialOf(f, 'outsider'),
+        {
+          params: { webhook_id: f.webhookId, delivery_id: f.deliveryId },
+          body: 'body' in route ? route.body : undefined,
+        },
+        f.otherWorkspaceId,
+      );
+      actual[routeName(route)] = outcome(response);
+      expect(response.body).not.toContain('whsec_');
+      expect(response.body).not.toContain('hooks.example.com');
+    }
+    expect(actual).toEqual(
+      Object.fromEntries(routes.map((route) => [routeName(route), '404 webhook_not_found'])),
+    );
     expect(await snapshotTables(f.database.config)).toEqual(before);
   });
 
