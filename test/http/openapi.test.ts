@@ -96,6 +96,17 @@ describe('GET /openapi.json', () => {
         'GET /api/v1/workspaces/{id}/campaigns/{campaign_id}',
         'PATCH /api/v1/workspaces/{id}/campaigns/{campaign_id}',
         'POST /api/v1/workspaces/{id}/campaigns/{campaign_id}/schedule',
+        'GET /api/v1/workspaces/{id}/webhooks',
+        'POST /api/v1/workspaces/{id}/webhooks',
+        'GET /api/v1/workspaces/{id}/webhooks/{webhook_id}',
+        'PATCH /api/v1/workspaces/{id}/webhooks/{webhook_id}',
+        'DELETE /api/v1/workspaces/{id}/webhooks/{webhook_id}',
+        'GET /api/v1/workspaces/{id}/webhooks/{webhook_id}/secret',
+        'POST /api/v1/workspaces/{id}/webhooks/{webhook_id}/rotate-secret',
+        'POST /api/v1/workspaces/{id}/webhooks/{webhook_id}/test',
+        'GET /api/v1/workspaces/{id}/webhooks/{webhook_id}/deliveries',
+        'GET /api/v1/workspaces/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}',
+        'POST /api/v1/workspaces/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/retry',
       ].sort(),
     );
   });
@@ -260,6 +271,24 @@ describeEachBackend('Documented problems are the ones the API answers', (backend
     const { brandKey, apiKey } = f;
     const owner = f.owner.token;
     const member = f.member.token;
+    // An endpoint with a delivery leased as if a worker were sending it, and a disabled endpoint.
+    const webhookBody = { url: 'https://hooks.example.com/in', events: ['*'] };
+    const newWebhook = async () =>
+      (await call(f, owner, 'POST', `${ws}/webhooks`, json(webhookBody))).json<{ id: string }>().id;
+    const webhookId = await newWebhook();
+    const hook = `${ws}/webhooks/${webhookId}`;
+    const test = await call(f, owner, 'POST', `${hook}/test`);
+    const deliveryId = test.json<{ delivery_id: string }>().delivery_id;
+    const now = f.clock.now();
+    const leased = await f.store.deliveries.claim({
+      lease: 'openapi-test',
+      now: new Date(now).toISOString(),
+      leaseUntil: new Date(now + 60_000).toISOString(),
+      limit: 10,
+    });
+    expect(leased.map((delivery) => delivery.id)).toContain(deliveryId);
+    const disabled = `${ws}/webhooks/${await newWebhook()}`;
+    expect((await call(f, owner, 'PATCH', disabled, json({ enabled: false }))).statusCode).toBe(200);
 
     const provoked: ProvokedProblems = {
       // The read operation, in its order of checks.
@@ -342,6 +371,45 @@ describeEachBackend('Documented problems are the ones the API answers', (backend
       'POST /api/v1/workspaces/{id}/campaigns/{campaign_id}/schedule': [
         ['409 campaign_not_draft', `${ws}/campaigns/${scheduled.id}/schedule`, apiKey],
         ['403 insufficient_role', `${ws}/campaigns/${draft.id}/schedule`, member],
+      ],
+      'GET /api/v1/workspaces/{id}/webhooks': [
+        ['403 insufficient_role', `${ws}/webhooks`, member],
+        ['403 api_key_not_allowed', `${ws}/webhooks`, apiKey],
+      ],
+      'POST /api/v1/workspaces/{id}/webhooks': [
+        ['400 invalid_request', `${ws}/webhooks`, owner, json({ ...webhookBody, url: 'https://10.0.0.1/' })],
+        ['403 insufficient_role', `${ws}/webhooks`, member, json(webhookBody)],
+        ['400 invalid_json', `${ws}/webhooks`, owner, raw('{')],
+      ],
+      'GET /api/v1/workspaces/{id}/webhooks/{webhook_id}': [
+        ['404 webhook_not_found', `${ws}/webhooks/wh_none`, owner],
+      ],
+      'PATCH /api/v1/workspaces/{id}/webhooks/{webhook_id}': [
+        ['404 webhook_not_found', `${ws}/webhooks/wh_none`, owner, json({ enabled: true })],
+        ['400 invalid_request', hook, owner, json({})],
+      ],
+      'DELETE /api/v1/workspaces/{id}/webhooks/{webhook_id}': [
+        ['404 webhook_not_found', `${ws}/webhooks/wh_none`, owner],
+      ],
+      'GET /api/v1/workspaces/{id}/webhooks/{webhook_id}/secret': [
+        ['404 webhook_not_found', `${ws}/webhooks/wh_none/secret`, owner],
+        ['403 insufficient_role', `${hook}/secret`, member],
+      ],
+      'POST /api/v1/workspaces/{id}/webhooks/{webhook_id}/rotate-secret': [
+        ['404 webhook_not_found', `${ws}/webhooks/wh_none/rotate-secret`, owner],
+      ],
+      'POST /api/v1/workspaces/{id}/webhooks/{webhook_id}/test': [
+        ['409 webhook_disabled', `${disabled}/test`, owner],
+      ],
+      'GET /api/v1/workspaces/{id}/webhooks/{webhook_id}/deliveries': [
+        ['400 invalid_request', `${hook}/deliveries?cursor=nope`, owner],
+      ],
+      'GET /api/v1/workspaces/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}': [
+        ['404 delivery_not_found', `${hook}/deliveries/dlv_none`, owner],
+      ],
+      'POST /api/v1/workspaces/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/retry': [
+        ['409 delivery_in_progress', `${hook}/deliveries/${deliveryId}/retry`, owner],
+        ['404 delivery_not_found', `${hook}/deliveries/dlv_none/retry`, owner],
       ],
     };
 
