@@ -73,9 +73,14 @@ const SECRET_KEY_NAMES = KEY_KIND_LIST.map((kind) => kind.prefix.slice(0, -1)).j
  * one cut short, wherever it stands (after `%20`, a letter, a digit or `_` too); a webhook signing secret
  * (`whsec_` and base64); and a JWT (`eyJ…` header).
  */
-// Keys' runs stay base62: base64's `/` in them would swallow the next key's prefix (`brk_…/wsk_…`) and leave its secret.
+const SECRET_PREFIX = `(?:${SECRET_KEY_NAMES}|${WEBHOOK_SECRET_NAME})(?:_|%5[Ff])`;
+/**
+ * A run stops where another secret's prefix starts: otherwise it would swallow that prefix (`brk_…wsk`, or
+ * `whsec_…/whsec` since base64 has `/`) and leave the next secret's random part in the clear.
+ */
+const runOf = (characters: string) => `(?:(?!${SECRET_PREFIX})[${characters}])+`;
 const ANY_SECRET = new RegExp(
-  `(${SECRET_KEY_NAMES})(?:_|%5[Ff])[0-9A-Za-z]+|(${WEBHOOK_SECRET_NAME})(?:_|%5[Ff])[0-9A-Za-z+/=]+|eyJ[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]*(?:\\.[A-Za-z0-9_-]*)?`,
+  `(${SECRET_KEY_NAMES})(?:_|%5[Ff])${runOf('0-9A-Za-z')}|(${WEBHOOK_SECRET_NAME})(?:_|%5[Ff])${runOf('0-9A-Za-z+/=')}|eyJ[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]*(?:\\.[A-Za-z0-9_-]*)?`,
   'g',
 );
 

@@ -1,7 +1,9 @@
 import type { HTTPMethods, LightMyRequestResponse } from 'fastify';
 import { beforeAll, expect, it } from 'vitest';
 import { BRAND_SECTIONS } from '../../src/core/brand-context.js';
-import { BRAND_KEY, WORKSPACE_API_KEY } from '../../src/core/secret-keys.js';
+import { BRAND_KEY, WEBHOOK_SECRET_PREFIX, WORKSPACE_API_KEY } from '../../src/core/secret-keys.js';
+import { OPERATOR } from '../../src/services/audit.js';
+import { generateWebhookSecret } from '../../src/services/webhook-secrets.js';
 import { describeEachBackend } from '../support/databases.js';
 import { campaignsUrl, newDraft } from '../support/fixtures/campaigns.js';
 import { useFixture } from '../support/http-fixture.js';
@@ -29,8 +31,16 @@ const SEED = 20_261_122;
 describeEachBackend('generated requests', (backend) => {
   const fixture = useFixture(backend);
   let campaignId = '';
+  let webhookId = '';
   beforeAll(async () => {
-    campaignId = (await newDraft(fixture())).id;
+    const f = fixture();
+    campaignId = (await newDraft(f)).id;
+    webhookId = (
+      await f.app.services.webhooks.create(OPERATOR, f.workspaceId, {
+        url: 'https://hooks.example.com/fuzz',
+        events: ['*'],
+      })
+    ).id;
   });
 
   it(`answers ${String(REQUESTS_PER_BACKEND)} generated requests without a 5xx, every error as problem+json, no secret echoed or logged`, async () => {
@@ -47,8 +57,15 @@ describeEachBackend('generated requests', (backend) => {
         () => f.brandKey,
         () => f.apiKey,
         () => `eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c3JfJHtpbnQoMWU5KX0ifQ.${BRAND_KEY.generate().slice(4)}`,
+        () => generateWebhookSecret(),
       ])();
-      sent.add(value.startsWith('eyJ') ? (value.split('.')[2] ?? value) : value.slice(4, 34));
+      sent.add(
+        value.startsWith('eyJ')
+          ? (value.split('.')[2] ?? value)
+          : value.startsWith(WEBHOOK_SECRET_PREFIX)
+            ? value.slice(WEBHOOK_SECRET_PREFIX.length, WEBHOOK_SECRET_PREFIX.length + 30)
+            : value.slice(4, 34),
+      );
       return value;
     };
     const text = (): string =>
@@ -62,6 +79,8 @@ describeEachBackend('generated requests', (backend) => {
         () => `_${secret()}`,
         () => '#12',
         () => 'https://example.com/a',
+        () => 'http://127.0.0.1:9/hook',
+        () => 'https://[::ffff:169.254.169.254]/',
         () => 'javascript:alert(1)',
         () => '2026-13-45T99:99:99Z',
       ])();
@@ -87,6 +106,10 @@ describeEachBackend('generated requests', (backend) => {
       'body_text',
       'status',
       'expires_in_days',
+      'url',
+      'events',
+      'enabled',
+      'description',
       ...BRAND_SECTIONS,
       '__proto__',
       'constructor',
@@ -149,6 +172,34 @@ describeEachBackend('generated requests', (backend) => {
       {
         method: 'DELETE',
         url: () => `/api/v1/workspaces/${workspace()}/brand-keys/${pick(['bk_nope', secret()])}`,
+        fields: [],
+      },
+      {
+        method: 'POST',
+        url: () => `/api/v1/workspaces/${workspace()}/webhooks`,
+        fields: ['url', 'events', 'description'],
+      },
+      {
+        method: 'PATCH',
+        url: () => `/api/v1/workspaces/${workspace()}/webhooks/${pick([webhookId, 'wh_nope', secret()])}`,
+        fields: ['url', 'events', 'enabled', 'description'],
+      },
+      {
+        method: 'GET',
+        url: () =>
+          `/api/v1/workspaces/${workspace()}/webhooks/${pick([webhookId, 'wh_nope', secret()])}/${pick(['secret', 'deliveries', `deliveries/${pick(['dlv_nope', secret()])}`])}`,
+        fields: [],
+      },
+      {
+        method: 'GET',
+        url: () =>
+          `/api/v1/workspaces/${workspace()}/webhooks/${webhookId}/deliveries?${pick(['limit=0', 'limit=101', 'cursor=%00', `cursor=${secret()}`, 'status=lost', 'status=failed&limit=2'])}`,
+        fields: [],
+      },
+      {
+        method: 'POST',
+        url: () =>
+          `/api/v1/workspaces/${workspace()}/webhooks/${pick([webhookId, 'wh_nope', secret()])}/${pick(['rotate-secret', 'test', `deliveries/${pick(['dlv_nope', secret()])}/retry`])}`,
         fields: [],
       },
     ];
