@@ -1,5 +1,20 @@
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newCampaignSchema } from '../../src/contract/campaigns.js';
+import { WEBHOOK_EVENT_TYPES, type EventEnvelope } from '../../src/contract/webhooks.js';
+import { parseBrandDocument } from '../../src/core/brand-context.js';
+import { DEFAULT_RETRY_SCHEDULE } from '../../src/core/delivery-schedule.js';
+import { KEY_SERVICES } from '../../src/services/keys.js';
+import type { Actor } from '../../src/services/audit.js';
+import { replaceBrand } from '../../src/services/brand.js';
+import { createCampaign, scheduleCampaign, updateCampaign } from '../../src/services/campaigns.js';
+import { DEMO_BRAND } from '../../src/services/demo-brand.js';
+import { sweepKeyExpiry } from '../../src/services/key-expiry.js';
+import { addMember, removeMember } from '../../src/services/members.js';
+import { createWorkspace, findOrCreateUser } from '../../src/services/workspaces.js';
+import { REPO_ROOT } from '../cli/cli-process.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { DAY_MS } from '../support/clock.js';
 import { sqliteBackend, type TestDatabase } from '../support/databases.js';
 
 /** Every `src` and `href` of the page, resolved against the page's own URL. */
@@ -69,5 +84,155 @@ describe('The API reference at /docs', () => {
     const shown = await get('/docs/json');
     expect(shown.statusCode).toBe(200);
     expect(shown.json()).toEqual((await get('/openapi.json')).json());
+  });
+});
+
+/** The part of the README under `heading`, up to the next heading of the same level or higher. */
+function sectionOf(markdown: string, heading: string): string {
+  const level = heading.indexOf(' ');
+  const start = markdown.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`the README has no "${heading}"`);
+  const rest = markdown.slice(start + heading.length + 2);
+  const end = rest.search(new RegExp(`^#{1,${String(level)}} `, 'm'));
+  return end < 0 ? rest : rest.slice(0, end);
+}
+
+/**
+ * Where `sample` is not shaped like `actual`: a missing or extra field, or another type. `null` stands for a
+ * value of any type, since nullable fields hold one or the other.
+ */
+function shapeDifferences(sample: unknown, actual: unknown, path: string): string[] {
+  if (sample === null || actual === null) return [];
+  if (Array.isArray(sample) || Array.isArray(actual)) {
+    if (!Array.isArray(sample) || !Array.isArray(actual)) return [`${path} is not an array in both`];
+    const [first, actualFirst] = [sample[0] as unknown, actual[0] as unknown];
+    return first === undefined || actualFirst === undefined
+      ? []
+      : shapeDifferences(first, actualFirst, `${path}[0]`);
+  }
+  if (typeof sample === 'object' && typeof actual === 'object') {
+    const [have, sent] = [sample as Record<string, unknown>, actual as Record<string, unknown>];
+    return [...new Set([...Object.keys(have), ...Object.keys(sent)])].flatMap((key) => {
+      if (!(key in sent)) return [`${path}.${key} is not sent`];
+      if (!(key in have)) return [`${path}.${key} is sent but not shown`];
+      return shapeDifferences(have[key], sent[key], `${path}.${key}`);
+    });
+  }
+  return typeof sample === typeof actual
+    ? []
+    : [`${path} is a ${typeof actual}, shown as a ${typeof sample}`];
+}
+
+describe('README "Webhooks"', () => {
+  let database: TestDatabase;
+  let testApp: TestApp;
+  let readme: string;
+  /** One event of each type, as the service queued it for an endpoint that subscribes to every event. */
+  const sent = new Map<string, EventEnvelope>();
+
+  /** The events table: each row's types and its sample `data`. */
+  function eventRows(): { types: string[]; sample: unknown }[] {
+    return sectionOf(sectionOf(readme, '## Webhooks'), '### Events')
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .map((row) => {
+        const cells = row.split(' | ');
+        const types = [...(cells[0] ?? '').matchAll(/`([^`]+)`/g)].map(([, type = '']) => type);
+        const sample = /`(\{.*\})` \|$/.exec(row)?.[1];
+        return { types, sample: sample === undefined ? undefined : (JSON.parse(sample) as unknown) };
+      });
+  }
+
+  beforeAll(async () => {
+    readme = await readFile(`${REPO_ROOT}README.md`, 'utf8');
+    database = await sqliteBackend.create();
+    testApp = await startTestApp(database);
+    const { deps, clock } = testApp;
+    const { webhooks } = testApp.app.services;
+    const owner = await findOrCreateUser(deps, 'owner@example.com');
+    const actor: Actor = { kind: 'user', userId: owner.id, email: owner.email };
+    const { id: workspaceId } = await createWorkspace(deps, actor, { name: 'Acme Coffee', owner });
+    const webhook = await webhooks.create(actor, workspaceId, {
+      url: 'https://hooks.example.com/brand-context',
+      events: ['*'],
+    });
+
+    // Every publisher once: keys of each kind through their life, the brand, a campaign, a member, a test.
+    for (const service of Object.values(KEY_SERVICES)) {
+      const revoked = await service.create(deps, actor, { workspaceId, name: 'old pipeline' });
+      await service.revoke(deps, actor, workspaceId, revoked.id);
+      await service.create(deps, actor, { workspaceId, name: 'newsletter pipeline' });
+    }
+    clock.advance(80 * DAY_MS);
+    await sweepKeyExpiry(deps);
+    clock.advance(11 * DAY_MS);
+    await sweepKeyExpiry(deps);
+    await replaceBrand(deps, actor, workspaceId, parseBrandDocument(DEMO_BRAND));
+    const draft = newCampaignSchema.parse({ name: 'December newsletter' });
+    const target = {
+      workspaceId,
+      id: (await createCampaign(deps, actor, workspaceId, draft)).id,
+      ifMatch: undefined,
+    };
+    await updateCampaign(deps, actor, target, { subject: 'Our winter blend is back' });
+    await scheduleCampaign(deps, actor, target);
+    const member = { email: 'sam@example.com', role: 'admin' };
+    const added = await addMember(deps, actor, 'owner', workspaceId, member);
+    await removeMember(deps, actor, 'owner', workspaceId, added.user_id);
+    await webhooks.sendTest(actor, workspaceId, webhook.id);
+
+    let cursor: string | undefined;
+    do {
+      const page = await webhooks.listDeliveries(workspaceId, webhook.id, { limit: 100, cursor });
+      for (const item of page.items) {
+        const { payload } = await webhooks.getDelivery(workspaceId, webhook.id, item.id);
+        const envelope = JSON.parse(payload) as EventEnvelope;
+        sent.set(envelope.type, envelope);
+      }
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor !== undefined);
+  });
+  afterAll(async () => {
+    await testApp.close();
+    await database.drop();
+  });
+
+  it('lists every event type in its events table, each once, and no other', () => {
+    const listed = eventRows().flatMap((row) => row.types);
+    expect(new Set(listed).size).toBe(listed.length);
+    expect([...listed].sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
+  });
+
+  it('shows for every event type a sample `data` shaped like what the service sends', () => {
+    // The setup published every type: a type it missed would be a sample nothing checks.
+    expect([...sent.keys()].sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
+    for (const { types, sample } of eventRows()) {
+      expect(sample, types.join(', ')).toBeTypeOf('object');
+      for (const type of types) {
+        expect(shapeDifferences(sample, sent.get(type)?.data, type)).toEqual([]);
+      }
+    }
+  });
+
+  it('shows the envelope every event is sent in', () => {
+    const example = /### Events\n[\s\S]*?```json\n([\s\S]*?)```/.exec(sectionOf(readme, '## Webhooks'))?.[1];
+    const envelope = JSON.parse(example ?? '') as EventEnvelope;
+    expect(shapeDifferences(envelope, sent.get(envelope.type), 'envelope')).toEqual([]);
+    expect(envelope.id).toMatch(/^evt_/);
+  });
+
+  it('names every delivery setting in the configuration table, with the default retry schedule', () => {
+    const configuration = sectionOf(readme, '## Configuration');
+    for (const variable of [
+      'DELIVERY_WORKERS',
+      'DELIVERY_RETRY_SCHEDULE',
+      'DELIVERY_LEASE_SECONDS',
+      'WEBHOOK_ALLOW_PRIVATE_URLS',
+      'BRAND_CONTEXT_ENCRYPTION_KEY',
+    ]) {
+      expect(configuration).toMatch(new RegExp(`^\\| \`${variable}\` \\|`, 'm'));
+    }
+    expect(configuration).toContain(`| \`DELIVERY_RETRY_SCHEDULE\` | \`${DEFAULT_RETRY_SCHEDULE}\` |`);
+    expect(sectionOf(readme, '## Webhooks')).toContain(`\`${DEFAULT_RETRY_SCHEDULE}\``);
   });
 });
