@@ -76,11 +76,12 @@ const SECRET_KEY_NAMES = KEY_KIND_LIST.map((kind) => kind.prefix.slice(0, -1)).j
 const SECRET_PREFIX = `(?:${SECRET_KEY_NAMES}|${WEBHOOK_SECRET_NAME})(?:_|%5[Ff])`;
 /**
  * A run stops where another secret's prefix starts: otherwise it would swallow that prefix (`brk_…wsk`, or
- * `whsec_…/whsec` since base64 has `/`) and leave the next secret's random part in the clear.
+ * `whsec_…/whsec` since base64 has `/`) and leave the next secret's random part in the clear. A webhook
+ * secret's run includes base64's `+`, `/` and `=` percent-encoded, as a URL carries them.
  */
-const runOf = (characters: string) => `(?:(?!${SECRET_PREFIX})[${characters}])+`;
+const runOf = (characters: string) => `(?:(?!${SECRET_PREFIX})(?:${characters}))+`;
 const ANY_SECRET = new RegExp(
-  `(${SECRET_KEY_NAMES})(?:_|%5[Ff])${runOf('0-9A-Za-z')}|(${WEBHOOK_SECRET_NAME})(?:_|%5[Ff])${runOf('0-9A-Za-z+/=')}|eyJ[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]*(?:\\.[A-Za-z0-9_-]*)?`,
+  `(${SECRET_KEY_NAMES})(?:_|%5[Ff])${runOf('[0-9A-Za-z]')}|(${WEBHOOK_SECRET_NAME})(?:_|%5[Ff])${runOf('[0-9A-Za-z+/=]|%2[BbFf]|%3[Dd]')}|eyJ[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]*(?:\\.[A-Za-z0-9_-]*)?`,
   'g',
 );
 

@@ -22,6 +22,7 @@ describeEachBackend('hostile request bodies', (backend) => {
     for (const [credential, url] of [
       [f.owner.token, campaignsUrl(f.workspaceId)],
       [f.owner.token, `/api/v1/workspaces/${f.workspaceId}/brand-keys`],
+      [f.owner.token, `/api/v1/workspaces/${f.workspaceId}/webhooks`],
       [f.owner.token, '/api/v1/workspaces'],
     ] as const) {
       const response = await call(f, credential, 'POST', url, { rawBody: body });

@@ -84,6 +84,38 @@ describeEachBackend('input hygiene', (backend) => {
       url: ({ workspaceId }) => `/api/v1/workspaces/${workspaceId}/api-keys/ak_%00`,
       field: 'key_id',
     },
+    {
+      name: 'a webhook id in the path',
+      method: 'GET',
+      url: ({ workspaceId }) => `/api/v1/workspaces/${workspaceId}/webhooks/wh_%00/secret`,
+      field: 'webhook_id',
+    },
+    {
+      name: 'a delivery id in the path',
+      method: 'POST',
+      url: ({ workspaceId }) => `/api/v1/workspaces/${workspaceId}/webhooks/wh_x/deliveries/dlv_%00/retry`,
+      field: 'delivery_id',
+    },
+    {
+      name: 'a delivery cursor in the query',
+      method: 'GET',
+      url: ({ workspaceId }) => `/api/v1/workspaces/${workspaceId}/webhooks/wh_x/deliveries?cursor=%00`,
+      field: 'cursor',
+    },
+    {
+      name: 'a new webhook endpoint description',
+      method: 'POST',
+      url: ({ workspaceId }) => `/api/v1/workspaces/${workspaceId}/webhooks`,
+      body: { url: 'https://hooks.example.com/in', events: ['*'], description: 'a\u0000b' },
+      field: 'description',
+    },
+    {
+      name: 'a webhook endpoint URL',
+      method: 'POST',
+      url: ({ workspaceId }) => `/api/v1/workspaces/${workspaceId}/webhooks`,
+      body: { url: 'https://hooks.example.com/\u0000', events: ['*'] },
+      field: 'url',
+    },
   ];
 
   it.each(cases)('refuses a NUL character in $name with 400 naming $field, changing nothing', async (c) => {

@@ -74,4 +74,36 @@ describeEachBackend('secrets in unexpected places', (backend) => {
     expect(responses.map((response) => response.statusCode)).toEqual([404, 400, 400, 404, 400]);
     expectNoSecret(f, responses);
   });
+
+  it('masks a webhook signing secret pasted into a path, a query, a field name or a header, in responses and logs', async () => {
+    const f = fixture();
+    const hooks = `/api/v1/workspaces/${f.workspaceId}/webhooks`;
+    const created = await call(f, f.owner.token, 'POST', hooks, {
+      body: { url: 'https://hooks.example.com/in', events: ['*'] },
+    });
+    expect(created.statusCode).toBe(201);
+    const { id, secret } = created.json<{ id: string; secret: string }>();
+    const body = secret.slice('whsec_'.length);
+    const responses = [
+      await call(f, f.owner.token, 'GET', `${hooks}/${secret}`),
+      await call(f, f.owner.token, 'GET', `${hooks}/${secret}/deliveries/${secret}`),
+      await call(f, f.owner.token, 'GET', `${hooks}/${id}/deliveries?cursor=${encodeURIComponent(secret)}`),
+      await call(f, f.owner.token, 'GET', `/nowhere?secret=${secret}`),
+      await call(f, f.owner.token, 'PATCH', `${hooks}/${id}`, { body: { [secret]: true } }),
+      await call(f, f.owner.token, 'POST', hooks, {
+        body: { url: `https://hooks.example.com/${secret}`, events: [secret] },
+      }),
+      await call(f, f.owner.token, 'GET', `${hooks}/${id}`, { headers: { 'x-request-id': secret } }),
+    ];
+    expect(responses.map((response) => response.statusCode)).toEqual([404, 404, 400, 404, 400, 400, 200]);
+    // The random part, and a stretch of it without base64's + / = (what a URL-encoded copy keeps).
+    const parts = [body.slice(0, 30), ...(body.match(/[0-9A-Za-z]{12,}/g) ?? []).slice(0, 1)];
+    for (const response of responses) {
+      const seen = JSON.stringify(response.headers) + response.body;
+      for (const part of parts) expect(seen).not.toContain(part);
+    }
+    const logs = f.logs.join('');
+    expect(logs).toContain('whsec_[REDACTED]');
+    for (const part of parts) expect(logs).not.toContain(part);
+  });
 });
