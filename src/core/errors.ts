@@ -277,6 +277,13 @@ export const PROBLEMS = {
     detail: (v: { webhookId: string; deliveryId: string }) =>
       `Webhook endpoint ${v.webhookId} has no delivery ${v.deliveryId}.`,
   },
+  secret_unreadable: {
+    status: 500,
+    title: 'The signing secret cannot be read',
+    resolution:
+      'The operator must run every node and the CLI with the BRAND_CONTEXT_ENCRYPTION_KEY the secret was sealed with; or rotate the secret (POST …/rotate-secret), which seals a new one with the current key.',
+    detail: 'This endpoint’s signing secret was sealed with another encryption key than the service has now.',
+  },
   delivery_in_progress: {
     status: 409,
     title: 'The delivery is being attempted',

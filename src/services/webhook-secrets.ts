@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { AppError } from '../core/errors.js';
 import { WEBHOOK_SECRET_PREFIX } from '../core/secret-keys.js';
 import type { Repositories } from '../store/store.js';
 
@@ -43,19 +44,21 @@ export class WebhookSecrets {
       .join('.');
   }
 
+  /** The secret; 500 `secret_unreadable` when it was sealed with another key than this node's. */
   async open(sealed: string): Promise<string> {
     const [version, iv, data, tag] = sealed.split('.');
-    if (version !== SEALED_VERSION || iv === undefined || data === undefined || tag === undefined) {
-      throw new Error('a webhook secret is stored in an unknown form');
+    const key = await this.encryptionKey();
+    try {
+      if (version !== SEALED_VERSION || iv === undefined || data === undefined || tag === undefined) {
+        throw new Error('unknown form');
+      }
+      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+      return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString(
+        'utf8',
+      );
+    } catch {
+      throw new AppError('secret_unreadable');
     }
-    const decipher = createDecipheriv(
-      'aes-256-gcm',
-      await this.encryptionKey(),
-      Buffer.from(iv, 'base64url'),
-    );
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString(
-      'utf8',
-    );
   }
 }

@@ -303,8 +303,9 @@ export class WebhookService {
   }
 
   /**
-   * Sends the delivery again now, with the same event id (receivers dedupe on it): one more attempt, whatever
-   * its status. Refused while an attempt is in flight.
+   * Sends the delivery now, with the same event id (receivers dedupe on it). A settled one (failed or
+   * succeeded) gets one more attempt; one still being retried keeps the rest of its schedule and is only
+   * brought forward. Refused while an attempt is in flight.
    */
   async retryDelivery(
     actor: Actor,
@@ -318,7 +319,12 @@ export class WebhookService {
       if (!webhook) throw new AppError('webhook_not_found', { workspaceId, webhookId });
       const delivery = await tx.deliveries.get(workspaceId, webhookId, deliveryId);
       if (!delivery) throw new AppError('delivery_not_found', { webhookId, deliveryId });
-      const requeued = await tx.deliveries.requeue(deliveryId, at, delivery.attempts + 1);
+      const settled = delivery.status === 'failed' || delivery.status === 'succeeded';
+      const requeued = await tx.deliveries.requeue(
+        deliveryId,
+        at,
+        settled ? delivery.attempts + 1 : delivery.maxAttempts,
+      );
       if (!requeued) throw new AppError('delivery_in_progress', { deliveryId });
       await recordAudit(tx, actor, at, {
         workspaceId,

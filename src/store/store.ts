@@ -356,7 +356,7 @@ export interface DeliveriesRepository {
     options: { status?: DeliveryStatus | undefined; after?: DeliveryCursor | undefined; limit: number },
   ): Promise<DeliveryRecord[]>;
   /** Makes a delivery due again at `now` with `maxAttempts`, unless a worker holds it; returns it if it did. */
-  requeue(id: string, now: string, maxAttempts: number): Promise<DeliveryRecord | undefined>;
+  requeue(id: string, now: string, maxAttempts: number | null): Promise<DeliveryRecord | undefined>;
 }
 
 /** The expiry notices of keys (`expiring` 14 and 3 days before, `expired`), each sent once. */

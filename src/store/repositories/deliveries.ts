@@ -265,7 +265,7 @@ export class DeliveriesTable implements DeliveriesRepository {
     return rows.map(toDelivery);
   }
 
-  async requeue(id: string, now: string, maxAttempts: number): Promise<DeliveryRecord | undefined> {
+  async requeue(id: string, now: string, maxAttempts: number | null): Promise<DeliveryRecord | undefined> {
     const updated = await this.session.db
       .updateTable('deliveries')
       .set({ status: 'pending', next_attempt_at: now, max_attempts: maxAttempts })

@@ -24,6 +24,7 @@ export function webhookSecretRoute(app: ZodApp): void {
         response: withProblems({ 200: jsonResponse('The signing secret', webhookSecretSchema) }, [
           ...managementProblems('read', 'webhooks.write'),
           'webhook_not_found',
+          'secret_unreadable',
         ]),
       },
     },

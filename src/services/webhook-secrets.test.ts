@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { describe, expect, it } from 'vitest';
+import type { Repositories } from '../store/store.js';
+import { generateWebhookSecret, WebhookSecrets } from './webhook-secrets.js';
+
+/** Settings are only read when no key is configured; these tests configure one. */
+const noSettings = {} as Pick<Repositories, 'settings'>;
+
+describe('webhook secrets', () => {
+  it('generates whsec_ secrets that the standardwebhooks package accepts, each different', () => {
+    const [first, second] = [generateWebhookSecret(), generateWebhookSecret()];
+    expect(first).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(first).not.toBe(second);
+    expect(() => new Webhook(first)).not.toThrow();
+  });
+
+  it('seals a secret so that the sealed text does not contain it, and opens it again', async () => {
+    const secrets = new WebhookSecrets(noSettings, randomBytes(32));
+    const secret = generateWebhookSecret();
+    const sealed = await secrets.seal(secret);
+    expect(sealed).not.toContain(secret.slice('whsec_'.length, 20));
+    expect(await secrets.seal(secret)).not.toBe(sealed);
+    expect(await secrets.open(sealed)).toBe(secret);
+  });
+
+  it('refuses with secret_unreadable a secret sealed under another key', async () => {
+    const sealed = await new WebhookSecrets(noSettings, randomBytes(32)).seal(generateWebhookSecret());
+    await expect(new WebhookSecrets(noSettings, randomBytes(32)).open(sealed)).rejects.toMatchObject({
+      code: 'secret_unreadable',
+    });
+    await expect(new WebhookSecrets(noSettings, randomBytes(32)).open('not sealed')).rejects.toMatchObject({
+      code: 'secret_unreadable',
+    });
+  });
+});
