@@ -397,6 +397,8 @@ export function useBrowserFixture(): () => BrowserFixture {
         Object.keys(DEFAULT_SIGN_IN_LIMITS).map((limit) => [limit, { attempts: 1000, windowSeconds: 60 }]),
       ) as unknown as SignInLimits,
       usageFlushMs: 200,
+      // The webhook suite's receivers listen on 127.0.0.1.
+      webhooks: { allowPrivateUrls: true },
     });
     const { deps, clock } = testApp;
     // The browser's clock is the real one: relative times ("expires in 90 days") are judged against it.

@@ -85,6 +85,9 @@ function measure(page: Page): Promise<Layout> {
 describeInBrowser('The console at 390, 1280 and 1366 px: no sideways scrolling, row actions in view', () => {
   const fixture = useBrowserFixture();
   const longKeyName = 'Newsletter pipeline for the winter subscription campaign';
+  const longWebhookUrl =
+    'https://hooks.acme-coffee-roasters.example/integrations/brand-context/webhooks/receiver?source=console';
+  let webhookId = '';
 
   // Keys as a busy workspace has them: made in the console by someone with a long address, used, one
   // about to expire. Each of those widens a column ("Created by", "Last used" with its time, "Expires soon").
@@ -103,6 +106,38 @@ describeInBrowser('The console at 390, 1280 and 1366 px: no sideways scrolling, 
     const owner = await store.users.get(f.owner.userId);
     if (!owner) throw new Error('owner missing');
     await f.testApp.tokens.createPersonalToken(owner, { name: 'Claude Desktop', expiresInDays: 30 });
+
+    // A webhook endpoint with a long address, failing: one delivery retrying after a slow 503 with a long
+    // reason, and one pending.
+    const { webhooks } = f.testApp.app.services;
+    const endpoint = await webhooks.create(OPERATOR, f.workspaceId, {
+      url: longWebhookUrl,
+      events: ['brand.updated', 'campaign.created', 'campaign.scheduled', 'member.added'],
+      description: 'Order system in the roastery',
+    });
+    webhookId = endpoint.id;
+    await webhooks.sendTest(OPERATOR, f.workspaceId, endpoint.id);
+    const now = f.testApp.clock.now();
+    const [claimed] = await store.deliveries.claim({
+      lease: 'layout',
+      now: new Date(now).toISOString(),
+      leaseUntil: new Date(now + 60_000).toISOString(),
+      limit: 1,
+    });
+    if (!claimed) throw new Error('the test delivery was not claimed');
+    await store.deliveries.settle(
+      claimed.id,
+      'layout',
+      {
+        attempt: 1,
+        attemptedAt: new Date(now).toISOString(),
+        responseStatus: 503,
+        durationMs: 1432,
+        error: 'the endpoint answered 503: upstream connect error or disconnect/reset before headers',
+      },
+      { status: 'retrying', nextAttemptAt: new Date(now + 5 * 60_000).toISOString() },
+    );
+    await webhooks.sendTest(OPERATOR, f.workspaceId, endpoint.id);
   });
 
   /** Each page, with what shows that its content has loaded, and how many row buttons it has at least. */
@@ -179,6 +214,21 @@ describeInBrowser('The console at 390, 1280 and 1366 px: no sideways scrolling, 
           await rowOf(table(page, 'Brand read keys'), longKeyName).waitFor();
           await rowOf(table(page, 'Workspace API keys'), 'CRM sync').waitFor();
         },
+      },
+      {
+        name: 'webhooks',
+        path: `${workspace}/settings/webhooks`,
+        title: 'Webhooks',
+        rowButtons: 0,
+        ready: (page) => rowOf(table(page, 'Webhook endpoints'), longWebhookUrl).waitFor(),
+      },
+      {
+        name: 'webhook-endpoint',
+        path: `${workspace}/settings/webhooks/${webhookId}`,
+        title: longWebhookUrl,
+        // Details for both deliveries, Retry for the one that failed.
+        rowButtons: 3,
+        ready: (page) => rowOf(table(page, 'Deliveries'), '503').waitFor(),
       },
       {
         name: 'access-tokens',

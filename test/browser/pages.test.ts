@@ -20,7 +20,7 @@ import {
   WAIT_MS,
 } from './browser-harness.js';
 
-const NAV_LINKS = ['Brand', 'Campaigns', 'Members', 'Audit log', 'Agent Access', 'Access tokens'];
+const NAV_LINKS = ['Brand', 'Campaigns', 'Members', 'Audit log', 'Agent Access', 'Webhooks', 'Access tokens'];
 
 describeInBrowser('Every page of the console: title, accessibility, no errors', () => {
   const fixture = useBrowserFixture();
@@ -110,6 +110,10 @@ describeInBrowser('Every page of the console: title, accessibility, no errors', 
     await rowOf(page.getByRole('table', { name: 'Brand read keys', exact: true }), f.seededKeyName).waitFor();
     await checkPage(session, 'agent-access');
 
+    await navigate(page, 'Webhooks');
+    await page.getByRole('table', { name: 'Webhook endpoints', exact: true }).waitFor();
+    await checkPage(session, 'webhooks');
+
     await navigate(page, 'Access tokens', 'Personal access tokens');
     await page.getByRole('table', { name: 'Access tokens', exact: true }).waitFor();
     await checkPage(session, 'access-tokens');
@@ -126,6 +130,7 @@ describeInBrowser('Every page of the console: title, accessibility, no errors', 
       [`/w/${f.workspaceId}/members`, 'Members'],
       [`/w/${f.workspaceId}/audit-log`, 'Audit log'],
       [`/w/${f.workspaceId}/settings/agent-access`, 'Agent Access'],
+      [`/w/${f.workspaceId}/settings/webhooks`, 'Webhooks'],
       ['/account/tokens', 'Personal access tokens'],
     ];
     for (const [path, title] of pages) {

@@ -12,6 +12,8 @@ import { Home } from './pages/Home';
 import { Members } from './pages/Members';
 import { NotFound } from './pages/NotFound';
 import { SignIn } from './pages/SignIn';
+import { WebhookEndpoint } from './pages/WebhookEndpoint';
+import { Webhooks } from './pages/Webhooks';
 
 /**
  * The console's pages (web/README.md "Routes of the console"). A data router, so that editors can hold a
@@ -33,6 +35,8 @@ export const router = createBrowserRouter(
             <Route path="members" element={<Members />} />
             <Route path="audit-log" element={<AuditLog />} />
             <Route path="settings/agent-access" element={<AgentAccess />} />
+            <Route path="settings/webhooks" element={<Webhooks />} />
+            <Route path="settings/webhooks/:webhookId" element={<WebhookEndpoint />} />
           </Route>
           <Route path="account/tokens" element={<AccessTokens />} />
           <Route path="*" element={<NotFound />} />

@@ -10,12 +10,18 @@ const SECTIONS = [
   { path: 'members', label: 'Members' },
   { path: 'audit-log', label: 'Audit log' },
   { path: 'settings/agent-access', label: 'Agent Access' },
+  { path: 'settings/webhooks', label: 'Webhooks' },
 ] as const;
 
-/** The section of a workspace path, so that switching workspaces stays on it (a campaign → the list). */
+/**
+ * The section of a workspace path, so that switching workspaces stays on it (a campaign or a webhook
+ * endpoint → its list).
+ */
 function sectionOf(pathname: string): string {
   const rest = pathname.split('/').slice(3).join('/');
-  return rest.startsWith('campaigns') ? 'campaigns' : rest || 'brand';
+  if (rest.startsWith('campaigns')) return 'campaigns';
+  if (rest.startsWith('settings/webhooks')) return 'settings/webhooks';
+  return rest || 'brand';
 }
 
 /** The frame of every signed-in page: top bar with the workspace switcher and Sign out, the Main nav. */

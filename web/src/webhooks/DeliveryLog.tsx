@@ -1,0 +1,214 @@
+import { useEffect, useState } from 'react';
+import { api, workspacePath } from '../api';
+import { DataTable } from '../components/DataTable';
+import { SelectField } from '../components/fields';
+import { LoadMoreButton } from '../components/LoadMoreButton';
+import { ProblemAlert } from '../components/ProblemAlert';
+import { RowButton } from '../components/RowButton';
+import { StatusBadge } from '../components/StatusBadge';
+import { Time } from '../components/Time';
+import { useSubmit } from '../useSubmit';
+import {
+  type Delivery,
+  DELIVERY_STATUSES,
+  type DeliveryStatus,
+  type QueuedDelivery,
+} from '../../../src/contract/webhooks';
+import { capitalize, plural } from '../format';
+import { DeliveryDialog } from './DeliveryDialog';
+import { durationText } from './format';
+import type { DeliveryLogState } from './useDeliveryLog';
+
+/** How often the log is loaded again while a delivery is about to be attempted. */
+const POLL_MS = 2000;
+/** A retry due within this is waited for on the page; later ones are picked up by Refresh. */
+const WATCH_AHEAD_MS = 60_000;
+
+const STATUS_OPTIONS: { value: DeliveryStatus | ''; label: string }[] = [
+  { value: '', label: 'All statuses' },
+  ...DELIVERY_STATUSES.map((status) => ({ value: status, label: capitalize(status) })),
+];
+
+/** The API path of an endpoint's delivery log. */
+export function deliveriesPath(workspaceId: string, webhookId: string): string {
+  return workspacePath(workspaceId, `/webhooks/${encodeURIComponent(webhookId)}/deliveries`);
+}
+
+function awaitsAttempt(delivery: Delivery, now: number): boolean {
+  if (delivery.status === 'pending') return true;
+  return (
+    delivery.status === 'retrying' &&
+    delivery.next_attempt_at !== null &&
+    Date.parse(delivery.next_attempt_at) - now < WATCH_AHEAD_MS
+  );
+}
+
+interface DeliveryLogProps {
+  workspaceId: string;
+  webhookId: string;
+  log: DeliveryLogState;
+  /** The status shown ('' for all): the page holds it, so that its log loads the right list. */
+  status: DeliveryStatus | '';
+  onStatusChange: (status: DeliveryStatus | '') => void;
+  /** Loads the log and the endpoint again: the endpoint's status follows its deliveries. */
+  onRefresh: () => void;
+  onNotice: (message: string) => void;
+}
+
+/** An endpoint's deliveries, newest first: each attempt's outcome, a retry, and the details of one. */
+export function DeliveryLog({
+  workspaceId,
+  webhookId,
+  log,
+  status,
+  onStatusChange,
+  onRefresh,
+  onNotice,
+}: DeliveryLogProps) {
+  const [viewing, setViewing] = useState<Delivery | null>(null);
+  const retry = useSubmit();
+  const { items } = log;
+
+  // While a delivery is about to be attempted, its outcome is fetched as it comes.
+  useEffect(() => {
+    if (items === undefined || !items.some((delivery) => awaitsAttempt(delivery, Date.now()))) return;
+    const timer = setTimeout(onRefresh, POLL_MS);
+    return () => {
+      clearTimeout(timer);
+    };
+  }, [items, onRefresh]);
+
+  function retryDelivery(delivery: Delivery) {
+    retry.run(
+      () =>
+        api.post<QueuedDelivery>(
+          `${deliveriesPath(workspaceId, webhookId)}/${encodeURIComponent(delivery.id)}/retry`,
+        ),
+      () => {
+        onNotice(`Retrying ${delivery.event_type} (${delivery.event_id})`);
+        onRefresh();
+      },
+    );
+  }
+
+  return (
+    <section className="section">
+      <div className="section-header">
+        <div>
+          <h2>Deliveries</h2>
+          <p className="section-description">
+            Newest first. A failed attempt is retried on the service’s schedule (by default for about a day);
+            Retry sends the same event (the same <code>webhook-id</code>) once more, now.
+          </p>
+        </div>
+        <div className="toolbar">
+          <SelectField label="Status" value={status} options={STATUS_OPTIONS} onChange={onStatusChange} />
+          <button type="button" className="button" onClick={onRefresh}>
+            Refresh
+          </button>
+        </div>
+      </div>
+      <ProblemAlert error={log.error ?? retry.error} />
+      {items === undefined ? (
+        <p className="muted">Loading deliveries…</p>
+      ) : (
+        <DataTable
+          name="Deliveries"
+          columns={[
+            {
+              header: 'Event',
+              rowHeader: true,
+              cell: (delivery) => (
+                <>
+                  <code>{delivery.event_type}</code>
+                  <span className="cell-detail">{delivery.event_id}</span>
+                </>
+              ),
+            },
+            {
+              header: 'Status',
+              cell: (delivery) => (
+                // One element: on narrow screens each cell's children are laid out as a grid.
+                <div>
+                  <StatusBadge status={delivery.status} />
+                  <span className="cell-detail">{plural(delivery.attempts, 'attempt')}</span>
+                </div>
+              ),
+            },
+            {
+              header: 'Response',
+              cell: (delivery) =>
+                delivery.response_status === null ? (
+                  <span className="muted">None</span>
+                ) : (
+                  <div>
+                    {delivery.response_status}
+                    {delivery.duration_ms !== null && (
+                      <span className="cell-detail">{durationText(delivery.duration_ms)}</span>
+                    )}
+                  </div>
+                ),
+            },
+            {
+              header: 'Error',
+              className: 'cell-error',
+              cell: (delivery) => delivery.error ?? <span className="muted">None</span>,
+            },
+            { header: 'Created', cell: (delivery) => <Time iso={delivery.created_at} withTime /> },
+            {
+              header: 'Next attempt',
+              cell: (delivery) =>
+                delivery.next_attempt_at === null ? (
+                  <span className="muted">None</span>
+                ) : (
+                  <Time iso={delivery.next_attempt_at} withTime />
+                ),
+            },
+          ]}
+          rows={items}
+          rowKey={(delivery) => delivery.id}
+          actions={(delivery) => {
+            const target = `${delivery.event_type} ${delivery.event_id}`;
+            return (
+              <span className="row-buttons">
+                <RowButton
+                  action="Details"
+                  target={target}
+                  onClick={() => {
+                    setViewing(delivery);
+                  }}
+                />
+                {/* A pending delivery is about to be sent anyway. */}
+                {delivery.status !== 'pending' && (
+                  <RowButton
+                    action="Retry"
+                    target={target}
+                    disabled={retry.pending}
+                    onClick={() => {
+                      retryDelivery(delivery);
+                    }}
+                  />
+                )}
+              </span>
+            );
+          }}
+          emptyText={
+            status === ''
+              ? 'No deliveries yet. Send a test event, or wait for a change in this workspace.'
+              : `No ${status} deliveries.`
+          }
+        />
+      )}
+      {log.loadMore !== undefined && <LoadMoreButton onClick={log.loadMore} pending={log.loadingMore} />}
+      {viewing !== null && (
+        <DeliveryDialog
+          workspaceId={workspaceId}
+          delivery={viewing}
+          onClose={() => {
+            setViewing(null);
+          }}
+        />
+      )}
+    </section>
+  );
+}

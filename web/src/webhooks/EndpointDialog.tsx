@@ -1,0 +1,120 @@
+import { type SubmitEvent, useState } from 'react';
+import { api, workspacePath } from '../api';
+import { Dialog } from '../components/Dialog';
+import { TextField } from '../components/fields';
+import { ProblemAlert } from '../components/ProblemAlert';
+import { ALL_EVENTS, type CreatedWebhook, type Webhook } from '../../../src/contract/webhooks';
+import { useSubmit } from '../useSubmit';
+import { EventPicker } from './EventPicker';
+
+interface Fields {
+  url: string;
+  description: string;
+  events: string[];
+}
+
+function sameEvents(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((event, index) => event === b[index]);
+}
+
+/** The PATCH body: only what changed (an emptied description clears it). */
+function changesOf(before: Webhook, fields: Fields): Record<string, unknown> {
+  const description = fields.description.trim() === '' ? null : fields.description;
+  return {
+    ...(fields.url !== before.url && { url: fields.url }),
+    ...(!sameEvents(fields.events, before.events) && { events: fields.events }),
+    ...(description !== before.description && { description }),
+  };
+}
+
+type EndpointDialogProps = { workspaceId: string; onCancel: () => void } & (
+  | { editing?: undefined; onDone: (created: CreatedWebhook) => void }
+  | { editing: Webhook; onDone: (updated: Webhook) => void }
+);
+
+/** Adds an endpoint, or (with `editing`) changes one's URL, events and description. */
+export function EndpointDialog(props: EndpointDialogProps) {
+  const { workspaceId, editing, onCancel } = props;
+  const [fields, setFields] = useState<Fields>(() => ({
+    url: editing?.url ?? '',
+    description: editing?.description ?? '',
+    events: editing?.events ?? [ALL_EVENTS],
+  }));
+  const { pending, error, run } = useSubmit();
+  const change = (next: Partial<Fields>) => {
+    setFields((current) => ({ ...current, ...next }));
+  };
+
+  function submit(event: SubmitEvent) {
+    event.preventDefault();
+    if (props.editing === undefined) {
+      const body = {
+        url: fields.url,
+        events: fields.events,
+        ...(fields.description.trim() !== '' && { description: fields.description }),
+      };
+      run(() => api.post<CreatedWebhook>(workspacePath(workspaceId, '/webhooks'), body), props.onDone);
+      return;
+    }
+    const { editing: before, onDone } = props;
+    const changes = changesOf(before, fields);
+    // Nothing changed: the service would refuse an empty change, and there is nothing to save.
+    if (Object.keys(changes).length === 0) {
+      onDone(before);
+      return;
+    }
+    run(
+      () =>
+        api.patch<Webhook>(workspacePath(workspaceId, `/webhooks/${encodeURIComponent(before.id)}`), changes),
+      onDone,
+    );
+  }
+
+  return (
+    <Dialog
+      title={editing === undefined ? 'Add webhook endpoint' : 'Edit webhook endpoint'}
+      onClose={onCancel}
+    >
+      <form onSubmit={submit} className="stack dialog-wide">
+        <ProblemAlert error={error} />
+        <TextField
+          label="Endpoint URL"
+          type="url"
+          value={fields.url}
+          onChange={(url) => {
+            change({ url });
+          }}
+          required
+          spellCheck={false}
+          placeholder="https://example.com/webhooks/brand-context"
+          hint="Events are POSTed here as JSON, signed with the endpoint’s secret."
+          error={error?.fieldError('url')}
+        />
+        <TextField
+          label="Description"
+          value={fields.description}
+          onChange={(description) => {
+            change({ description });
+          }}
+          hint="Optional: what receives these events, e.g. “CRM sync”."
+          error={error?.fieldError('description')}
+        />
+        <EventPicker
+          value={fields.events}
+          onChange={(events) => {
+            change({ events });
+          }}
+          error={error?.fieldError('events')}
+        />
+        <div className="dialog-actions">
+          <button type="button" className="button" onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="submit" className="button button-primary" disabled={pending}>
+            {editing === undefined ? 'Add endpoint' : 'Save changes'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,113 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api, type ApiError, toApiError } from '../api';
+import type { Delivery, DeliveryPage, DeliveryStatus } from '../../../src/contract/webhooks';
+import { useSubmit } from '../useSubmit';
+
+export const PAGE_SIZE = 20;
+/** The most one request lists (the route's limit): a refresh reloads at most this many. */
+const MAX_LIMIT = 100;
+
+interface Loaded {
+  /** The list these belong to: the endpoint's deliveries path and the status filter. */
+  key: string;
+  items: Delivery[];
+  cursor: string | null;
+}
+
+export interface DeliveryLogState {
+  /** Newest first; undefined until the first answer for this filter. */
+  items: Delivery[] | undefined;
+  error: ApiError | undefined;
+  /** Appends the next (older) page; undefined when there is none. */
+  loadMore: (() => void) | undefined;
+  loadingMore: boolean;
+  /** Loads again what is shown (new deliveries on top, statuses brought up to date), in place. */
+  refresh: () => void;
+}
+
+function query(path: string, params: Record<string, string | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) search.set(name, value);
+  return `${path}?${search.toString()}`;
+}
+
+/**
+ * The fresh first deliveries in place of the loaded ones. When more were loaded than one request lists
+ * again, those past the fresh ones stay, with the cursor that follows them.
+ */
+function merge(loaded: Loaded | undefined, fresh: DeliveryPage, key: string): Loaded {
+  const replaced = { key, items: fresh.items, cursor: fresh.next_cursor };
+  if (loaded?.key !== key || fresh.next_cursor === null || loaded.items.length <= fresh.items.length)
+    return replaced;
+  const last = fresh.items.at(-1);
+  const at = loaded.items.findIndex((item) => item.id === last?.id);
+  return at < 0 ? replaced : { ...loaded, items: [...fresh.items, ...loaded.items.slice(at + 1)] };
+}
+
+/**
+ * An endpoint's delivery log (GET …/deliveries), optionally of one status, with "Load more" by cursor and
+ * a refresh that keeps what is loaded in view: a delivery's status changes while the page shows it.
+ */
+export function useDeliveryLog(path: string, status: DeliveryStatus | undefined): DeliveryLogState {
+  const key = `${path}|${status ?? ''}`;
+  const [loaded, setLoaded] = useState<Loaded>();
+  const [error, setError] = useState<{ key: string; error: ApiError }>();
+  const next = useSubmit();
+  // What a refresh started now must reload (how many are shown), without restarting the effect below.
+  const shown = useRef<Loaded | undefined>(undefined);
+  useEffect(() => {
+    shown.current = loaded;
+  }, [loaded]);
+  // Answers for a filter no longer shown are dropped.
+  const current = useRef(key);
+  useEffect(() => {
+    current.current = key;
+  }, [key]);
+
+  const refresh = useCallback(() => {
+    const before = shown.current?.key === key ? shown.current.items.length : 0;
+    const limit = Math.min(MAX_LIMIT, Math.max(PAGE_SIZE, before));
+    api.get<DeliveryPage>(query(path, { limit: String(limit), status })).then(
+      (page) => {
+        if (current.current !== key) return;
+        setLoaded((state) => merge(state, page, key));
+        setError(undefined);
+      },
+      (failure: unknown) => {
+        if (current.current === key) setError({ key, error: toApiError(failure) });
+      },
+    );
+  }, [path, status, key]);
+
+  useEffect(() => {
+    refresh();
+  }, [refresh]);
+
+  const mine = loaded?.key === key ? loaded : undefined;
+  const cursor = mine?.cursor ?? null;
+  return {
+    items: mine?.items,
+    error: (error?.key === key ? error.error : undefined) ?? next.error,
+    loadMore:
+      cursor === null
+        ? undefined
+        : () => {
+            next.run(
+              () => api.get<DeliveryPage>(query(path, { limit: String(PAGE_SIZE), status, cursor })),
+              (page) => {
+                setLoaded((state) => {
+                  if (state?.key !== key) return state;
+                  const known = new Set(state.items.map((item) => item.id));
+                  return {
+                    key,
+                    items: [...state.items, ...page.items.filter((item) => !known.has(item.id))],
+                    cursor: page.next_cursor,
+                  };
+                });
+              },
+            );
+          },
+    loadingMore: next.pending,
+    refresh,
+  };
+}
