@@ -1,0 +1,144 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import type { EventEnvelope } from '../../src/contract/webhooks.js';
+
+/** One request as the receiver saw it. */
+export interface Arrival {
+  /** The webhook-id header: the event's id, the same on every attempt. */
+  id: string;
+  headers: Record<string, string>;
+  body: string;
+  /** `Date.now()` when the whole request had arrived (before the answer). */
+  at: number;
+}
+
+function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).flatMap(([name, value]) =>
+      value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : value]],
+    ),
+  );
+}
+
+/**
+ * A webhook endpoint on 127.0.0.1 that records every request and answers `status` after `delayMs`. It can
+ * be down (closed) and come back on the same port, so an endpoint saved while it is down stays valid.
+ */
+export class WebhookReceiver {
+  readonly arrivals: Arrival[] = [];
+  status = 200;
+  /** How long each answer waits: an attempt stays in flight that long. */
+  delayMs = 0;
+  private server: Server | undefined;
+  private readonly waiters = new Set<() => void>();
+
+  private constructor(private port: number) {}
+
+  /** Listening on a free port (or `port`). */
+  static async start(port = 0): Promise<WebhookReceiver> {
+    const receiver = new WebhookReceiver(port);
+    await receiver.listen();
+    return receiver;
+  }
+
+  /** A port to come up on later, nothing listening there yet: an endpoint that is down. */
+  static async down(): Promise<WebhookReceiver> {
+    const receiver = await WebhookReceiver.start();
+    await receiver.close();
+    return receiver;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${String(this.port)}/hooks`;
+  }
+
+  async listen(): Promise<void> {
+    const server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const headers = flatHeaders(request.headers);
+        this.arrivals.push({
+          id: headers['webhook-id'] ?? '',
+          headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
+        });
+        for (const waiter of this.waiters) waiter();
+        setTimeout(() => {
+          response.statusCode = this.status;
+          response.end('ok');
+        }, this.delayMs);
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port, '127.0.0.1', () => {
+        resolve();
+      });
+    });
+    this.port = (server.address() as AddressInfo).port;
+    this.server = server;
+  }
+
+  /** Resolves once `done` holds for the arrivals so far; fails after `timeoutMs`. */
+  until(done: (arrivals: readonly Arrival[]) => boolean, timeoutMs = 10_000): Promise<Arrival[]> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        if (!done(this.arrivals)) return;
+        finish();
+        resolve([...this.arrivals]);
+      };
+      const timer = setTimeout(() => {
+        finish();
+        reject(
+          new Error(
+            `the receiver's condition did not hold within ${String(timeoutMs)} ms; ${String(this.arrivals.length)} requests arrived: ${this.arrivals.map((arrival) => arrival.id).join(', ')}`,
+          ),
+        );
+      }, timeoutMs);
+      const finish = () => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+      };
+      this.waiters.add(check);
+      check();
+    });
+  }
+
+  /** The `index`th request (0-based), once it has arrived; fails after `timeoutMs`. */
+  async nth(index: number, timeoutMs = 10_000): Promise<Arrival> {
+    const arrival = (await this.until((arrivals) => arrivals.length > index, timeoutMs))[index];
+    if (arrival === undefined) throw new Error(`request ${String(index)} did not arrive`);
+    return arrival;
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) =>
+      server.close(() => {
+        resolve();
+      }),
+    );
+  }
+}
+
+/** The event a request carries, once its signature verifies with `secret` (throws otherwise). */
+export function verifiedEvent(secret: string, arrival: Arrival): EventEnvelope {
+  return new Webhook(secret).verify(arrival.body, arrival.headers) as EventEnvelope;
+}
+
+/** The ids that arrived more than once. */
+export function repeatedIds(arrivals: readonly Arrival[]): string[] {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const { id } of arrivals) {
+    if (seen.has(id)) repeated.add(id);
+    seen.add(id);
+  }
+  return [...repeated];
+}
