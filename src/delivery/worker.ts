@@ -64,12 +64,22 @@ export class DeliveryWorker {
   private schedulePoll(delay: number): void {
     if (this.stopped) return;
     this.pollTimer = setTimeout(() => {
-      this.polling = this.poll().finally(() => {
-        this.polling = undefined;
+      void this.pollOnce().finally(() => {
         this.schedulePoll(this.options.pollMs ?? DEFAULT_POLL_MS);
       });
     }, delay);
     this.pollTimer.unref();
+  }
+
+  /**
+   * One poll at a time: two at once would each count the same free slots (claiming more than `concurrency`),
+   * and `stop()` would wait for only one of them, letting the other start attempts after the store closed.
+   */
+  private pollOnce(): Promise<void> {
+    this.polling ??= this.poll().finally(() => {
+      this.polling = undefined;
+    });
+    return this.polling;
   }
 
   private scheduleSweep(delay: number): void {
@@ -118,8 +128,7 @@ export class DeliveryWorker {
         .finally(() => {
           this.inFlight.delete(delivery.id);
           // A slot is free: look for more at once rather than at the next poll.
-          if (!this.stopped && this.polling === undefined)
-            this.polling = this.poll().finally(() => (this.polling = undefined));
+          if (!this.stopped) void this.pollOnce();
         });
       this.inFlight.set(delivery.id, { delivery, abort, done });
     }
