@@ -90,7 +90,11 @@ export const webhookChangesSchema = z
     description: descriptionSchema.nullable(),
   })
   .partial()
-  .refine((changes) => Object.keys(changes).length > 0, 'must change at least one field');
+  .refine((changes) => Object.keys(changes).length > 0, {
+    error: 'must change at least one field',
+    // An unknown field is the whole story; "change at least one" on top of it would only confuse.
+    when: (payload) => payload.issues.length === 0,
+  });
 export type WebhookChanges = z.output<typeof webhookChangesSchema>;
 
 /** Why an endpoint is disabled: by a person, or by the service after 5 days of failed deliveries. */
