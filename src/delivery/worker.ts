@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Webhook as Signer } from 'standardwebhooks';
 import type { DeliveryConfig } from '../config.js';
 import type { Clock } from '../core/clock.js';
+import { AppError } from '../core/errors.js';
 import { nextAttemptAt } from '../core/delivery-schedule.js';
 import { recordAudit, SYSTEM } from '../services/audit.js';
 import type { Deps } from '../services/deps.js';
@@ -146,39 +147,55 @@ export class DeliveryWorker {
   }
 
   private async deliver(delivery: ClaimedDelivery, signal: AbortSignal): Promise<void> {
-    const { deps, sender } = this.options;
+    const { deps } = this.options;
     const webhook = await deps.store.webhooks.get(delivery.workspaceId, delivery.webhookId);
     // Deleted meanwhile: its deliveries went with it.
     if (!webhook) return;
     const attemptedAt = new Date(this.clock.now());
-    let result: AttemptResult;
-    if (webhook.disabledAt !== null) {
-      result = { status: null, ok: false, durationMs: 0, error: 'not sent: the endpoint is disabled' };
-    } else {
-      result = await sender.send(
-        {
-          url: webhook.url,
-          body: delivery.payload,
-          headers: {
-            'webhook-id': delivery.eventId,
-            'webhook-timestamp': String(Math.floor(attemptedAt.getTime() / 1000)),
-            'webhook-signature': await this.signatures(
-              webhook,
-              delivery.eventId,
-              attemptedAt,
-              delivery.payload,
-            ),
-          },
-        },
-        signal,
-      );
-      if (signal.aborted) {
-        // Stopping: the attempt did not count; another node (or this one, restarted) makes it.
-        await deps.store.deliveries.release(delivery.id, delivery.lease);
-        return;
-      }
+    const result = await this.attempt(delivery, webhook, attemptedAt, signal);
+    if (signal.aborted) {
+      // Stopping: the attempt did not count; another node (or this one, restarted) makes it.
+      await deps.store.deliveries.release(delivery.id, delivery.lease);
+      return;
     }
     await this.settle(delivery, webhook, attemptedAt, result);
+  }
+
+  /** Signs and sends; anything that keeps it from being sent is a failed attempt the log explains. */
+  private async attempt(
+    delivery: ClaimedDelivery,
+    webhook: WebhookRecord,
+    attemptedAt: Date,
+    signal: AbortSignal,
+  ): Promise<AttemptResult> {
+    const notSent = (why: string): AttemptResult => ({
+      status: null,
+      ok: false,
+      durationMs: 0,
+      error: `not sent: ${why}`,
+    });
+    if (webhook.disabledAt !== null) return notSent('the endpoint is disabled');
+    let signature: string;
+    try {
+      signature = await this.signatures(webhook, delivery.eventId, attemptedAt, delivery.payload);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'secret_unreadable') {
+        return notSent('the signing secret was sealed with another BRAND_CONTEXT_ENCRYPTION_KEY');
+      }
+      throw error;
+    }
+    return this.options.sender.send(
+      {
+        url: webhook.url,
+        body: delivery.payload,
+        headers: {
+          'webhook-id': delivery.eventId,
+          'webhook-timestamp': String(Math.floor(attemptedAt.getTime() / 1000)),
+          'webhook-signature': signature,
+        },
+      },
+      signal,
+    );
   }
 
   private async settle(

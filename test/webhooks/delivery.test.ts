@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Webhook as Verifier } from 'standardwebhooks';
 import { WEBHOOK_EVENT_TYPES, type EventEnvelope } from '../../src/contract/webhooks.js';
@@ -38,11 +39,16 @@ describeEachBackend('webhook delivery', (backend) => {
   let workspaceId: string;
 
   function startWorker(
-    options: { retrySchedule?: number[]; resolve?: Resolver; allowPrivate?: boolean } = {},
+    options: {
+      retrySchedule?: number[];
+      resolve?: Resolver;
+      allowPrivate?: boolean;
+      secrets?: WebhookSecrets;
+    } = {},
   ) {
     worker = new DeliveryWorker({
       deps,
-      secrets: new WebhookSecrets(store),
+      secrets: options.secrets ?? new WebhookSecrets(store),
       sender: new WebhookSender({ allowPrivate: options.allowPrivate ?? true }, options.resolve),
       logger: createLogger('silent'),
       concurrency: 4,
@@ -198,6 +204,19 @@ describeEachBackend('webhook delivery', (backend) => {
         new Verifier(secret).verify(request.body, request.headers as Record<string, string>),
       ).not.toThrow();
     }
+  });
+
+  it('fails, without sending, a delivery whose secret was sealed under another encryption key', async () => {
+    const { id } = await endpoint(['webhook.test']);
+    startWorker({ retrySchedule: [], secrets: new WebhookSecrets(store, randomBytes(32)) });
+    const { delivery_id: deliveryId } = await webhooks.sendTest(OPERATOR, workspaceId, id);
+    await expect
+      .poll(async () => (await webhooks.getDelivery(workspaceId, id, deliveryId)).status)
+      .toBe('failed');
+    expect((await webhooks.getDelivery(workspaceId, id, deliveryId)).error).toBe(
+      'not sent: the signing secret was sealed with another BRAND_CONTEXT_ENCRYPTION_KEY',
+    );
+    expect(receiver.received).toHaveLength(0);
   });
 
   it('does not queue events that a rolled-back change would have caused', async () => {
