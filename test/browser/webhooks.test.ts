@@ -1,5 +1,3 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { Webhook as Verifier } from 'standardwebhooks';
 import { afterEach, expect, it } from 'vitest';
@@ -22,51 +20,7 @@ import {
   useBrowserFixture,
   WAIT_MS,
 } from './browser-harness.js';
-
-interface Received {
-  headers: Record<string, string>;
-  body: string;
-}
-
-interface Receiver {
-  url: string;
-  received: Received[];
-  /** The status every request is answered with from now on. */
-  answer: { status: number };
-  close(): Promise<void>;
-}
-
-/** A webhook receiver on 127.0.0.1 that keeps every request and answers `answer.status`. */
-async function startReceiver(): Promise<Receiver> {
-  const received: Received[] = [];
-  const answer = { status: 200 };
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const headers = Object.fromEntries(
-        Object.entries(request.headers).map(([name, value]) => [name, String(value)]),
-      );
-      received.push({ headers, body: Buffer.concat(chunks).toString('utf8') });
-      response.statusCode = answer.status;
-      response.end(answer.status < 300 ? 'ok' : 'the receiver is down');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${String(port)}/hooks/brand-context`,
-    received,
-    answer,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => {
-          resolve();
-        });
-      }),
-  };
-}
+import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /** The delivery worker `serve` runs, on the suite's store, with the real clock so signatures carry real time. */
 function startWorker(f: BrowserFixture): DeliveryWorker {
@@ -109,7 +63,7 @@ describeInBrowser('Webhooks in the console (Settings → Webhooks)', () => {
 
   it('adds an endpoint whose secret signs the test event it receives, rotates the secret, and retries a failed delivery', async () => {
     const f = fixture();
-    const receiver = await startReceiver();
+    const receiver = await WebhookReceiver.start();
     cleanups.push(() => receiver.close());
     const session = await f.open(f.owner);
     const { page } = session;
@@ -196,8 +150,8 @@ describeInBrowser('Webhooks in the console (Settings → Webhooks)', () => {
     await expectNoSeriousAxeViolations(page, 'a webhook endpoint’s page');
 
     // What the receiver got verifies with the rotated secret, and with the old one during the overlap.
-    expect(receiver.received).toHaveLength(1);
-    const [delivered] = receiver.received;
+    expect(receiver.arrivals).toHaveLength(1);
+    const [delivered] = receiver.arrivals;
     if (delivered === undefined) throw new Error('nothing received');
     expect(delivered.headers['webhook-id']).toBe(eventId);
     expect(new Verifier(secret).verify(delivered.body, delivered.headers)).toMatchObject({
@@ -208,7 +162,7 @@ describeInBrowser('Webhooks in the console (Settings → Webhooks)', () => {
     expect(() => new Verifier(firstSecret).verify(delivered.body, delivered.headers)).not.toThrow();
 
     // The receiver fails now: Retry sends the same event once more, and the log shows the 500.
-    receiver.answer.status = 500;
+    receiver.status = 500;
     await deliveries.getByRole('button', { name: `Retry webhook.test ${eventId}`, exact: true }).click();
     await page
       .getByRole('status')
@@ -217,7 +171,7 @@ describeInBrowser('Webhooks in the console (Settings → Webhooks)', () => {
     await eventually(() => cellText(page, eventId, 'Status'), 'Failed\n2 attempts');
     expect(await cellText(page, eventId, 'Response')).toMatch(/^500\s/);
     expect(await cellText(page, eventId, 'Error')).not.toBe('None');
-    expect(receiver.received.map((request) => request.headers['webhook-id'])).toEqual([eventId, eventId]);
+    expect(receiver.arrivals.map((request) => request.headers['webhook-id'])).toEqual([eventId, eventId]);
 
     // The endpoint now says since when its deliveries fail.
     await page.getByRole('button', { name: 'Refresh', exact: true }).click();

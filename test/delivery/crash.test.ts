@@ -13,7 +13,7 @@ import {
   signIn,
   startServer,
 } from './processes.js';
-import { verifiedEvent, WebhookReceiver } from './receiver.js';
+import { verifiedEvent, WebhookReceiver } from '../support/webhook-receiver.js';
 
 describeEachBackend('The delivery queue survives a node that dies', (backend) => {
   let database: TestDatabase;

@@ -12,7 +12,7 @@ import {
   signIn,
   startServer,
 } from './processes.js';
-import { repeatedIds, verifiedEvent, WebhookReceiver } from './receiver.js';
+import { repeatedIds, verifiedEvent, WebhookReceiver } from '../support/webhook-receiver.js';
 
 const EVENTS_PER_SERVER = 100;
 /** Requests each server is sent at a time while the events are made. */

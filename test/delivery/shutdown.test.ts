@@ -11,7 +11,7 @@ import {
   signIn,
   startServer,
 } from './processes.js';
-import { verifiedEvent, WebhookReceiver } from './receiver.js';
+import { verifiedEvent, WebhookReceiver } from '../support/webhook-receiver.js';
 
 /** Longer than serve gives attempts in flight when it stops (8 s), shorter than an attempt's timeout (10 s). */
 const OUTLASTS_THE_GRACE_MS = 9000;

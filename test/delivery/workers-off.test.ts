@@ -12,7 +12,7 @@ import {
   signIn,
   startServer,
 } from './processes.js';
-import { verifiedEvent, WebhookReceiver } from './receiver.js';
+import { verifiedEvent, WebhookReceiver } from '../support/webhook-receiver.js';
 
 /** Three of a worker's looks at the queue (every 500 ms). */
 const SEVERAL_POLLS_MS = 1500;

@@ -20,18 +20,18 @@ import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { DAY_MS, ManualClock } from '../support/clock.js';
 import { describeEachBackend, type TestDatabase } from '../support/databases.js';
-import { RecordingReceiver, type ReceivedRequest } from '../support/recording-receiver.js';
+import { type Arrival, WebhookReceiver } from '../support/webhook-receiver.js';
 
 const DRAFT = { name: 'Launch', subject: 'Hello', preheader: '', body_html: '<p>Hi</p>', body_text: 'Hi' };
 
-function envelopeOf(request: ReceivedRequest): EventEnvelope {
+function envelopeOf(request: Arrival): EventEnvelope {
   return JSON.parse(request.body) as EventEnvelope;
 }
 
 describeEachBackend('webhook delivery', (backend) => {
   let database: TestDatabase;
   let store: Store;
-  let receiver: RecordingReceiver;
+  let receiver: WebhookReceiver;
   /** The use cases run on real time, as the signatures' timestamps must (receivers check them). */
   let deps: Deps;
   let webhooks: WebhookService;
@@ -77,7 +77,7 @@ describeEachBackend('webhook delivery', (backend) => {
   });
 
   beforeEach(async () => {
-    receiver = await RecordingReceiver.start();
+    receiver = await WebhookReceiver.start();
     workspaceId = (await createWorkspace(deps, OPERATOR, { name: 'Webhooks' })).id;
   });
 
@@ -127,16 +127,13 @@ describeEachBackend('webhook delivery', (backend) => {
 
     // The 11 changes, the 6 keys made for the sweep, and its 6 notices: 14 and 3 days before, and expired.
     const expected = 11 + 6 + 6;
-    const received = await receiver.waitFor(expected);
+    const received = await receiver.count(expected);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(receiver.received).toHaveLength(expected);
+    expect(receiver.arrivals).toHaveLength(expected);
 
     const verifier = new Verifier(secret);
     const types = received.map((request) => {
-      const verified = verifier.verify(
-        request.body,
-        request.headers as Record<string, string>,
-      ) as EventEnvelope;
+      const verified = verifier.verify(request.body, request.headers) as EventEnvelope;
       expect(request.headers['webhook-id']).toBe(verified.id);
       expect(verified.workspace_id).toBe(workspaceId);
       return verified.type;
@@ -153,10 +150,10 @@ describeEachBackend('webhook delivery', (backend) => {
 
   it('sends the same webhook-id on every retry, and the log shows each attempt', async () => {
     const { id } = await endpoint(['brand_key.created']);
-    receiver.respond = (_request, index) => (index < 2 ? 500 : 200);
+    receiver.statusFor = (index) => (index < 2 ? 500 : 200);
     startWorker();
     await KEY_SERVICES.brand.create(deps, OPERATOR, { workspaceId, name: 'retried' });
-    const received = await receiver.waitFor(3);
+    const received = await receiver.count(3);
     expect(new Set(received.map((request) => request.headers['webhook-id'])).size).toBe(1);
 
     const [delivery] = (await webhooks.listDeliveries(workspaceId, id, { limit: 10 })).items;
@@ -172,23 +169,23 @@ describeEachBackend('webhook delivery', (backend) => {
 
   it('fails a delivery after the last retry, and a manual retry sends it once more with the same id', async () => {
     const { id } = await endpoint(['brand_key.created']);
-    receiver.respond = () => 503;
+    receiver.status = 503;
     startWorker({ retrySchedule: [50] });
     await KEY_SERVICES.brand.create(deps, OPERATOR, { workspaceId, name: 'failing' });
-    await receiver.waitFor(2);
+    await receiver.count(2);
     const [delivery] = (await webhooks.listDeliveries(workspaceId, id, { limit: 1 })).items;
     const deliveryId = delivery?.id ?? '';
     await expect
       .poll(async () => (await webhooks.getDelivery(workspaceId, id, deliveryId)).status)
       .toBe('failed');
 
-    receiver.respond = () => 204;
+    receiver.status = 204;
     await webhooks.retryDelivery(OPERATOR, workspaceId, id, deliveryId);
-    await receiver.waitFor(3);
+    await receiver.count(3);
     await expect
       .poll(async () => (await webhooks.getDelivery(workspaceId, id, deliveryId)).status)
       .toBe('succeeded');
-    expect(new Set(receiver.received.map((request) => request.headers['webhook-id'])).size).toBe(1);
+    expect(new Set(receiver.arrivals.map((request) => request.headers['webhook-id'])).size).toBe(1);
   });
 
   it('signs with both secrets while a rotated one overlaps', async () => {
@@ -196,13 +193,11 @@ describeEachBackend('webhook delivery', (backend) => {
     const { secret: after } = await webhooks.rotateSecret(OPERATOR, workspaceId, id);
     startWorker();
     await webhooks.sendTest(OPERATOR, workspaceId, id);
-    const [request] = await receiver.waitFor(1);
+    const [request] = await receiver.count(1);
     if (!request) throw new Error('nothing arrived');
     expect(String(request.headers['webhook-signature']).split(' ')).toHaveLength(2);
     for (const secret of [before, after]) {
-      expect(() =>
-        new Verifier(secret).verify(request.body, request.headers as Record<string, string>),
-      ).not.toThrow();
+      expect(() => new Verifier(secret).verify(request.body, request.headers)).not.toThrow();
     }
   });
 
@@ -216,7 +211,7 @@ describeEachBackend('webhook delivery', (backend) => {
     expect((await webhooks.getDelivery(workspaceId, id, deliveryId)).error).toBe(
       'not sent: the signing secret was sealed with another BRAND_CONTEXT_ENCRYPTION_KEY',
     );
-    expect(receiver.received).toHaveLength(0);
+    expect(receiver.arrivals).toHaveLength(0);
   });
 
   it('does not queue events that a rolled-back change would have caused', async () => {
@@ -252,13 +247,13 @@ describeEachBackend('webhook delivery', (backend) => {
       const detail = await strict.getDelivery(workspaceId, id, delivery?.id ?? '');
       expect(detail.error).toBe('hooks.rebinding.test resolves to 127.0.0.1, which is not a public address');
       expect(detail.response_status).toBeNull();
-      expect(receiver.received).toHaveLength(0);
+      expect(receiver.arrivals).toHaveLength(0);
     });
   });
 
   it('disables an endpoint whose every delivery has failed for 5 days, and audits it', async () => {
     const { id } = await endpoint(['webhook.test']);
-    receiver.respond = () => 500;
+    receiver.status = 500;
     // The endpoint has been failing for 5 days already.
     await store.webhooks.update(workspaceId, id, {
       failingSince: new Date(Date.now() - 5 * DAY_MS - 1000).toISOString(),
@@ -266,7 +261,7 @@ describeEachBackend('webhook delivery', (backend) => {
     });
     startWorker({ retrySchedule: [] });
     await webhooks.sendTest(OPERATOR, workspaceId, id);
-    await receiver.waitFor(1);
+    await receiver.count(1);
     await expect.poll(async () => (await webhooks.get(workspaceId, id)).disabled_reason).toBe('failing');
     expect((await webhooks.get(workspaceId, id)).enabled).toBe(false);
     const audit = await store.audit.list(workspaceId, { limit: 5 });

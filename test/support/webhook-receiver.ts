@@ -22,12 +22,15 @@ function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
 }
 
 /**
- * A webhook endpoint on 127.0.0.1 that records every request and answers `status` after `delayMs`. It can
- * be down (closed) and come back on the same port, so an endpoint saved while it is down stays valid.
+ * A webhook endpoint on 127.0.0.1 that records every request and answers `status` (or what `statusFor` says
+ * for the nth request) after `delayMs`. It can be down (closed) and come back on the same port, so an
+ * endpoint saved while it is down stays valid.
  */
 export class WebhookReceiver {
   readonly arrivals: Arrival[] = [];
   status = 200;
+  /** The status of the `index`th request (0-based), when answers differ from one request to the next. */
+  statusFor: ((index: number) => number) | undefined;
   /** How long each answer waits: an attempt stays in flight that long. */
   delayMs = 0;
   private server: Server | undefined;
@@ -59,15 +62,16 @@ export class WebhookReceiver {
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         const headers = flatHeaders(request.headers);
-        this.arrivals.push({
-          id: headers['webhook-id'] ?? '',
-          headers,
-          body: Buffer.concat(chunks).toString('utf8'),
-          at: Date.now(),
-        });
+        const index =
+          this.arrivals.push({
+            id: headers['webhook-id'] ?? '',
+            headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+            at: Date.now(),
+          }) - 1;
         for (const waiter of this.waiters) waiter();
         setTimeout(() => {
-          response.statusCode = this.status;
+          response.statusCode = this.statusFor?.(index) ?? this.status;
           response.end('ok');
         }, this.delayMs);
       });
@@ -105,6 +109,11 @@ export class WebhookReceiver {
       this.waiters.add(check);
       check();
     });
+  }
+
+  /** Resolves once `count` requests have arrived. */
+  count(count: number, timeoutMs = 10_000): Promise<Arrival[]> {
+    return this.until((arrivals) => arrivals.length >= count, timeoutMs);
   }
 
   /** The `index`th request (0-based), once it has arrived; fails after `timeoutMs`. */
