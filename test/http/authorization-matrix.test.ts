@@ -486,15 +486,16 @@ const ROUTES: RouteRow[] = [
     mutating: true,
     build: async (f) => ({ params: { webhook_id: await newWebhook(f) } }),
   },
-  // Revealing the secret is audited, so a refused caller must leave the audit log as it was too.
-  ...withHead({
+  // Revealing the secret is audited, so a refused caller must leave the audit log as it was too. It has no
+  // HEAD: a HEAD would be audited as a reveal while revealing nothing.
+  {
     method: 'GET',
     path: '/api/v1/workspaces/{id}/webhooks/{webhook_id}/secret',
     access: 'webhooks.write',
     ok: 200,
     mutating: true,
     build: (f) => ({ params: { webhook_id: f.webhookId } }),
-  }),
+  },
   {
     method: 'POST',
     path: '/api/v1/workspaces/{id}/webhooks/{webhook_id}/rotate-secret',

@@ -15,6 +15,8 @@ export function webhookSecretRoute(app: ZodApp): void {
     '/:webhook_id/secret',
     {
       config: { permission: 'webhooks.write' },
+      // A HEAD would be audited as a reveal while revealing nothing.
+      exposeHeadRoute: false,
       schema: {
         tags: ['webhooks'],
         operationId: 'getWebhookSecret',
@@ -25,6 +27,8 @@ export function webhookSecretRoute(app: ZodApp): void {
           ...managementProblems('read', 'webhooks.write'),
           'webhook_not_found',
           'secret_unreadable',
+          // The reveal is audited: a write.
+          'storage_full',
         ]),
       },
     },
