@@ -12,7 +12,7 @@ import { isoAt } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import type { CampaignRecord, CampaignsRepository, CampaignUpdate } from '../store/store.js';
 import { type Actor, recordAudit } from './audit.js';
-import { decodeCursor, encodeCursor, readTimeOrderedCursor } from './cursors.js';
+import { timeOrderedPage } from './cursors.js';
 import type { Deps } from './deps.js';
 import { type EventRepositories, publishEvent } from './events.js';
 
@@ -41,19 +41,10 @@ export async function listCampaigns(
   workspaceId: string,
   page: { limit: number; cursor?: string | undefined; status?: CampaignStatus | undefined },
 ): Promise<CampaignPage> {
-  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, readTimeOrderedCursor);
-  // One more than asked says whether another page follows, so the last page is never an empty one.
-  const records = await deps.store.campaigns.list(workspaceId, {
-    status: page.status,
-    after,
-    limit: page.limit + 1,
-  });
-  const shown = records.slice(0, page.limit);
-  const last = shown.at(-1);
-  return {
-    campaigns: shown.map(toSummary),
-    next_cursor: records.length > page.limit && last ? encodeCursor([last.createdAt, last.id]) : null,
-  };
+  const { records, next_cursor } = await timeOrderedPage(page, (after, limit) =>
+    deps.store.campaigns.list(workspaceId, { status: page.status, after, limit }),
+  );
+  return { campaigns: records.map(toSummary), next_cursor };
 }
 
 async function requireCampaign(

@@ -1,4 +1,5 @@
 import { AppError } from '../core/errors.js';
+import type { ListPosition } from '../store/store.js';
 
 /**
  * Listing positions handed to clients as opaque `next_cursor`s: a JSON value in base64url. What a cursor
@@ -41,10 +42,28 @@ function isIsoTimestamp(value: unknown): value is string {
 const CURSOR_ID = /^[A-Za-z0-9_]{1,128}$/;
 
 /** The position of listings ordered newest first by (created_at, id): `[createdAt, id]` of the last shown. */
-export function readTimeOrderedCursor(decoded: unknown): { createdAt: string; id: string } | undefined {
+function readListPosition(decoded: unknown): ListPosition | undefined {
   if (!Array.isArray(decoded) || decoded.length !== 2) return undefined;
   const [createdAt, id] = decoded as unknown[];
   return isIsoTimestamp(createdAt) && typeof id === 'string' && CURSOR_ID.test(id)
     ? { createdAt, id }
     : undefined;
+}
+
+/**
+ * One page of a time-ordered listing, newest first. `list` is asked for one record more than the page holds:
+ * whether it comes says if another page follows, so the last page is never an empty one.
+ */
+export async function timeOrderedPage<R extends ListPosition>(
+  page: { limit: number; cursor?: string | undefined },
+  list: (after: ListPosition | undefined, limit: number) => Promise<R[]>,
+): Promise<{ records: R[]; next_cursor: string | null }> {
+  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, readListPosition);
+  const records = await list(after, page.limit + 1);
+  const shown = records.slice(0, page.limit);
+  const last = shown.at(-1);
+  return {
+    records: shown,
+    next_cursor: records.length > page.limit && last ? encodeCursor([last.createdAt, last.id]) : null,
+  };
 }

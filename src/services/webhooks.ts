@@ -16,7 +16,7 @@ import { AppError } from '../core/errors.js';
 import { type AddressPolicy, refuseWebhookUrl } from '../core/webhook-address.js';
 import type { DeliveryRecord, WebhookRecord, WebhookUpdate } from '../store/store.js';
 import { type Actor, recordAudit } from './audit.js';
-import { decodeCursor, encodeCursor, readTimeOrderedCursor } from './cursors.js';
+import { timeOrderedPage } from './cursors.js';
 import type { Deps } from './deps.js';
 import { enqueueEvent } from './events.js';
 import { generateWebhookSecret, type WebhookSecrets } from './webhook-secrets.js';
@@ -270,18 +270,10 @@ export class WebhookService {
     page: { limit: number; cursor?: string | undefined; status?: DeliveryStatus | undefined },
   ): Promise<DeliveryPage> {
     await this.require(workspaceId, webhookId);
-    const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, readTimeOrderedCursor);
-    const records = await this.deps.store.deliveries.list(workspaceId, webhookId, {
-      status: page.status,
-      after,
-      limit: page.limit + 1,
-    });
-    const shown = records.slice(0, page.limit);
-    const last = shown.at(-1);
-    return {
-      items: shown.map(toDeliveryView),
-      next_cursor: records.length > page.limit && last ? encodeCursor([last.createdAt, last.id]) : null,
-    };
+    const { records, next_cursor } = await timeOrderedPage(page, (after, limit) =>
+      this.deps.store.deliveries.list(workspaceId, webhookId, { status: page.status, after, limit }),
+    );
+    return { items: records.map(toDeliveryView), next_cursor };
   }
 
   async getDelivery(workspaceId: string, webhookId: string, deliveryId: string): Promise<DeliveryDetail> {

@@ -63,8 +63,8 @@ export interface CampaignUpdate extends Partial<CampaignContent> {
   updatedAt: string;
 }
 
-/** A listing position: the (created_at, id) of the last campaign of the previous page. */
-export interface CampaignCursor {
+/** A listing position: the (created_at, id) of the last campaign or delivery of the previous page. */
+export interface ListPosition {
   createdAt: string;
   id: string;
 }
@@ -195,7 +195,7 @@ export interface CampaignsRepository {
   /** Newest first; `after` continues a listing after the last campaign of the previous page. */
   list(
     workspaceId: string,
-    options: { status?: CampaignStatus | undefined; after?: CampaignCursor | undefined; limit: number },
+    options: { status?: CampaignStatus | undefined; after?: ListPosition | undefined; limit: number },
   ): Promise<CampaignRecord[]>;
   /**
    * Applies `update` if the campaign is in `fromStatus`, raising its version by one, atomically against
@@ -305,12 +305,6 @@ export interface DeliveryOutcome {
   nextAttemptAt: string | null;
 }
 
-/** A listing position: the (created_at, id) of the last delivery of the previous page. */
-export interface DeliveryCursor {
-  createdAt: string;
-  id: string;
-}
-
 /**
  * The delivery queue (README "Webhooks", delivery): a transactional outbox. Events are enqueued in the
  * transaction of the change that causes them; workers claim due deliveries with a lease, so one worker at a
@@ -353,7 +347,7 @@ export interface DeliveriesRepository {
   list(
     workspaceId: string,
     webhookId: string,
-    options: { status?: DeliveryStatus | undefined; after?: DeliveryCursor | undefined; limit: number },
+    options: { status?: DeliveryStatus | undefined; after?: ListPosition | undefined; limit: number },
   ): Promise<DeliveryRecord[]>;
   /** Makes a delivery due again at `now` with `maxAttempts`, unless a worker holds it; returns it if it did. */
   requeue(id: string, now: string, maxAttempts: number | null): Promise<DeliveryRecord | undefined>;

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { CampaignContent } from '../../contract/campaigns.js';
 import type { Session } from '../session.js';
 import type {
-  CampaignCursor,
+  ListPosition,
   CampaignRecord,
   CampaignsRepository,
   CampaignStatus,
@@ -48,7 +48,7 @@ export class CampaignsTable implements CampaignsRepository {
 
   async list(
     workspaceId: string,
-    options: { status?: CampaignStatus | undefined; after?: CampaignCursor | undefined; limit: number },
+    options: { status?: CampaignStatus | undefined; after?: ListPosition | undefined; limit: number },
   ): Promise<CampaignRecord[]> {
     const { status, after, limit } = options;
     let query = this.session.db.selectFrom('campaigns').selectAll().where('workspace_id', '=', workspaceId);

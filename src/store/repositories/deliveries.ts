@@ -5,7 +5,7 @@ import type {
   ClaimedDelivery,
   DeliveriesRepository,
   DeliveryAttemptRecord,
-  DeliveryCursor,
+  ListPosition,
   DeliveryOutcome,
   DeliveryRecord,
   WebhookEventRecord,
@@ -240,7 +240,7 @@ export class DeliveriesTable implements DeliveriesRepository {
   async list(
     workspaceId: string,
     webhookId: string,
-    options: { status?: DeliveryStatus | undefined; after?: DeliveryCursor | undefined; limit: number },
+    options: { status?: DeliveryStatus | undefined; after?: ListPosition | undefined; limit: number },
   ): Promise<DeliveryRecord[]> {
     const { status, after, limit } = options;
     const rows = await this.withEvent()
@@ -250,10 +250,10 @@ export class DeliveriesTable implements DeliveriesRepository {
       .$if(after !== undefined, (query) =>
         query.where((eb) =>
           eb.or([
-            eb('deliveries.created_at', '<', (after as DeliveryCursor).createdAt),
+            eb('deliveries.created_at', '<', (after as ListPosition).createdAt),
             eb.and([
-              eb('deliveries.created_at', '=', (after as DeliveryCursor).createdAt),
-              eb('deliveries.id', '<', (after as DeliveryCursor).id),
+              eb('deliveries.created_at', '=', (after as ListPosition).createdAt),
+              eb('deliveries.id', '<', (after as ListPosition).id),
             ]),
           ]),
         ),
