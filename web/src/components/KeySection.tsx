@@ -2,7 +2,6 @@ import { type ReactNode, type SubmitEvent, useState } from 'react';
 import { capitalizedLabel, type KeyKind } from '../../../src/core/key-kinds';
 import { api, workspacePath } from '../api';
 import { daysUntil, plural } from '../format';
-import { COPY_NOTICE, copyText, useNotice } from '../notice';
 import type { CreatedKey, KeyView } from '../../../src/contract/keys';
 import type { Member } from '../../../src/contract/members';
 import type { Workspace } from '../../../src/contract/workspaces';
@@ -15,8 +14,8 @@ import { Email } from './Email';
 import { TextField } from './fields';
 import { ProblemAlert } from './ProblemAlert';
 import { RowButton } from './RowButton';
+import { SecretDialog } from './SecretDialog';
 import { StatusBadge } from './StatusBadge';
-import { StatusMessage } from './StatusMessage';
 import { Time } from './Time';
 import { canManage } from './WorkspaceGate';
 
@@ -261,44 +260,25 @@ function CreateKeyDialog({ kind, workspaceId, onCancel, onCreated }: CreateKeyDi
 }
 
 function NewKeyDialog({ kind, created, onDone }: { kind: KeyKind; created: CreatedKey; onDone: () => void }) {
-  const [notice, showNotice] = useNotice(COPY_NOTICE);
   return (
-    <Dialog
+    <SecretDialog
       title={`Your new ${kind.label}`}
-      onClose={onDone}
       confirmClose="You will not see this key again. Close anyway?"
-    >
-      <div className="stack">
+      intro={
         <p>
           <strong>{created.name}</strong> is active until <Time iso={created.expires_at} />.
         </p>
-        <TextField
-          label={capitalizedLabel(kind)}
-          value={created.key}
-          readOnly
-          spellCheck={false}
-          className="field-secret"
-        />
+      }
+      label={capitalizedLabel(kind)}
+      value={created.key}
+      copyLabel="Copy key"
+      advice={
         <p className="callout callout-warning">
           You will not see this key again. Store it in a server-side secret, never in client-side code or a
           repository.
         </p>
-        <div className="dialog-actions">
-          <StatusMessage message={notice} />
-          <button
-            type="button"
-            className="button"
-            onClick={() => {
-              copyText(created.key, showNotice);
-            }}
-          >
-            Copy key
-          </button>
-          <button type="button" className="button button-primary" onClick={onDone}>
-            Done
-          </button>
-        </div>
-      </div>
-    </Dialog>
+      }
+      onDone={onDone}
+    />
   );
 }

@@ -3,15 +3,17 @@ import { useSearchParams } from 'react-router';
 import { api } from '../api';
 import { CodeBlock } from '../components/CodeBlock';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { CopyButton } from '../components/CopyButton';
 import { DataTable } from '../components/DataTable';
 import { TextField } from '../components/fields';
 import { PageHeader } from '../components/PageHeader';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { RowButton } from '../components/RowButton';
+import { SecretField } from '../components/SecretField';
 import { StatusBadge } from '../components/StatusBadge';
 import { StatusMessage } from '../components/StatusMessage';
 import { Time } from '../components/Time';
-import { COPY_NOTICE, copyText, useNotice } from '../notice';
+import { COPY_NOTICE, useNotice } from '../notice';
 import { useSignedIn } from '../session';
 import type { AccessToken, CreatedAccessToken } from '../../../src/contract/access-tokens';
 import { useResource } from '../useResource';
@@ -70,27 +72,13 @@ export function AccessTokens() {
       ) : (
         <section className="section card card-highlight">
           <h2>Your new access token</h2>
-          <TextField
-            label="Access token"
-            value={created.token}
-            readOnly
-            spellCheck={false}
-            className="field-secret"
-          />
+          <SecretField label="Access token" value={created.token} />
           <p className="callout callout-warning">
             You will not see this token again. Keep it in your AI client’s configuration or a secret store
             only.
           </p>
           <div className="button-row">
-            <button
-              type="button"
-              className="button"
-              onClick={() => {
-                copyText(created.token, showNotice);
-              }}
-            >
-              Copy token
-            </button>
+            <CopyButton text={created.token} label="Copy token" onNotice={showNotice} />
           </div>
           <h3>Connect an AI client</h3>
           <p>
@@ -112,15 +100,11 @@ export function AccessTokens() {
             {mcpConfig(created.token, workspaceId, installDir)}
           </CodeBlock>
           <div className="button-row">
-            <button
-              type="button"
-              className="button"
-              onClick={() => {
-                copyText(mcpConfig(created.token, workspaceId, installDir), showNotice);
-              }}
-            >
-              Copy configuration
-            </button>
+            <CopyButton
+              text={mcpConfig(created.token, workspaceId, installDir)}
+              label="Copy configuration"
+              onNotice={showNotice}
+            />
             <button
               type="button"
               className="button button-primary"

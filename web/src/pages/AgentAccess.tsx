@@ -1,10 +1,11 @@
 import { KEY_KINDS, type KeyKindId } from '../../../src/core/key-kinds';
+import { CopyButton } from '../components/CopyButton';
 import { KeySection, type KeySectionWords } from '../components/KeySection';
 import { PageHeader } from '../components/PageHeader';
 import { StatusMessage } from '../components/StatusMessage';
 import { canManage, useWorkspace } from '../components/WorkspaceGate';
 import { workspacePath } from '../api';
-import { COPY_NOTICE, copyText, useNotice } from '../notice';
+import { COPY_NOTICE, useNotice } from '../notice';
 import type { Member } from '../../../src/contract/members';
 import { useResource } from '../useResource';
 
@@ -60,15 +61,7 @@ export function AgentAccess() {
           <code data-testid="workspace-id" className="copy-value">
             {workspace.id}
           </code>
-          <button
-            type="button"
-            className="button"
-            onClick={() => {
-              copyText(workspace.id, showNotice);
-            }}
-          >
-            Copy workspace ID
-          </button>
+          <CopyButton text={workspace.id} label="Copy workspace ID" onNotice={showNotice} />
         </div>
       </section>
 

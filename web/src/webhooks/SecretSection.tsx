@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { api, workspacePath } from '../api';
 import { ConfirmDialog } from '../components/ConfirmDialog';
-import { TextField } from '../components/fields';
+import { CopyButton } from '../components/CopyButton';
 import { ProblemAlert } from '../components/ProblemAlert';
+import { SecretField } from '../components/SecretField';
 import { StatusMessage } from '../components/StatusMessage';
 import { Time } from '../components/Time';
-import { COPY_NOTICE, copyText, useNotice } from '../notice';
+import { COPY_NOTICE, useNotice } from '../notice';
 import type { WebhookSecret } from '../../../src/contract/webhooks';
 import { useSubmit } from '../useSubmit';
 
@@ -36,13 +37,7 @@ export function SecretSection({ workspaceId, webhookId, onRotated }: SecretSecti
       <ProblemAlert error={reveal.error} />
       {shown !== null && (
         <div className="secret-box">
-          <TextField
-            label="Signing secret"
-            value={shown.secret}
-            readOnly
-            spellCheck={false}
-            className="field-secret"
-          />
+          <SecretField label="Signing secret" value={shown.secret} />
           {shown.previous_secret_expires_at !== null && (
             <p className="field-hint">
               The previous secret also signs every delivery until{' '}
@@ -65,15 +60,7 @@ export function SecretSection({ workspaceId, webhookId, onRotated }: SecretSecti
           </button>
         ) : (
           <>
-            <button
-              type="button"
-              className="button"
-              onClick={() => {
-                copyText(shown.secret, showNotice);
-              }}
-            >
-              Copy secret
-            </button>
+            <CopyButton text={shown.secret} label="Copy secret" onNotice={showNotice} />
             <button
               type="button"
               className="button"
