@@ -1,5 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
+import type { TestBackend, TestDatabase } from '../support/databases.js';
 
 /**
  * Runs the BUILT command-line interface (`node dist/cli/main.js`, what the `brand-context` bin points at)
@@ -122,6 +124,59 @@ export async function runCliJson<T>(args: string[], options: CliOptions = {}): P
     );
   }
   return JSON.parse(result.stdout) as T;
+}
+
+/** `value` once a beforeAll has set it; `what` names it in the error of a test that runs before that. */
+export function setUp<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`${what} is used before its beforeAll ran`);
+  return value;
+}
+
+export interface CliWorkspace {
+  readonly database: TestDatabase;
+  /** The workspace's id. */
+  readonly id: string;
+  /** Runs the CLI on the database with `env`, which replaces the suite's. */
+  readonly cli: (args: string[], env?: Record<string, string>) => Promise<CliResult>;
+  /** Runs the CLI on the database with the suite's env, expects exit code 0 and parses its output as JSON. */
+  readonly cliJson: <T>(args: string[]) => Promise<T>;
+}
+
+/**
+ * For a describe block: a fresh database of `backend` with one workspace, made by `workspace create --name
+ * NAME` before its tests; after them every child is killed and the database dropped.
+ */
+export function useCliWorkspace(
+  backend: TestBackend,
+  name: string,
+  env: Record<string, string> = {},
+): CliWorkspace {
+  let database: TestDatabase | undefined;
+  let id: string | undefined;
+
+  const ready = <T>(value: T | undefined) => setUp(value, 'the CLI workspace');
+  const workspace: CliWorkspace = {
+    get database() {
+      return ready(database);
+    },
+    get id() {
+      return ready(id);
+    },
+    cli: (args, only = env) => runCli(args, { databaseUrl: workspace.database.url, env: only }),
+    cliJson: <T>(args: string[]) => runCliJson<T>(args, { databaseUrl: workspace.database.url, env }),
+  };
+
+  beforeAll(async () => {
+    database = await backend.create();
+    ({ id } = await workspace.cliJson<{ id: string }>(['workspace', 'create', '--name', name, '--json']));
+  });
+
+  afterAll(async () => {
+    await killAllChildren();
+    await database?.drop();
+  });
+
+  return workspace;
 }
 
 export interface Exit {

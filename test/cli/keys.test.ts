@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { KeyView, CreatedKey } from '../../src/contract/keys.js';
 import { DAY_MS } from '../support/clock.js';
-import { describeEachBackend, type TestDatabase } from '../support/databases.js';
-import { BRAND_KEY, keysIn, killAllChildren, runCli, runCliJson } from './cli-process.js';
+import { describeEachBackend } from '../support/databases.js';
+import { BRAND_KEY, keysIn, useCliWorkspace } from './cli-process.js';
 
 interface RotatedKey extends CreatedKey {
   replaced_key_id: string;
@@ -10,34 +10,16 @@ interface RotatedKey extends CreatedKey {
 }
 
 describeEachBackend('brand-context keys', (backend) => {
-  let database: TestDatabase;
-  let workspaceId: string;
+  const workspace = useCliWorkspace(backend, 'Keys Co');
+  const { cli, cliJson } = workspace;
   let created: CreatedKey;
-  const cli = (args: string[]) => runCli(args, { databaseUrl: database.url });
-  const cliJson = <T>(args: string[]) => runCliJson<T>(args, { databaseUrl: database.url });
-
-  beforeAll(async () => {
-    database = await backend.create();
-    ({ id: workspaceId } = await cliJson<{ id: string }>([
-      'workspace',
-      'create',
-      '--name',
-      'Keys Co',
-      '--json',
-    ]));
-  });
-
-  afterAll(async () => {
-    await killAllChildren();
-    await database.drop();
-  });
 
   it('keys create --json prints the key once, with its id, name, prefix and a 90-day expiry, and warns on stderr', async () => {
     const result = await cli([
       'keys',
       'create',
       '--workspace',
-      workspaceId,
+      workspace.id,
       '--name',
       'newsletter pipeline',
       '--json',
@@ -56,7 +38,7 @@ describeEachBackend('brand-context keys', (backend) => {
   });
 
   it.concurrent('keys list --json shows the key as active, and never the key itself', async ({ expect }) => {
-    const result = await cli(['keys', 'list', '--workspace', workspaceId, '--json']);
+    const result = await cli(['keys', 'list', '--workspace', workspace.id, '--json']);
     expect(result.code).toBe(0);
     expect(keysIn(result.stdout + result.stderr)).toEqual([]);
     const list = JSON.parse(result.stdout) as KeyView[];
@@ -76,7 +58,7 @@ describeEachBackend('brand-context keys', (backend) => {
   });
 
   it.concurrent('keys list shows prefix…last4 in its table, never the key', async ({ expect }) => {
-    const result = await cli(['keys', 'list', '--workspace', workspaceId]);
+    const result = await cli(['keys', 'list', '--workspace', workspace.id]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^ID +NAME +KEY +STATUS/);
     expect(result.stdout).toContain(`${created.prefix}…${created.key.slice(-4)}`);
@@ -89,30 +71,30 @@ describeEachBackend('brand-context keys', (backend) => {
       'keys',
       'revoke',
       '--workspace',
-      workspaceId,
+      workspace.id,
       created.id,
       '--json',
     ]);
     expect(first).toMatchObject({ id: created.id, status: 'revoked' });
     expect(first.revoked_at).not.toBeNull();
 
-    const again = await cli(['keys', 'revoke', '--workspace', workspaceId, created.id]);
+    const again = await cli(['keys', 'revoke', '--workspace', workspace.id, created.id]);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain(`Revoked: ${created.id} (newsletter pipeline, ${created.prefix}…`);
     expect(again.stdout).toContain('is revoked');
 
-    const [listed] = await cliJson<KeyView[]>(['keys', 'list', '--workspace', workspaceId, '--json']);
+    const [listed] = await cliJson<KeyView[]>(['keys', 'list', '--workspace', workspace.id, '--json']);
     expect(listed).toMatchObject({ id: created.id, status: 'revoked', revoked_at: first.revoked_at });
   });
 
   it.concurrent(
     'keys revoke of a key id the workspace does not have exits 1 and says so',
     async ({ expect }) => {
-      const result = await cli(['keys', 'revoke', '--workspace', workspaceId, 'bk_doesnotexist']);
+      const result = await cli(['keys', 'revoke', '--workspace', workspace.id, 'bk_doesnotexist']);
       expect(result.code).toBe(1);
       expect(result.stdout).toBe('');
       expect(result.stderr).toBe(
-        `error: Workspace ${workspaceId} has no brand read key bk_doesnotexist.\n` +
+        `error: Workspace ${workspace.id} has no brand read key bk_doesnotexist.\n` +
           '  hint: List the workspace keys to find the key id (brand-context keys list --workspace <id>).\n',
       );
     },
@@ -142,11 +124,11 @@ describeEachBackend('brand-context keys', (backend) => {
   it.concurrent(
     'keys create without --name is a usage error: exit 2, and no key is created',
     async ({ expect }) => {
-      const result = await cli(['keys', 'create', '--workspace', workspaceId]);
+      const result = await cli(['keys', 'create', '--workspace', workspace.id]);
       expect(result.code).toBe(2);
       expect(result.stderr).toContain("required option '--name <name>' not specified");
       expect(keysIn(result.stdout)).toEqual([]);
-      expect(await cliJson<KeyView[]>(['keys', 'list', '--workspace', workspaceId, '--json'])).toHaveLength(
+      expect(await cliJson<KeyView[]>(['keys', 'list', '--workspace', workspace.id, '--json'])).toHaveLength(
         1,
       );
     },
@@ -157,12 +139,12 @@ describeEachBackend('brand-context keys', (backend) => {
       'keys',
       'create',
       '--workspace',
-      workspaceId,
+      workspace.id,
       '--name',
       'cms',
       '--json',
     ]);
-    const result = await cli(['keys', 'rotate', '--workspace', workspaceId, old.id]);
+    const result = await cli(['keys', 'rotate', '--workspace', workspace.id, old.id]);
     expect(result.code).toBe(0);
     const printed = keysIn(result.stdout);
     expect(printed).toHaveLength(1);
@@ -175,11 +157,11 @@ describeEachBackend('brand-context keys', (backend) => {
     expect(result.stdout).toMatch(/^Step 2: Update the environment variable/m);
     expect(result.stdout).toMatch(/^Step 3: Verify the new key/m);
     expect(result.stdout).toContain(
-      `Step 4: Revoke the old key: brand-context keys revoke --workspace ${workspaceId} ${old.id}`,
+      `Step 4: Revoke the old key: brand-context keys revoke --workspace ${workspace.id} ${old.id}`,
     );
 
     // Rotation only creates: the old key works until the operator revokes it.
-    const list = await cliJson<KeyView[]>(['keys', 'list', '--workspace', workspaceId, '--json']);
+    const list = await cliJson<KeyView[]>(['keys', 'list', '--workspace', workspace.id, '--json']);
     expect(list.find((key) => key.id === old.id)?.status).toBe('active');
     expect(list.find((key) => key.last4 === newKey.slice(-4) && key.id !== old.id)).toMatchObject({
       name: 'cms (rotated)',
@@ -192,7 +174,7 @@ describeEachBackend('brand-context keys', (backend) => {
       'keys',
       'create',
       '--workspace',
-      workspaceId,
+      workspace.id,
       '--name',
       'crm',
       '--json',
@@ -201,7 +183,7 @@ describeEachBackend('brand-context keys', (backend) => {
       'keys',
       'rotate',
       '--workspace',
-      workspaceId,
+      workspace.id,
       old.id,
       '--name',
       'crm 2026',
@@ -210,7 +192,7 @@ describeEachBackend('brand-context keys', (backend) => {
     expect(rotated).toMatchObject({ replaced_key_id: old.id, name: 'crm 2026' });
     expect(rotated.key).toMatch(BRAND_KEY);
     expect(rotated.next_steps.at(-1)).toBe(
-      `Revoke the old key: brand-context keys revoke --workspace ${workspaceId} ${old.id}`,
+      `Revoke the old key: brand-context keys revoke --workspace ${workspace.id} ${old.id}`,
     );
   });
 
@@ -218,14 +200,14 @@ describeEachBackend('brand-context keys', (backend) => {
     '%s rotate with an unknown or mistyped key id fails with exit code 1 and creates nothing',
     async (command) => {
       const listed = async () =>
-        (await cliJson<KeyView[]>([command, 'list', '--workspace', workspaceId, '--json'])).length;
+        (await cliJson<KeyView[]>([command, 'list', '--workspace', workspace.id, '--json'])).length;
       const before = await listed();
       const idPrefix = command === 'keys' ? 'bk_' : 'ak_';
-      const result = await cli([command, 'rotate', '--workspace', workspaceId, `${idPrefix}typo`]);
+      const result = await cli([command, 'rotate', '--workspace', workspace.id, `${idPrefix}typo`]);
       expect(result.code).toBe(1);
       expect(result.stdout).toBe('');
       expect(result.stderr).toMatch(
-        new RegExp(`^error: Workspace ${workspaceId} has no .+ ${idPrefix}typo\\.`),
+        new RegExp(`^error: Workspace ${workspace.id} has no .+ ${idPrefix}typo\\.`),
       );
       expect(keysIn(result.stderr)).toEqual([]);
       expect(await listed()).toBe(before);

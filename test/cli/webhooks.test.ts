@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { CreatedWebhook, Webhook } from '../../src/contract/webhooks.js';
-import { describeEachBackend, type TestDatabase } from '../support/databases.js';
-import { killAllChildren, runCli, runCliJson } from './cli-process.js';
+import { describeEachBackend } from '../support/databases.js';
+import { useCliWorkspace } from './cli-process.js';
 
 /** A Standard Webhooks secret: whsec_ and 32 random bytes in base64. */
 const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
@@ -16,45 +16,32 @@ interface ErrorLine {
 }
 
 describeEachBackend('brand-context webhooks', (backend) => {
-  let database: TestDatabase;
-  let workspaceId: string;
-  let created: CreatedWebhook;
   // The address rules are the production ones unless a test says otherwise, whatever the runner's environment.
-  const strict = { WEBHOOK_ALLOW_PRIVATE_URLS: 'false' };
-  const cli = (args: string[], env: Record<string, string> = strict) =>
-    runCli(args, { databaseUrl: database.url, env });
-  const cliJson = <T>(args: string[]) => runCliJson<T>(args, { databaseUrl: database.url, env: strict });
-  const listed = () => cliJson<Webhook[]>(['webhooks', 'list', '--workspace', workspaceId, '--json']);
-
-  beforeAll(async () => {
-    database = await backend.create();
-    ({ id: workspaceId } = await cliJson<{ id: string }>([
-      'workspace',
-      'create',
-      '--name',
-      'Hooks Co',
-      '--json',
-    ]));
-  });
-
-  afterAll(async () => {
-    await killAllChildren();
-    await database.drop();
-  });
+  const workspace = useCliWorkspace(backend, 'Hooks Co', { WEBHOOK_ALLOW_PRIVATE_URLS: 'false' });
+  const { cli, cliJson } = workspace;
+  let created: CreatedWebhook;
+  const listed = () => cliJson<Webhook[]>(['webhooks', 'list', '--workspace', workspace.id, '--json']);
+  /** `webhooks create` in the workspace for `url`, with `flags`. */
+  const create = (url: string, ...flags: string[]) => [
+    'webhooks',
+    'create',
+    '--workspace',
+    workspace.id,
+    '--url',
+    url,
+    ...flags,
+  ];
 
   it('webhooks create prints the endpoint and its whsec_ signing secret once', async () => {
-    const result = await cli([
-      'webhooks',
-      'create',
-      '--workspace',
-      workspaceId,
-      '--url',
-      'https://hooks.example.com/brand',
-      '--events',
-      'brand.updated, campaign.created',
-      '--description',
-      'CMS sync',
-    ]);
+    const result = await cli(
+      create(
+        'https://hooks.example.com/brand',
+        '--events',
+        'brand.updated, campaign.created',
+        '--description',
+        'CMS sync',
+      ),
+    );
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     expect(result.stdout).toMatch(
@@ -67,17 +54,9 @@ describeEachBackend('brand-context webhooks', (backend) => {
   });
 
   it('webhooks create --json gives the endpoint with its secret, subscribed to every event by default', async () => {
-    created = await cliJson<CreatedWebhook>([
-      'webhooks',
-      'create',
-      '--workspace',
-      workspaceId,
-      '--url',
-      'https://hooks.example.com/all',
-      '--json',
-    ]);
+    created = await cliJson<CreatedWebhook>(create('https://hooks.example.com/all', '--json'));
     expect(created).toMatchObject({
-      workspace_id: workspaceId,
+      workspace_id: workspace.id,
       url: 'https://hooks.example.com/all',
       events: ['*'],
       enabled: true,
@@ -90,7 +69,7 @@ describeEachBackend('brand-context webhooks', (backend) => {
   });
 
   it.concurrent('webhooks list --json lists the endpoints and never a secret', async ({ expect }) => {
-    const result = await cli(['webhooks', 'list', '--workspace', workspaceId, '--json']);
+    const result = await cli(['webhooks', 'list', '--workspace', workspace.id, '--json']);
     expect(result.code).toBe(0);
     expect(secretsIn(result.stdout + result.stderr)).toEqual([]);
     const list = JSON.parse(result.stdout) as Webhook[];
@@ -110,7 +89,7 @@ describeEachBackend('brand-context webhooks', (backend) => {
   it.concurrent(
     'webhooks list shows a table of id, URL, events and state, never a secret',
     async ({ expect }) => {
-      const result = await cli(['webhooks', 'list', '--workspace', workspaceId]);
+      const result = await cli(['webhooks', 'list', '--workspace', workspace.id]);
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(/^ID +URL +EVENTS +STATE +CREATED\n/);
       expect(result.stdout).toMatch(
@@ -126,8 +105,8 @@ describeEachBackend('brand-context webhooks', (backend) => {
   it('webhooks create refuses a loopback URL naming url, and creates nothing', async () => {
     const before = (await listed()).length;
     const [plain, json] = await Promise.all([
-      cli(['webhooks', 'create', '--workspace', workspaceId, '--url', 'http://127.0.0.1:8080/hook']),
-      cli(['webhooks', 'create', '--workspace', workspaceId, '--url', 'https://127.0.0.1/hook', '--json']),
+      cli(create('http://127.0.0.1:8080/hook')),
+      cli(create('https://127.0.0.1/hook', '--json')),
     ]);
     expect(plain.code).toBe(1);
     expect(plain.stdout).toBe('');
@@ -148,30 +127,21 @@ describeEachBackend('brand-context webhooks', (backend) => {
   });
 
   it('webhooks create accepts a loopback http:// URL when WEBHOOK_ALLOW_PRIVATE_URLS=true', async () => {
-    const result = await cli(
-      ['webhooks', 'create', '--workspace', workspaceId, '--url', 'http://127.0.0.1:8080/hook', '--json'],
-      { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
-    );
+    const result = await cli(create('http://127.0.0.1:8080/hook', '--json'), {
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    });
     expect(result.code).toBe(0);
     const local = JSON.parse(result.stdout) as CreatedWebhook;
     expect(local.url).toBe('http://127.0.0.1:8080/hook');
-    const deleted = await cli(['webhooks', 'delete', '--workspace', workspaceId, local.id]);
+    const deleted = await cli(['webhooks', 'delete', '--workspace', workspace.id, local.id]);
     expect(deleted.code).toBe(0);
   });
 
   it('webhooks create refuses an unknown event type, naming it and the events field', async () => {
     const before = (await listed()).length;
-    const result = await cli([
-      'webhooks',
-      'create',
-      '--workspace',
-      workspaceId,
-      '--url',
-      'https://hooks.example.com/x',
-      '--events',
-      'brand.updated,brand.deleted',
-      '--json',
-    ]);
+    const result = await cli(
+      create('https://hooks.example.com/x', '--events', 'brand.updated,brand.deleted', '--json'),
+    );
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     const { error } = JSON.parse(result.stderr) as ErrorLine;
@@ -210,11 +180,11 @@ describeEachBackend('brand-context webhooks', (backend) => {
   it.concurrent(
     'webhooks delete of an id the workspace does not have exits 1 and points to webhooks list',
     async ({ expect }) => {
-      const result = await cli(['webhooks', 'delete', '--workspace', workspaceId, 'wh_doesnotexist']);
+      const result = await cli(['webhooks', 'delete', '--workspace', workspace.id, 'wh_doesnotexist']);
       expect(result.code).toBe(1);
       expect(result.stdout).toBe('');
       expect(result.stderr).toBe(
-        `error: Workspace ${workspaceId} has no webhook endpoint wh_doesnotexist.\n` +
+        `error: Workspace ${workspace.id} has no webhook endpoint wh_doesnotexist.\n` +
           '  hint: List the endpoints to find its id (brand-context webhooks list --workspace <id>).\n',
       );
     },
@@ -225,36 +195,28 @@ describeEachBackend('brand-context webhooks', (backend) => {
       'webhooks',
       'delete',
       '--workspace',
-      workspaceId,
+      workspace.id,
       created.id,
       '--json',
     ]);
     expect(deleted).toEqual({
       id: created.id,
-      workspace_id: workspaceId,
+      workspace_id: workspace.id,
       url: 'https://hooks.example.com/all',
       deleted: true,
     });
     expect((await listed()).map((webhook) => webhook.id)).not.toContain(created.id);
 
-    const again = await cli(['webhooks', 'delete', '--workspace', workspaceId, created.id]);
+    const again = await cli(['webhooks', 'delete', '--workspace', workspace.id, created.id]);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(
-      new RegExp(`^error: Workspace ${workspaceId} has no webhook endpoint ${created.id}\\.`),
+      new RegExp(`^error: Workspace ${workspace.id} has no webhook endpoint ${created.id}\\.`),
     );
   });
 
   it('webhooks delete prints the endpoint it deleted', async () => {
-    const another = await cliJson<CreatedWebhook>([
-      'webhooks',
-      'create',
-      '--workspace',
-      workspaceId,
-      '--url',
-      'https://hooks.example.com/old',
-      '--json',
-    ]);
-    const result = await cli(['webhooks', 'delete', '--workspace', workspaceId, another.id]);
+    const another = await cliJson<CreatedWebhook>(create('https://hooks.example.com/old', '--json'));
+    const result = await cli(['webhooks', 'delete', '--workspace', workspace.id, another.id]);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(`Deleted webhook endpoint ${another.id} (https://hooks.example.com/old).\n`);
   });

@@ -1,51 +1,24 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { OPERATOR } from '../../src/services/audit.js';
-import type { Deps } from '../../src/services/deps.js';
 import { createBrandKey } from '../../src/services/keys.js';
-import type { Store } from '../../src/store/store.js';
-import { killAllChildren, pollUntil } from '../cli/cli-process.js';
-import { describeEachBackend, type TestDatabase } from '../support/databases.js';
-import {
-  createEndpoint,
-  createKeyThrough,
-  deliveryLog,
-  openTestStore,
-  signIn,
-  startServer,
-} from './processes.js';
-import { verifiedEvent, WebhookReceiver } from '../support/webhook-receiver.js';
+import { describeEachBackend } from '../support/databases.js';
+import { verifiedEvent } from '../support/webhook-receiver.js';
+import { createKeyAsOwner, useDeliverySuite } from './processes.js';
 
 describeEachBackend('The delivery queue survives a node that dies', (backend) => {
-  let database: TestDatabase;
-  let store: Store;
-  let deps: Deps;
-  const receivers: WebhookReceiver[] = [];
-
-  beforeAll(async () => {
-    database = await backend.create();
-    ({ store, deps } = await openTestStore(database));
-  });
-
-  afterAll(async () => {
-    await killAllChildren();
-    await Promise.all(receivers.map((receiver) => receiver.close()));
-    await store.close();
-    await database.drop();
-  });
+  const suite = useDeliverySuite(backend);
 
   it('delivers a change committed just before the server was killed with SIGKILL while the endpoint was down, once the endpoint is up and a server runs again', async () => {
-    const receiver = await WebhookReceiver.down();
-    receivers.push(receiver);
-    const [endpoint, first] = await Promise.all([createEndpoint(deps, receiver.url), startServer(database)]);
-    const token = await signIn(first, endpoint.owner);
+    const receiver = await suite.receiver('down');
+    const [endpoint, first] = await Promise.all([suite.createEndpoint(receiver.url), suite.startServer()]);
 
-    const key = await createKeyThrough(first, token, endpoint.workspaceId, 'Made just before the crash');
+    const key = await createKeyAsOwner(first, endpoint, 'Made just before the crash');
     first.child.kill('SIGKILL');
     expect(await first.waitForExit()).toEqual({ code: null, signal: 'SIGKILL' });
     expect(receiver.arrivals).toEqual([]);
 
     await receiver.listen();
-    const second = await startServer(database);
+    const second = await suite.startServer();
     // Within a retry (1 s) of the restart; or, if the killed worker held the delivery, once its lease (15 s) ran out.
     const event = verifiedEvent(endpoint.secret, await receiver.nth(0, 25_000));
     expect(event).toMatchObject({
@@ -54,11 +27,7 @@ describeEachBackend('The delivery queue survives a node that dies', (backend) =>
       data: { key: { id: key.id, name: 'Made just before the crash' } },
     });
 
-    const { value: log } = await pollUntil(
-      () => deliveryLog(store, endpoint),
-      (deliveries) => deliveries[0]?.status === 'succeeded',
-      { timeoutMs: 5000, intervalMs: 50 },
-    );
+    const log = await suite.succeededLog(endpoint);
     expect(await second.stop()).toEqual({ code: 0, signal: null });
     expect(receiver.arrivals.map((each) => each.id)).toEqual([event.id]);
     expect(log).toHaveLength(1);
@@ -71,16 +40,15 @@ describeEachBackend('The delivery queue survives a node that dies', (backend) =>
   }, 60_000);
 
   it('sends a delivery claimed by a node that then died once its lease runs out, and the dead node can no longer record an attempt', async () => {
-    const receiver = await WebhookReceiver.start();
-    receivers.push(receiver);
-    const endpoint = await createEndpoint(deps, receiver.url);
-    const key = await createBrandKey(deps, OPERATOR, {
+    const receiver = await suite.receiver();
+    const endpoint = await suite.createEndpoint(receiver.url);
+    const key = await createBrandKey(suite.deps, OPERATOR, {
       workspaceId: endpoint.workspaceId,
       name: 'Claimed by a node that died',
     });
     const now = Date.now();
     const leaseUntil = now + 3000;
-    const claimed = await store.deliveries.claim({
+    const claimed = await suite.store.deliveries.claim({
       lease: 'dead-node',
       now: new Date(now).toISOString(),
       leaseUntil: new Date(leaseUntil).toISOString(),
@@ -90,7 +58,7 @@ describeEachBackend('The delivery queue survives a node that dies', (backend) =>
     const [dead] = claimed;
 
     // The server starts while the dead node's lease still holds.
-    const server = await startServer(database);
+    const server = await suite.startServer();
     const arrival = await receiver.nth(0);
     expect(arrival.at).toBeGreaterThanOrEqual(leaseUntil);
     expect(verifiedEvent(endpoint.secret, arrival)).toMatchObject({
@@ -99,12 +67,8 @@ describeEachBackend('The delivery queue survives a node that dies', (backend) =>
       data: { key: { id: key.id } },
     });
 
-    const { value: log } = await pollUntil(
-      () => deliveryLog(store, endpoint),
-      (deliveries) => deliveries[0]?.status === 'succeeded',
-      { timeoutMs: 5000, intervalMs: 50 },
-    );
-    const late = await store.deliveries.settle(
+    const log = await suite.succeededLog(endpoint);
+    const late = await suite.store.deliveries.settle(
       dead?.id ?? '',
       'dead-node',
       {
@@ -121,6 +85,6 @@ describeEachBackend('The delivery queue survives a node that dies', (backend) =>
     expect(receiver.arrivals).toHaveLength(1);
     expect(log).toMatchObject([{ id: dead?.id, status: 'succeeded', attempts: 1 }]);
     expect(log[0]?.attemptLog).toMatchObject([{ attempt: 1, responseStatus: 200 }]);
-    expect(await deliveryLog(store, endpoint)).toEqual(log);
+    expect(await suite.deliveryLog(endpoint)).toEqual(log);
   }, 60_000);
 });

@@ -1,18 +1,9 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { CreatedKey } from '../../src/contract/keys.js';
-import type { Deps } from '../../src/services/deps.js';
-import type { Store } from '../../src/store/store.js';
-import { killAllChildren, pollUntil, type ServerProcess } from '../cli/cli-process.js';
-import { describeEachBackend, type TestDatabase } from '../support/databases.js';
-import {
-  createEndpoint,
-  createKeyThrough,
-  deliveryLog,
-  openTestStore,
-  signIn,
-  startServer,
-} from './processes.js';
-import { repeatedIds, verifiedEvent, WebhookReceiver } from '../support/webhook-receiver.js';
+import type { ServerProcess } from '../cli/cli-process.js';
+import { describeEachBackend } from '../support/databases.js';
+import { repeatedIds, verifiedEvent } from '../support/webhook-receiver.js';
+import { createKeyThrough, signIn, useDeliverySuite } from './processes.js';
 
 const EVENTS_PER_SERVER = 100;
 /** Requests each server is sent at a time while the events are made. */
@@ -40,29 +31,14 @@ async function createKeys(
 }
 
 describeEachBackend('Two servers on one database, both with workers', (backend) => {
-  let database: TestDatabase;
-  let store: Store;
-  let deps: Deps;
-  let receiver: WebhookReceiver;
-
-  beforeAll(async () => {
-    database = await backend.create();
-    ({ store, deps } = await openTestStore(database));
-    receiver = await WebhookReceiver.start();
-  });
-
-  afterAll(async () => {
-    await killAllChildren();
-    await receiver.close();
-    await store.close();
-    await database.drop();
-  });
+  const suite = useDeliverySuite(backend);
 
   it('deliver 200 events made through both at once exactly once each to an endpoint that always answers 200, each with one recorded attempt', async () => {
+    const receiver = await suite.receiver();
     const [endpoint, ...servers] = await Promise.all([
-      createEndpoint(deps, receiver.url),
-      startServer(database, { DELIVERY_WORKERS: '8' }),
-      startServer(database, { DELIVERY_WORKERS: '8' }),
+      suite.createEndpoint(receiver.url),
+      suite.startServer({ DELIVERY_WORKERS: '8' }),
+      suite.startServer({ DELIVERY_WORKERS: '8' }),
     ]);
     // One token serves both: they share the database and so the token signing secret.
     const token = await signIn(servers[0], endpoint.owner);
@@ -78,11 +54,7 @@ describeEachBackend('Two servers on one database, both with workers', (backend) 
       (arrivals) => new Set(arrivals.map((arrival) => arrival.id)).size >= keys.length,
       30_000,
     );
-    const { value: log } = await pollUntil(
-      () => deliveryLog(store, endpoint),
-      (deliveries) => deliveries.every((delivery) => delivery.status === 'succeeded'),
-      { timeoutMs: 10_000, intervalMs: 100 },
-    );
+    const log = await suite.succeededLog(endpoint, { timeoutMs: 10_000, intervalMs: 100 });
     // Once both have stopped (attempts in flight finish first), no request can still be on its way.
     expect(await Promise.all(servers.map((server) => server.stop()))).toEqual([
       { code: 0, signal: null },

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import type { CreatedKey } from '../../src/contract/keys.js';
 import { systemClock } from '../../src/core/clock.js';
 import { OPERATOR } from '../../src/services/audit.js';
@@ -8,8 +9,9 @@ import { WebhookSecrets } from '../../src/services/webhook-secrets.js';
 import { WebhookService } from '../../src/services/webhooks.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { DeliveryAttemptRecord, DeliveryRecord, Store } from '../../src/store/store.js';
-import { ServerProcess } from '../cli/cli-process.js';
-import type { TestDatabase } from '../support/databases.js';
+import { killAllChildren, pollUntil, ServerProcess, setUp } from '../cli/cli-process.js';
+import type { TestBackend, TestDatabase } from '../support/databases.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
  * `brand-context serve` children with their delivery worker, and what the tests make and read on the same
@@ -27,19 +29,6 @@ export const DELIVERY_ENV: Readonly<Record<string, string>> = {
   BRAND_CONTEXT_ENCRYPTION_KEY: ENCRYPTION_KEY.toString('base64'),
 };
 
-/** `brand-context serve` on the database, its worker configured by DELIVERY_ENV and `env`. */
-export function startServer(
-  database: TestDatabase,
-  env: Record<string, string> = {},
-): Promise<ServerProcess> {
-  return ServerProcess.start([], { databaseUrl: database.url, env: { ...DELIVERY_ENV, ...env } });
-}
-
-export async function openTestStore(database: TestDatabase): Promise<{ store: Store; deps: Deps }> {
-  const store = await openStore(database.config);
-  return { store, deps: { store, clock: systemClock } };
-}
-
 export interface Endpoint {
   workspaceId: string;
   webhookId: string;
@@ -48,14 +37,101 @@ export interface Endpoint {
   owner: { email: string; password: string };
 }
 
-/** The demo workspace, and an endpoint at `url` subscribed to every event (made after the seed's own events). */
-export async function createEndpoint(deps: Deps, url: string): Promise<Endpoint> {
-  const seed = await seedDemo(deps);
-  const webhooks = new WebhookService(deps, new WebhookSecrets(deps.store, ENCRYPTION_KEY), {
-    allowPrivate: true,
+export interface LoggedDelivery extends DeliveryRecord {
+  /** The delivery_attempts rows, oldest first. */
+  attemptLog: DeliveryAttemptRecord[];
+}
+
+export interface DeliverySuite {
+  /** Open on the suite's database from the test process. */
+  readonly store: Store;
+  readonly deps: Deps;
+  /** A receiver on 127.0.0.1 that answers 200, or refuses connections until it listens when `down`. */
+  receiver(state?: 'up' | 'down'): Promise<WebhookReceiver>;
+  /** `brand-context serve` on the database, its worker configured by DELIVERY_ENV and `env`. */
+  startServer(env?: Record<string, string>): Promise<ServerProcess>;
+  /** The demo workspace, and an endpoint at `url` subscribed to every event (made after the seed's own events). */
+  createEndpoint(url: string): Promise<Endpoint>;
+  /** Every delivery of the endpoint as the database has it, with its attempts. */
+  deliveryLog(endpoint: Endpoint): Promise<LoggedDelivery[]>;
+  /** The endpoint's delivery log once it has deliveries and every one of them has succeeded. */
+  succeededLog(
+    endpoint: Endpoint,
+    poll?: { timeoutMs?: number; intervalMs?: number },
+  ): Promise<LoggedDelivery[]>;
+}
+
+/**
+ * For a describe block: a fresh database of `backend` with a store open on it, set up before its tests;
+ * after them every server is killed, every receiver closed and the database dropped.
+ */
+export function useDeliverySuite(backend: TestBackend): DeliverySuite {
+  let database: TestDatabase | undefined;
+  let store: Store | undefined;
+  const receivers: WebhookReceiver[] = [];
+
+  beforeAll(async () => {
+    database = await backend.create();
+    store = await openStore(database.config);
   });
-  const webhook = await webhooks.create(OPERATOR, seed.workspace_id, { url, events: ['*'] });
-  return { workspaceId: seed.workspace_id, webhookId: webhook.id, secret: webhook.secret, owner: seed.owner };
+
+  afterAll(async () => {
+    await killAllChildren();
+    await Promise.all(receivers.map((receiver) => receiver.close()));
+    await store?.close();
+    await database?.drop();
+  });
+
+  const ready = <T>(value: T | undefined) => setUp(value, 'the delivery suite');
+  const suite: DeliverySuite = {
+    get store() {
+      return ready(store);
+    },
+    get deps() {
+      return { store: ready(store), clock: systemClock };
+    },
+    async receiver(state = 'up') {
+      const receiver = state === 'up' ? await WebhookReceiver.start() : await WebhookReceiver.down();
+      receivers.push(receiver);
+      return receiver;
+    },
+    startServer: (env = {}) =>
+      ServerProcess.start([], { databaseUrl: ready(database).url, env: { ...DELIVERY_ENV, ...env } }),
+    async createEndpoint(url) {
+      const seed = await seedDemo(suite.deps);
+      const webhooks = new WebhookService(suite.deps, new WebhookSecrets(suite.store, ENCRYPTION_KEY), {
+        allowPrivate: true,
+      });
+      const webhook = await webhooks.create(OPERATOR, seed.workspace_id, { url, events: ['*'] });
+      return {
+        workspaceId: seed.workspace_id,
+        webhookId: webhook.id,
+        secret: webhook.secret,
+        owner: seed.owner,
+      };
+    },
+    async deliveryLog(endpoint) {
+      const deliveries = await suite.store.deliveries.list(endpoint.workspaceId, endpoint.webhookId, {
+        limit: 10_000,
+      });
+      return Promise.all(
+        deliveries.map(async (delivery) => ({
+          ...delivery,
+          attemptLog: await suite.store.deliveries.attempts(delivery.id),
+        })),
+      );
+    },
+    async succeededLog(endpoint, { timeoutMs = 5000, intervalMs = 50 } = {}) {
+      const { value } = await pollUntil(
+        () => suite.deliveryLog(endpoint),
+        (deliveries) =>
+          deliveries.length > 0 && deliveries.every((delivery) => delivery.status === 'succeeded'),
+        { timeoutMs, intervalMs },
+      );
+      return value;
+    },
+  };
+  return suite;
 }
 
 async function expectJson<T>(response: Response, status: number): Promise<T> {
@@ -91,18 +167,11 @@ export async function createKeyThrough(
   return expectJson<CreatedKey>(response, 201);
 }
 
-export interface LoggedDelivery extends DeliveryRecord {
-  /** The delivery_attempts rows, oldest first. */
-  attemptLog: DeliveryAttemptRecord[];
-}
-
-/** Every delivery of the endpoint as the database has it, with its attempts. */
-export async function deliveryLog(store: Store, endpoint: Endpoint): Promise<LoggedDelivery[]> {
-  const deliveries = await store.deliveries.list(endpoint.workspaceId, endpoint.webhookId, { limit: 10_000 });
-  return Promise.all(
-    deliveries.map(async (delivery) => ({
-      ...delivery,
-      attemptLog: await store.deliveries.attempts(delivery.id),
-    })),
-  );
+/** Signs the endpoint's owner in on `server` and creates a brand read key there under `name`. */
+export async function createKeyAsOwner(
+  server: ServerProcess,
+  endpoint: Endpoint,
+  name: string,
+): Promise<CreatedKey> {
+  return createKeyThrough(server, await signIn(server, endpoint.owner), endpoint.workspaceId, name);
 }
