@@ -12,6 +12,7 @@ import {
 import { brandContextSchema } from '../contract/brand-context.js';
 import { AppError, type FieldIssue } from './errors.js';
 import { formatFieldPath } from './inputs.js';
+import { BRAND_CONTEXT_KEY_ORDER } from '../../test/support/fixtures/brand-agent.js';
 
 function parsed(input: unknown): BrandDocument {
   return parseBrandDocument(input);
@@ -299,22 +300,6 @@ describe('parseBrandDocument', () => {
 });
 
 describe('serializeBrandContext', () => {
-  const ORDER = [
-    'workspace_id',
-    'name',
-    'description',
-    'voice',
-    'colors',
-    'fonts',
-    'social',
-    'knowledge',
-    'assets',
-    'skills',
-    'preferences',
-    'updated_at',
-    'version',
-  ];
-
   const settled = () =>
     settleBrandDocument(parsed(DEMO_BRAND), undefined, '2024-05-01T10:00:00.000Z', idsFrom());
 
@@ -328,7 +313,9 @@ describe('serializeBrandContext', () => {
   }
 
   it('emits the keys in the documented order', () => {
-    expect(Object.keys(JSON.parse(serializeBrandContext(context())) as object)).toEqual(ORDER);
+    expect(Object.keys(JSON.parse(serializeBrandContext(context())) as object)).toEqual(
+      BRAND_CONTEXT_KEY_ORDER,
+    );
   });
 
   it('emits the same bytes whatever order the input object had', () => {
@@ -336,7 +323,9 @@ describe('serializeBrandContext', () => {
     const reversed = Object.fromEntries(Object.entries(forward).reverse()) as unknown as BrandContext;
     expect(Object.keys(reversed)[0]).toBe('version');
     expect(serializeBrandContext(reversed)).toBe(serializeBrandContext(forward));
-    expect(Object.keys(JSON.parse(serializeBrandContext(reversed)) as object)).toEqual(ORDER);
+    expect(Object.keys(JSON.parse(serializeBrandContext(reversed)) as object)).toEqual(
+      BRAND_CONTEXT_KEY_ORDER,
+    );
   });
 
   it('round-trips through parseBrandDocument', () => {

@@ -7,7 +7,7 @@ import { DEMO_BRAND } from '../../services/demo-brand.js';
 import { createWorkspace } from '../../services/workspaces.js';
 import { listenOnLoopback } from '../../../test/support/app.js';
 import { describeEachBackend, snapshotTables } from '../../../test/support/databases.js';
-import { readContext } from '../../../test/support/fixtures/brand-agent.js';
+import { BRAND_CONTEXT_KEY_ORDER, readContext } from '../../../test/support/fixtures/brand-agent.js';
 import { useFixture } from '../../../test/support/http-fixture.js';
 import { OPERATOR } from '../../services/audit.js';
 import { parseBrandDocument } from '../../core/brand-context.js';
@@ -21,21 +21,7 @@ describeEachBackend('POST /functions/v1/brand-agent: happy path', (backend) => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     const context = response.json<BrandContext>();
-    expect(Object.keys(context)).toEqual([
-      'workspace_id',
-      'name',
-      'description',
-      'voice',
-      'colors',
-      'fonts',
-      'social',
-      'knowledge',
-      'assets',
-      'skills',
-      'preferences',
-      'updated_at',
-      'version',
-    ]);
+    expect(Object.keys(context)).toEqual(BRAND_CONTEXT_KEY_ORDER);
     expect(context.workspace_id).toBe(workspaceId);
     expect(context.name).toBe('Acme Coffee');
     expect(context.colors.primary).toBe('#6B3E26');
