@@ -3,7 +3,7 @@ import { newId } from '../core/base62.js';
 import type { Repositories, WebhookRecord } from '../store/store.js';
 
 /** The repositories publishing an event writes to: call it with the transaction of the change it reports. */
-export type EventStore = Pick<Repositories, 'webhooks' | 'deliveries'>;
+type EventStore = Pick<Repositories, 'webhooks' | 'deliveries'>;
 /** What a use case that publishes events adds to its `Deps`. */
 export type EventRepositories = keyof EventStore;
 
@@ -14,21 +14,20 @@ export interface PublishedEvent {
   data: Record<string, unknown>;
 }
 
-export function subscribes(webhook: Pick<WebhookRecord, 'events'>, type: WebhookEventType): boolean {
+function subscribes(webhook: Pick<WebhookRecord, 'events'>, type: WebhookEventType): boolean {
   return webhook.events.includes(ALL_EVENTS) || webhook.events.includes(type);
 }
 
 /**
- * Queues the event for each of `webhooks`: one event, one delivery per endpoint. Inside the change's
+ * Queues the event with the given deliveries (one per endpoint) and returns its id. Inside the change's
  * transaction this is the outbox: the event goes out if and only if the change commits.
  */
 export async function enqueueEvent(
   store: EventStore,
   at: string,
   event: PublishedEvent,
-  webhooks: readonly WebhookRecord[],
-): Promise<{ eventId: string; deliveryIds: string[] } | undefined> {
-  if (webhooks.length === 0) return undefined;
+  deliveries: readonly { id: string; webhookId: string }[],
+): Promise<string> {
   const envelope: EventEnvelope = {
     id: newId('evt'),
     type: event.type,
@@ -36,7 +35,6 @@ export async function enqueueEvent(
     workspace_id: event.workspaceId,
     data: event.data,
   };
-  const deliveries = webhooks.map((webhook) => ({ id: newId('dlv'), webhookId: webhook.id }));
   await store.deliveries.enqueue(
     {
       id: envelope.id,
@@ -47,16 +45,19 @@ export async function enqueueEvent(
     },
     deliveries,
   );
-  return { eventId: envelope.id, deliveryIds: deliveries.map((delivery) => delivery.id) };
+  return envelope.id;
 }
 
-/** Queues the event for every enabled endpoint of the workspace that subscribes to its type. */
+/** Queues the event for every enabled endpoint of the workspace that subscribes to its type, if any does. */
 export async function publishEvent(store: EventStore, at: string, event: PublishedEvent): Promise<void> {
-  const webhooks = await store.webhooks.list(event.workspaceId);
+  const subscribers = (await store.webhooks.list(event.workspaceId)).filter(
+    (webhook) => webhook.disabledAt === null && subscribes(webhook, event.type),
+  );
+  if (subscribers.length === 0) return;
   await enqueueEvent(
     store,
     at,
     event,
-    webhooks.filter((webhook) => webhook.disabledAt === null && subscribes(webhook, event.type)),
+    subscribers.map((webhook) => ({ id: newId('dlv'), webhookId: webhook.id })),
   );
 }

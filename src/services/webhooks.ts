@@ -244,22 +244,21 @@ export class WebhookService {
       const webhook = await tx.webhooks.get(workspaceId, webhookId);
       if (!webhook) throw new AppError('webhook_not_found', { workspaceId, webhookId });
       if (webhook.disabledAt !== null) throw new AppError('webhook_disabled', { webhookId });
-      const queued = await enqueueEvent(
+      const deliveryId = newId('dlv');
+      const eventId = await enqueueEvent(
         tx,
         at,
         { workspaceId, type: 'webhook.test', data: { webhook_id: webhookId, message: TEST_MESSAGE } },
-        [webhook],
+        [{ id: deliveryId, webhookId }],
       );
-      const [deliveryId] = queued?.deliveryIds ?? [];
-      if (queued === undefined || deliveryId === undefined) throw new Error('the test event was not queued');
       await recordAudit(tx, actor, at, {
         workspaceId,
         action: 'webhook.tested',
         targetType: 'webhook',
         targetId: webhookId,
-        details: { event_id: queued.eventId },
+        details: { event_id: eventId },
       });
-      return { delivery_id: deliveryId, event_id: queued.eventId, status: 'pending' };
+      return { delivery_id: deliveryId, event_id: eventId, status: 'pending' };
     });
   }
 
