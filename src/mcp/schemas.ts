@@ -9,13 +9,12 @@ import { problemSchema as serviceProblemSchema } from '../contract/problem.js';
 
 /**
  * What the service answers, as the MCP server advertises it (tool output schemas) and checks it: every
- * response is parsed with these before it becomes `structuredContent`, so what a client receives always
- * matches the advertised schema (unknown fields are dropped rather than failing the client's validation).
- * The shapes are the service's own (src/contract/), so the two cannot drift apart; only what a model is
- * told about them is added here.
+ * response is parsed with these, or with the contract's schema where the MCP server adds nothing (the
+ * brand context, the workspace list), before it becomes `structuredContent`, so what a client receives
+ * always matches the advertised schema (unknown fields are dropped rather than failing the client's
+ * validation). The shapes are the service's own (src/contract/), so the two cannot drift apart; only what a
+ * model is told about them is added here.
  */
-
-export const brandContextOutput = brandContextSchema;
 
 /** With `fields`, only the asked sections are present; the identifying fields always are. */
 export const brandContextToolOutput = brandContextSchema
@@ -49,15 +48,12 @@ export const campaignListSchema = campaignPageSchema
   })
   .describe('One page of the workspace campaigns.');
 
-export { workspaceListSchema } from '../contract/workspaces.js';
-
 /**
  * RFC 9457 problem+json of the service (README "Errors"): tolerant of missing text, since only its text reaches
  * the model, but the code must be one of the service's (an answer with another is not the service's).
  */
 export const problemSchema = serviceProblemSchema.partial().required({ code: true });
 
-export type BrandContextOutput = z.output<typeof brandContextOutput>;
 export type Campaign = z.output<typeof campaignSchema>;
 export type CampaignList = z.output<typeof campaignListSchema>;
 export type Problem = z.output<typeof problemSchema>;

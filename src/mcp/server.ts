@@ -6,14 +6,9 @@ import {
   CAMPAIGN_STATUSES,
   type CampaignContentField,
 } from '../contract/campaigns.js';
-import { BRAND_SECTIONS, type BrandSection } from '../core/brand-context.js';
+import { BRAND_SECTIONS, type BrandContext, type BrandSection } from '../core/brand-context.js';
 import type { McpConfig } from './config.js';
-import {
-  type BrandContextOutput,
-  brandContextToolOutput,
-  campaignListSchema,
-  campaignSchema,
-} from './schemas.js';
+import { brandContextToolOutput, campaignListSchema, campaignSchema } from './schemas.js';
 import { type ServiceClient, ServiceError } from './service-client.js';
 
 export const BRAND_RESOURCE_URI = 'brand-context://brand';
@@ -166,12 +161,12 @@ function serverVersion(): string {
 
 /** Only the asked sections, in the documented order, plus the identifying fields. */
 export function pickSections(
-  context: BrandContextOutput,
+  context: BrandContext,
   fields: readonly BrandSection[] | undefined,
-): Partial<BrandContextOutput> {
+): Partial<BrandContext> {
   if (fields === undefined) return context;
   const wanted = new Set(fields);
-  const picked: Partial<BrandContextOutput> = { workspace_id: context.workspace_id };
+  const picked: Partial<BrandContext> = { workspace_id: context.workspace_id };
   for (const section of BRAND_SECTIONS) {
     if (wanted.has(section)) Object.assign(picked, { [section]: context[section] });
   }
@@ -357,7 +352,7 @@ export function createBrandContextMcpServer({
     },
     async ({ topic, audience, workspace_id }): Promise<GetPromptResult> => {
       let workspaceId: string;
-      let context: BrandContextOutput;
+      let context: BrandContext;
       try {
         workspaceId = await resolveWorkspace(workspace_id);
         context = await client.getBrandContext(workspaceId);
@@ -375,7 +370,7 @@ export function createBrandContextMcpServer({
 }
 
 /** The prompt's one message: the task, the rules that make it on-brand, and the brand context itself. */
-function emailPrompt(context: BrandContextOutput, topic: string, audience: string | undefined): string {
+function emailPrompt(context: BrandContext, topic: string, audience: string | undefined): string {
   return [
     `Draft a marketing email for the brand "${context.name}" about: ${topic}`,
     audience === undefined || audience === '' ? '' : `Audience: ${audience}`,

@@ -1,17 +1,16 @@
 import type { z } from 'zod';
 import type { ProblemCode } from '../core/errors.js';
+import { type BrandContext, brandContextSchema } from '../contract/brand-context.js';
 import type { CampaignContentField } from '../contract/campaigns.js';
+import { workspaceListSchema } from '../contract/workspaces.js';
 import type { McpConfig } from './config.js';
 import {
-  brandContextOutput,
-  type BrandContextOutput,
   type Campaign,
   type CampaignList,
   campaignListSchema,
   campaignSchema,
   type Problem,
   problemSchema,
-  workspaceListSchema,
 } from './schemas.js';
 
 /** The MCP server's own failure codes, for what goes wrong before or around the service's answer. */
@@ -84,12 +83,12 @@ export class ServiceClient {
   }
 
   /** POST /functions/v1/brand-agent with the brand read key when set, else the access token. */
-  getBrandContext(workspaceId: string): Promise<BrandContextOutput> {
+  getBrandContext(workspaceId: string): Promise<BrandContext> {
     return this.request({
       method: 'POST',
       path: '/functions/v1/brand-agent',
       credential: 'brand',
-      schema: brandContextOutput,
+      schema: brandContextSchema,
       body: { action: 'context', workspace_id: workspaceId },
     });
   }
