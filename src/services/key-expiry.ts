@@ -1,9 +1,8 @@
 import { keyEventType } from '../contract/webhooks.js';
 import { KEY_KIND_LIST } from '../core/key-kinds.js';
 import type { Clock } from '../core/clock.js';
-import type { KeyRecord } from '../store/store.js';
 import type { Deps } from './deps.js';
-import { type EventRepositories, publishEvent } from './events.js';
+import { type EventRepositories, type PublishedEvent, publishEvent } from './events.js';
 import { toKeyView } from './keys.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -31,9 +30,11 @@ type SweepDeps = Deps<'keyNotices' | EventRepositories> & { clock: Clock };
  */
 export async function sweepKeyExpiry(deps: SweepDeps): Promise<number> {
   const now = deps.clock.now();
+  const at = new Date(now).toISOString();
   let published = 0;
   for (const kind of KEY_KIND_LIST) {
     for (const [index, { notice, event, daysBefore }] of NOTICES.entries()) {
+      const covered = NOTICES.slice(index + 1).map((less) => less.notice);
       const window =
         daysBefore === 0
           ? { since: now - EXPIRED_LOOKBACK_MS, until: now }
@@ -45,22 +46,15 @@ export async function sweepKeyExpiry(deps: SweepDeps): Promise<number> {
           limit: BATCH,
         });
         for (const key of keys) {
-          if (
-            await announce(
-              deps,
-              key,
-              now,
-              { notice, covered: NOTICES.slice(index + 1).map((n) => n.notice) },
-              () => ({
-                type: keyEventType(kind, event),
-                data: {
-                  key: toKeyView(key, now),
-                  ...(daysBefore > 0 && { days_before_expiry: daysBefore }),
-                },
-              }),
-            )
-          )
-            published += 1;
+          const announced = await announce(deps, at, key.id, [notice, ...covered], {
+            workspaceId: key.workspaceId,
+            type: keyEventType(kind, event),
+            data: {
+              key: toKeyView(key, now),
+              ...(daysBefore > 0 && { days_before_expiry: daysBefore }),
+            },
+          });
+          if (announced) published += 1;
         }
         if (keys.length < BATCH) break;
       }
@@ -69,18 +63,21 @@ export async function sweepKeyExpiry(deps: SweepDeps): Promise<number> {
   return published;
 }
 
+/**
+ * Records the key's notice and the less urgent ones it covers, and publishes the event, in one transaction;
+ * false when another node recorded the notice first.
+ */
 async function announce(
   deps: SweepDeps,
-  key: KeyRecord,
-  now: number,
-  notices: { notice: string; covered: readonly string[] },
-  event: () => Omit<Parameters<typeof publishEvent>[2], 'workspaceId'>,
+  at: string,
+  keyId: string,
+  [notice, ...covered]: readonly [string, ...string[]],
+  event: PublishedEvent,
 ): Promise<boolean> {
-  const at = new Date(now).toISOString();
   return deps.store.transaction(async (tx) => {
-    if (!(await tx.keyNotices.record(key.id, notices.notice, at))) return false;
-    for (const covered of notices.covered) await tx.keyNotices.record(key.id, covered, at);
-    await publishEvent(tx, at, { workspaceId: key.workspaceId, ...event() });
+    if (!(await tx.keyNotices.record(keyId, notice, at))) return false;
+    for (const less of covered) await tx.keyNotices.record(keyId, less, at);
+    await publishEvent(tx, at, event);
     return true;
   });
 }
