@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { BrandContext } from '../../src/core/brand-context.js';
 import type { DemoSeed } from '../../src/services/demo.js';
-import { describeEachBackend, snapshotTables, type TestDatabase } from '../support/databases.js';
-import { killAllChildren, runCli, runCliJson } from './cli-process.js';
+import { describeEachBackend, snapshotTables } from '../support/databases.js';
+import { runCli, useCliWorkspace } from './cli-process.js';
 
 /** A brand context without the fields the server sets on every write. */
 function content({ workspace_id: _id, updated_at: _at, version: _version, ...rest }: BrandContext) {
@@ -13,27 +13,24 @@ function content({ workspace_id: _id, updated_at: _at, version: _version, ...res
 }
 
 describeEachBackend('brand-context brand export and import', (backend) => {
-  let database: TestDatabase;
+  // The suite's new workspace (its brand still the empty first one) is where an export is imported.
+  const workspace = useCliWorkspace(backend, 'Copy');
+  const { cliJson } = workspace;
   let directory: string;
   let source: string;
   let exported: BrandContext;
-  const cli = (args: string[], input?: string) => runCli(args, { databaseUrl: database.url, input });
-  const cliJson = <T>(args: string[]) => runCliJson<T>(args, { databaseUrl: database.url });
+  const cli = (args: string[], input?: string) =>
+    runCli(args, { databaseUrl: workspace.database.url, input });
   const exportBrand = (workspaceId: string) =>
     cliJson<BrandContext>(['brand', 'export', '--workspace', workspaceId]);
-  const newWorkspace = async (name: string) =>
-    (await cliJson<{ id: string }>(['workspace', 'create', '--name', name, '--json'])).id;
 
   beforeAll(async () => {
-    database = await backend.create();
     directory = await mkdtemp(join(tmpdir(), 'brand-context-brand-files-'));
     ({ workspace_id: source } = await cliJson<DemoSeed>(['seed', '--json']));
     exported = await exportBrand(source);
   });
 
   afterAll(async () => {
-    await killAllChildren();
-    await database.drop();
     await rm(directory, { recursive: true, force: true });
   });
 
@@ -55,10 +52,8 @@ describeEachBackend('brand-context brand export and import', (backend) => {
   });
 
   it('imports an export into a new workspace losslessly: only workspace_id, updated_at and version differ', async () => {
-    const [path, target] = await Promise.all([
-      file('export.json', JSON.stringify(exported)),
-      newWorkspace('Copy'),
-    ]);
+    const target = workspace.id;
+    const path = await file('export.json', JSON.stringify(exported));
 
     const result = await cli(['brand', 'import', '--workspace', target, path]);
     expect(result.code).toBe(0);
@@ -83,7 +78,7 @@ describeEachBackend('brand-context brand export and import', (backend) => {
     };
     const [path, tables] = await Promise.all([
       file('invalid.json', JSON.stringify(invalid)),
-      snapshotTables(database.config),
+      snapshotTables(workspace.database.config),
     ]);
 
     const result = await cli(['brand', 'import', '--workspace', source, path]);
@@ -96,7 +91,7 @@ describeEachBackend('brand-context brand export and import', (backend) => {
 
     // The export taken before (in beforeAll) and after are identical, and so is every row of every table.
     expect(await exportBrand(source)).toEqual(exported);
-    expect(await snapshotTables(database.config)).toEqual(tables);
+    expect(await snapshotTables(workspace.database.config)).toEqual(tables);
   });
 
   it('reports an invalid document as JSON on stderr with --json', async () => {
@@ -115,11 +110,11 @@ describeEachBackend('brand-context brand export and import', (backend) => {
 
   it('treats a file that is not JSON as a usage error: exit 2, nothing changed', async () => {
     const path = await file('not-json.txt', 'name: Acme\n');
-    const tables = await snapshotTables(database.config);
+    const tables = await snapshotTables(workspace.database.config);
     const result = await cli(['brand', 'import', '--workspace', source, path]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^error: .*not-json\.txt is not valid JSON/);
-    expect(await snapshotTables(database.config)).toEqual(tables);
+    expect(await snapshotTables(workspace.database.config)).toEqual(tables);
   });
 
   it('treats a file that does not exist as a usage error: exit 2', async () => {
