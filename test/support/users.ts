@@ -1,3 +1,4 @@
+import { isoAt } from '../../src/core/clock.js';
 import type { Role } from '../../src/core/roles.js';
 import { findOrCreateUser } from '../../src/services/workspaces.js';
 import type { UserRecord } from '../../src/store/store.js';
@@ -12,21 +13,21 @@ export interface TestUser {
 }
 
 /**
- * A new account (no password: tests that sign in set one) with a session token, optionally a member of
- * `workspaceId` with `role`. Emails are unique per call.
+ * A new account (without a password unless `password` is given) with a session token, optionally a member
+ * of `workspaceId` with `role`. Emails are unique per call.
  */
 export async function addUser(
   testApp: TestApp,
-  options: { workspaceId?: string; role?: Role; email?: string } = {},
+  options: { workspaceId?: string; role?: Role; email?: string; password?: string } = {},
 ): Promise<TestUser> {
   const email = options.email ?? `user${String(++counter)}-${String(Date.now())}@example.com`;
-  const user = await findOrCreateUser(testApp.deps, email);
+  const user = await findOrCreateUser(testApp.deps, email, options.password);
   if (options.workspaceId !== undefined) {
     await testApp.store.workspaces.addMember({
       workspaceId: options.workspaceId,
       userId: user.id,
       role: options.role ?? 'member',
-      createdAt: new Date(testApp.clock.now()).toISOString(),
+      createdAt: isoAt(testApp.clock),
     });
   }
   const { access_token: token } = await testApp.tokens.issueSession(user);
