@@ -18,6 +18,15 @@ function demo(): Document {
   return JSON.parse(JSON.stringify(DEMO_BRAND)) as Document;
 }
 
+/** The demo brand as `change` breaks it. */
+function demoWith(change: (document: Document) => void): () => Document {
+  return () => {
+    const document = demo();
+    change(document);
+    return document;
+  };
+}
+
 function section(document: Document, name: string): Document {
   return document[name] as Document;
 }
@@ -30,39 +39,31 @@ function entries(document: Document, name: string): Document[] {
 const INVALID: { case: string; body: () => unknown; fields: string[] }[] = [
   {
     case: 'a color that is not #RRGGBB',
-    body: () => {
-      const document = demo();
+    body: demoWith((document) => {
       section(document, 'colors').primary = 'red';
-      return document;
-    },
+    }),
     fields: ['colors.primary'],
   },
   {
     case: 'a knowledge entry of an unknown kind',
-    body: () => {
-      const document = demo();
+    body: demoWith((document) => {
       const second = entries(document, 'knowledge')[1];
       if (second) second.kind = 'rumor';
-      return document;
-    },
+    }),
     fields: ['knowledge[1].kind'],
   },
   {
     case: 'a social link that is not https',
-    body: () => {
-      const document = demo();
+    body: demoWith((document) => {
       section(document, 'social').instagram = 'http://instagram.com/acme';
-      return document;
-    },
+    }),
     fields: ['social.instagram'],
   },
   {
     case: 'a social network name that is not lowercase',
-    body: () => {
-      const document = demo();
+    body: demoWith((document) => {
       section(document, 'social').Mastodon = 'https://mastodon.example/@acme';
-      return document;
-    },
+    }),
     fields: ['social.Mastodon'],
   },
   {
@@ -72,31 +73,25 @@ const INVALID: { case: string; body: () => unknown; fields: string[] }[] = [
   },
   {
     case: 'an unknown nested field',
-    body: () => {
-      const document = demo();
+    body: demoWith((document) => {
       section(document, 'colors').tint = '#000000';
-      return document;
-    },
+    }),
     fields: ['colors.tint'],
   },
   {
     case: 'an asset URL that is not absolute https',
-    body: () => {
-      const document = demo();
+    body: demoWith((document) => {
       const logo = entries(document, 'assets')[0];
       if (logo) logo.url = '/brand/logo.svg';
-      return document;
-    },
+    }),
     fields: ['assets[0].url'],
   },
   {
     case: 'a font weight out of range',
-    body: () => {
-      const document = demo();
+    body: demoWith((document) => {
       const heading = section(section(document, 'fonts'), 'heading');
       heading.weights = [600, 0];
-      return document;
-    },
+    }),
     fields: ['fonts.heading.weights[1]'],
   },
   {
@@ -106,25 +101,22 @@ const INVALID: { case: string; body: () => unknown; fields: string[] }[] = [
   },
   {
     case: 'two knowledge entries with one id',
-    body: () => {
-      const document = demo();
+    body: demoWith((document) => {
       const [first, second] = entries(document, 'knowledge');
       if (first) first.id = 'kb_same';
       if (second) second.id = 'kb_same';
-      return document;
-    },
+    }),
     fields: ['knowledge[1].id'],
   },
   {
     case: 'several mistakes at once',
-    body: () => {
-      const document = demo();
+    body: demoWith((document) => {
       section(document, 'colors').primary = 'red';
       const second = entries(document, 'knowledge')[1];
       if (second) second.kind = 'rumor';
       section(document, 'social').instagram = 'ftp://instagram.com/acme';
-      return { ...document, slogan: 'Coffee, plainly.' };
-    },
+      document.slogan = 'Coffee, plainly.';
+    }),
     fields: ['colors.primary', 'knowledge[1].kind', 'social.instagram', 'slogan'],
   },
   {
