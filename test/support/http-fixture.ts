@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { AuditEvent } from '../../src/contract/audit.js';
 import type { Problem } from '../../src/contract/problem.js';
 import { parseBrandDocument } from '../../src/core/brand-context.js';
+import { isoAt } from '../../src/core/clock.js';
 import { OPERATOR } from '../../src/services/audit.js';
 import { replaceBrand } from '../../src/services/brand.js';
 import { DEMO_BRAND } from '../../src/services/demo-brand.js';
@@ -134,8 +135,9 @@ export async function refused(
   return response;
 }
 
+/** The app clock's now, as the service writes timestamps. */
 export function isoNow(f: TestApp): string {
-  return new Date(f.clock.now()).toISOString();
+  return isoAt(f.clock);
 }
 
 export const auditLogUrl = (workspaceId: string) => `/api/v1/workspaces/${workspaceId}/audit-log`;

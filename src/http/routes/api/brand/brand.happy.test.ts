@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import type { BrandContext, BrandDocumentInput } from '../../../../core/brand-context.js';
 import { DEMO_BRAND } from '../../../../services/demo-brand.js';
 import { describeEachBackend, snapshotTables } from '../../../../../test/support/databases.js';
-import { useFixture } from '../../../../../test/support/http-fixture.js';
+import { isoNow, useFixture } from '../../../../../test/support/http-fixture.js';
 import { MINUTE_MS } from '../../../../../test/support/fixtures/campaigns.js';
 import { brandApi } from '../../../../../test/support/fixtures/brand.js';
 
@@ -13,7 +13,7 @@ describeEachBackend('Brand API (GET and PUT /api/v1/workspaces/{id}/brand): the 
   it('bumps the version and updated_at on a valid change, and the read operation sees it at once', async () => {
     const before = (await get()).json<BrandContext>();
     fixture().clock.advance(MINUTE_MS);
-    const now = new Date(fixture().clock.now()).toISOString();
+    const now = isoNow(fixture());
 
     const response = await put({ ...DEMO_BRAND, description: 'Roasted in Portland since 2012.' });
 

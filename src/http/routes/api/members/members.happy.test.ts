@@ -106,7 +106,7 @@ describeEachBackend('Members API: the happy paths', (backend) => {
         user_id: expect.stringMatching(/^usr_/) as string,
         email,
         role: 'member',
-        created_at: new Date(f.clock.now()).toISOString(),
+        created_at: isoNow(f),
         temporary_password_set: true,
       });
       expect(response.body).not.toContain(TEMPORARY);
