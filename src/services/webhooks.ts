@@ -14,7 +14,7 @@ import { newId } from '../core/base62.js';
 import { isoAt } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { type AddressPolicy, refuseWebhookUrl } from '../core/webhook-address.js';
-import type { DeliveryRecord, WebhookRecord, WebhookUpdate } from '../store/store.js';
+import type { DeliveryRecord, Repositories, WebhookRecord, WebhookUpdate } from '../store/store.js';
 import { type Actor, recordAudit } from './audit.js';
 import { timeOrderedPage } from './cursors.js';
 import type { Deps } from './deps.js';
@@ -67,6 +67,31 @@ export function previousSecretLive(record: WebhookRecord, now: number): string |
     : undefined;
 }
 
+/** The endpoint, read through `store` (the service's, or a transaction's); 404 `webhook_not_found` otherwise. */
+async function requireWebhook(
+  store: Pick<Repositories, 'webhooks'>,
+  workspaceId: string,
+  webhookId: string,
+): Promise<WebhookRecord> {
+  const webhook = await store.webhooks.get(workspaceId, webhookId);
+  if (!webhook) throw new AppError('webhook_not_found', { workspaceId, webhookId });
+  return webhook;
+}
+
+/**
+ * What `enabled` changes. Disabling a disabled endpoint keeps the time and reason it was disabled with;
+ * enabling starts afresh: the failures that disabled it no longer count towards disabling it again.
+ */
+function enabledChange(
+  enabled: boolean | undefined,
+  before: WebhookRecord,
+  now: string,
+): Partial<WebhookUpdate> {
+  if (enabled === true) return { disabledAt: null, disabledReason: null, failingSince: null };
+  if (enabled === false && before.disabledAt === null) return { disabledAt: now, disabledReason: 'manual' };
+  return {};
+}
+
 /**
  * Webhook endpoints and their deliveries (README "Webhooks"). Only owners and admins reach these (the routes'
  * permissions); every change is audited. URLs are checked against the address rules when they are set, and
@@ -88,12 +113,6 @@ export class WebhookService {
         fields: [{ field: 'url', message: refusal }],
       });
     }
-  }
-
-  private async require(workspaceId: string, webhookId: string): Promise<WebhookRecord> {
-    const webhook = await this.deps.store.webhooks.get(workspaceId, webhookId);
-    if (!webhook) throw new AppError('webhook_not_found', { workspaceId, webhookId });
-    return webhook;
   }
 
   async create(actor: Actor, workspaceId: string, input: NewWebhook): Promise<CreatedWebhook> {
@@ -134,7 +153,7 @@ export class WebhookService {
   }
 
   async get(workspaceId: string, webhookId: string): Promise<Webhook> {
-    return toWebhookView(await this.require(workspaceId, webhookId));
+    return toWebhookView(await requireWebhook(this.deps.store, workspaceId, webhookId));
   }
 
   async update(
@@ -145,23 +164,15 @@ export class WebhookService {
   ): Promise<Webhook> {
     if (changes.url !== undefined) this.checkUrl(changes.url);
     const now = isoAt(this.deps.clock);
-    const update: WebhookUpdate = { updatedAt: now };
-    if (changes.url !== undefined) update.url = changes.url;
-    if (changes.events !== undefined) update.events = changes.events;
-    if (changes.description !== undefined) update.description = changes.description;
-    if (changes.enabled === false) Object.assign(update, { disabledAt: now, disabledReason: 'manual' });
-    // Enabling starts afresh: the failures that disabled it no longer count towards disabling it again.
-    if (changes.enabled === true)
-      Object.assign(update, { disabledAt: null, disabledReason: null, failingSince: null });
+    const { enabled, ...fields } = changes;
     return this.deps.store.transaction(async (tx) => {
-      const before = await tx.webhooks.get(workspaceId, webhookId);
-      if (!before) throw new AppError('webhook_not_found', { workspaceId, webhookId });
-      // Disabling a disabled endpoint keeps the reason and time it was disabled with.
-      if (changes.enabled === false && before.disabledAt !== null) {
-        delete update.disabledAt;
-        delete update.disabledReason;
-      }
-      const updated = await tx.webhooks.update(workspaceId, webhookId, update);
+      const before = await requireWebhook(tx, workspaceId, webhookId);
+      const updated = await tx.webhooks.update(workspaceId, webhookId, {
+        ...fields,
+        ...enabledChange(enabled, before, now),
+        updatedAt: now,
+      });
+      // Deleted by another transaction since it was read: PostgreSQL does not lock the rows it reads.
       if (!updated) throw new AppError('webhook_not_found', { workspaceId, webhookId });
       await recordAudit(tx, actor, now, {
         workspaceId,
@@ -177,10 +188,8 @@ export class WebhookService {
   async delete(actor: Actor, workspaceId: string, webhookId: string): Promise<void> {
     const now = isoAt(this.deps.clock);
     await this.deps.store.transaction(async (tx) => {
-      const webhook = await tx.webhooks.get(workspaceId, webhookId);
-      if (!webhook || !(await tx.webhooks.delete(workspaceId, webhookId))) {
-        throw new AppError('webhook_not_found', { workspaceId, webhookId });
-      }
+      const webhook = await tx.webhooks.delete(workspaceId, webhookId);
+      if (!webhook) throw new AppError('webhook_not_found', { workspaceId, webhookId });
       await recordAudit(tx, actor, now, {
         workspaceId,
         action: 'webhook.deleted',
@@ -193,7 +202,7 @@ export class WebhookService {
 
   /** The signing secret, shown again; who looked is audited. */
   async revealSecret(actor: Actor, workspaceId: string, webhookId: string): Promise<WebhookSecret> {
-    const webhook = await this.require(workspaceId, webhookId);
+    const webhook = await requireWebhook(this.deps.store, workspaceId, webhookId);
     const now = this.deps.clock.now();
     await this.deps.store.transaction((tx) =>
       recordAudit(tx, actor, new Date(now).toISOString(), {
@@ -218,8 +227,7 @@ export class WebhookService {
     const at = new Date(now).toISOString();
     const overlapUntil = new Date(now + SECRET_OVERLAP_MS).toISOString();
     await this.deps.store.transaction(async (tx) => {
-      const webhook = await tx.webhooks.get(workspaceId, webhookId);
-      if (!webhook) throw new AppError('webhook_not_found', { workspaceId, webhookId });
+      const webhook = await requireWebhook(tx, workspaceId, webhookId);
       await tx.webhooks.update(workspaceId, webhookId, {
         secret: sealed,
         previousSecret: webhook.secret,
@@ -241,8 +249,7 @@ export class WebhookService {
   async sendTest(actor: Actor, workspaceId: string, webhookId: string): Promise<QueuedDelivery> {
     const at = isoAt(this.deps.clock);
     return this.deps.store.transaction(async (tx) => {
-      const webhook = await tx.webhooks.get(workspaceId, webhookId);
-      if (!webhook) throw new AppError('webhook_not_found', { workspaceId, webhookId });
+      const webhook = await requireWebhook(tx, workspaceId, webhookId);
       if (webhook.disabledAt !== null) throw new AppError('webhook_disabled', { webhookId });
       const deliveryId = newId('dlv');
       const eventId = await enqueueEvent(
@@ -268,7 +275,7 @@ export class WebhookService {
     webhookId: string,
     page: { limit: number; cursor?: string | undefined; status?: DeliveryStatus | undefined },
   ): Promise<DeliveryPage> {
-    await this.require(workspaceId, webhookId);
+    await requireWebhook(this.deps.store, workspaceId, webhookId);
     const { records, next_cursor } = await timeOrderedPage(page, (after, limit) =>
       this.deps.store.deliveries.list(workspaceId, webhookId, { status: page.status, after, limit }),
     );
@@ -276,7 +283,7 @@ export class WebhookService {
   }
 
   async getDelivery(workspaceId: string, webhookId: string, deliveryId: string): Promise<DeliveryDetail> {
-    await this.require(workspaceId, webhookId);
+    await requireWebhook(this.deps.store, workspaceId, webhookId);
     const delivery = await this.deps.store.deliveries.get(workspaceId, webhookId, deliveryId);
     if (!delivery) throw new AppError('delivery_not_found', { webhookId, deliveryId });
     const attempts = await this.deps.store.deliveries.attempts(deliveryId);
@@ -306,8 +313,7 @@ export class WebhookService {
   ): Promise<QueuedDelivery> {
     const at = isoAt(this.deps.clock);
     return this.deps.store.transaction(async (tx) => {
-      const webhook = await tx.webhooks.get(workspaceId, webhookId);
-      if (!webhook) throw new AppError('webhook_not_found', { workspaceId, webhookId });
+      await requireWebhook(tx, workspaceId, webhookId);
       const delivery = await tx.deliveries.get(workspaceId, webhookId, deliveryId);
       if (!delivery) throw new AppError('delivery_not_found', { webhookId, deliveryId });
       const settled = delivery.status === 'failed' || delivery.status === 'succeeded';
@@ -324,7 +330,7 @@ export class WebhookService {
         targetId: webhookId,
         details: { delivery_id: deliveryId, event_id: delivery.eventId },
       });
-      return { delivery_id: deliveryId, event_id: delivery.eventId, status: requeued.status };
+      return { delivery_id: deliveryId, event_id: delivery.eventId, status: 'pending' };
     });
   }
 }

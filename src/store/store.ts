@@ -252,8 +252,8 @@ export interface WebhooksRepository {
   list(workspaceId: string): Promise<WebhookRecord[]>;
   /** Applies the fields `update` names; undefined if the workspace has no such endpoint. */
   update(workspaceId: string, id: string, update: WebhookUpdate): Promise<WebhookRecord | undefined>;
-  /** Deletes the endpoint and its deliveries; returns whether there was one. */
-  delete(workspaceId: string, id: string): Promise<boolean>;
+  /** Deletes the endpoint and its deliveries; returns the endpoint, undefined if there was none. */
+  delete(workspaceId: string, id: string): Promise<WebhookRecord | undefined>;
 }
 
 /** An event as it is sent: `payload` is the body every attempt signs and sends, byte for byte. */
@@ -349,8 +349,8 @@ export interface DeliveriesRepository {
     webhookId: string,
     options: { status?: DeliveryStatus | undefined; after?: ListPosition | undefined; limit: number },
   ): Promise<DeliveryRecord[]>;
-  /** Makes a delivery due again at `now` with `maxAttempts`, unless a worker holds it; returns it if it did. */
-  requeue(id: string, now: string, maxAttempts: number | null): Promise<DeliveryRecord | undefined>;
+  /** Makes a delivery `pending` at `now` with `maxAttempts`, unless a worker holds it; returns whether it did. */
+  requeue(id: string, now: string, maxAttempts: number | null): Promise<boolean>;
 }
 
 /** The expiry notices of keys (`expiring` 14 and 3 days before, `expired`), each sent once. */

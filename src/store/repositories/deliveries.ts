@@ -265,15 +265,13 @@ export class DeliveriesTable implements DeliveriesRepository {
     return rows.map(toDelivery);
   }
 
-  async requeue(id: string, now: string, maxAttempts: number | null): Promise<DeliveryRecord | undefined> {
+  async requeue(id: string, now: string, maxAttempts: number | null): Promise<boolean> {
     const updated = await this.session.db
       .updateTable('deliveries')
       .set({ status: 'pending', next_attempt_at: now, max_attempts: maxAttempts })
       .where('id', '=', id)
       .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)]))
       .executeTakeFirst();
-    if (updated.numUpdatedRows === 0n) return undefined;
-    const row = await this.withEvent().where('deliveries.id', '=', id).executeTakeFirst();
-    return row && toDelivery(row);
+    return updated.numUpdatedRows > 0n;
   }
 }

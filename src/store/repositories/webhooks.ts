@@ -110,13 +110,14 @@ export class WebhooksTable implements WebhooksRepository {
     return row && toWebhook(row);
   }
 
-  async delete(workspaceId: string, id: string): Promise<boolean> {
+  async delete(workspaceId: string, id: string): Promise<WebhookRecord | undefined> {
     // Its deliveries and their attempts go with it (on delete cascade).
-    const result = await this.session.db
+    const row = await this.session.db
       .deleteFrom('webhooks')
       .where('workspace_id', '=', workspaceId)
       .where('id', '=', id)
+      .returningAll()
       .executeTakeFirst();
-    return result.numDeletedRows > 0n;
+    return row && toWebhook(row);
   }
 }
