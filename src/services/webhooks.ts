@@ -204,16 +204,16 @@ export class WebhookService {
   async revealSecret(actor: Actor, workspaceId: string, webhookId: string): Promise<WebhookSecret> {
     const webhook = await requireWebhook(this.deps.store, workspaceId, webhookId);
     const now = this.deps.clock.now();
-    await this.deps.store.transaction((tx) =>
-      recordAudit(tx, actor, new Date(now).toISOString(), {
-        workspaceId,
-        action: 'webhook.secret_revealed',
-        targetType: 'webhook',
-        targetId: webhookId,
-      }),
-    );
+    // Opened before the audit: a secret this node cannot open (secret_unreadable) was not revealed.
+    const secret = await this.secrets.open(webhook.secret);
+    await recordAudit(this.deps.store, actor, new Date(now).toISOString(), {
+      workspaceId,
+      action: 'webhook.secret_revealed',
+      targetType: 'webhook',
+      targetId: webhookId,
+    });
     return {
-      secret: await this.secrets.open(webhook.secret),
+      secret,
       previous_secret_expires_at:
         previousSecretLive(webhook, now) === undefined ? null : webhook.previousSecretExpiresAt,
     };

@@ -214,6 +214,21 @@ describeEachBackend('webhook delivery', (backend) => {
     expect(receiver.arrivals).toHaveLength(0);
   });
 
+  it('answers secret_unreadable to a reveal on a node with another encryption key, and audits no reveal', async () => {
+    const { id } = await endpoint(['webhook.test']);
+    const elsewhere = new WebhookService(deps, new WebhookSecrets(store, randomBytes(32)), {
+      allowPrivate: true,
+    });
+    await expect(elsewhere.revealSecret(OPERATOR, workspaceId, id)).rejects.toMatchObject({
+      code: 'secret_unreadable',
+    });
+    await webhooks.revealSecret(OPERATOR, workspaceId, id);
+    const reveals = (await store.audit.list(workspaceId, { limit: 100 })).filter(
+      (event) => event.action === 'webhook.secret_revealed' && event.targetId === id,
+    );
+    expect(reveals).toHaveLength(1);
+  });
+
   it('does not queue events that a rolled-back change would have caused', async () => {
     const { id } = await endpoint();
     const campaign = await createCampaign(deps, OPERATOR, workspaceId, DRAFT);
