@@ -57,7 +57,7 @@ export function AssetsEditor({ value, onChange, errorAt, readOnly }: SectionProp
                 label={field.label}
                 value={row[field.key]}
                 error={errorAt(`${at}.${field.key}`)}
-                className={field.wide ? 'span-2' : undefined}
+                className={field.wide ? 'span-all' : undefined}
                 {...(field.placeholder !== undefined && { placeholder: field.placeholder })}
                 {...(field.numeric && { inputMode: 'numeric' as const })}
                 onChange={(text) => {

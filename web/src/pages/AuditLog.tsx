@@ -39,7 +39,7 @@ export function AuditLog() {
     <>
       <PageHeader title="Audit log">
         <p className="lead">
-          Who created or revoked keys, changed the brand, or added or removed members — newest first.
+          Who changed what, and when: keys, the brand, members, campaigns and webhooks — newest first.
         </p>
       </PageHeader>
       <ProblemAlert error={log.error} />

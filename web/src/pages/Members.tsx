@@ -173,7 +173,7 @@ function AddMemberForm({
           onChange={setPassword}
           autoComplete="new-password"
           error={error?.fieldError('password')}
-          hint="Optional, until invitations exist: at least 12 characters, for someone who has no password yet. Share it safely (in person or through a password manager, never in the same message as the address), and have them change it once they are in: for now an operator does that with brand-context users set-password."
+          hint="Optional, until invitations exist: at least 12 characters, for someone who has no password yet. Share it safely (in person or through a password manager, never in the same message as the address). They cannot change it themselves yet: an operator can, with brand-context users set-password."
           className="grow"
         />
         <button type="submit" className="button button-primary" disabled={pending}>

@@ -90,7 +90,7 @@ export function SecretSection({ workspaceId, webhookId, onRotated }: SecretSecti
             <>
               A new secret signs every delivery from now on. The current one keeps signing beside it for 24
               hours, so that your receiver can switch to the new one without rejecting a delivery; after that
-              only the new one is valid.
+              only the new one is valid. A secret replaced earlier that is still signing stops at once.
             </>
           }
           confirmLabel="Rotate secret"
