@@ -122,17 +122,43 @@ export function outcome(response: LightMyRequestResponse): string {
   return `${response.statusCode} ${problemOf(response).code}`;
 }
 
+/** Runs `requests`, and checks that every table is as it was before. */
+export async function unchanged<T>(f: Fixture, requests: () => Promise<T>): Promise<T> {
+  const before = await snapshotTables(f.database.config);
+  const result = await requests();
+  expect(await snapshotTables(f.database.config)).toEqual(before);
+  return result;
+}
+
 /** Sends `request`, expects `expected` (`status code`), and checks that no table changed. */
 export async function refused(
   f: Fixture,
   request: () => Promise<LightMyRequestResponse>,
   expected: string,
 ): Promise<LightMyRequestResponse> {
-  const before = await snapshotTables(f.database.config);
-  const response = await request();
+  const response = await unchanged(f, request);
   expect(outcome(response)).toBe(expected);
-  expect(await snapshotTables(f.database.config)).toEqual(before);
   return response;
+}
+
+/** A route as the security suites call it: its method, its URL, and a valid body if it takes one. */
+export interface RouteCall {
+  method: HTTPMethods;
+  url: string;
+  body?: unknown;
+}
+
+/** Calls each of `routes` in turn with `credential`; the answers in the same order. */
+export async function callEach(
+  f: Fixture,
+  credential: string | undefined,
+  routes: readonly RouteCall[],
+): Promise<LightMyRequestResponse[]> {
+  const responses: LightMyRequestResponse[] = [];
+  for (const route of routes) {
+    responses.push(await call(f, credential, route.method, route.url, { body: route.body }));
+  }
+  return responses;
 }
 
 /** The app clock's now, as the service writes timestamps. */

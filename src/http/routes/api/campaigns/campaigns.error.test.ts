@@ -8,13 +8,7 @@ import {
   campaignsUrl,
   newDraft,
 } from '../../../../../test/support/fixtures/campaigns.js';
-import {
-  call,
-  type Fixture,
-  outcome,
-  problemOf,
-  useFixture,
-} from '../../../../../test/support/http-fixture.js';
+import { call, outcome, problemOf, unchanged, useFixture } from '../../../../../test/support/http-fixture.js';
 
 const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -82,14 +76,6 @@ function expectFields(response: LightMyRequestResponse, fields: string[]): void 
 
 describeEachBackend('Campaign drafts API: errors', (backend) => {
   const fixture = useFixture(backend);
-
-  /** Runs `refused`, and checks that every table is as it was before. */
-  async function unchanged<T>(f: Fixture, refused: () => Promise<T>): Promise<T> {
-    const before = await snapshotTables(f.database.config);
-    const result = await refused();
-    expect(await snapshotTables(f.database.config)).toEqual(before);
-    return result;
-  }
 
   describe('only drafts change', () => {
     it('answers 409 campaign_not_draft to an edit of a scheduled campaign, and changes nothing', async () => {

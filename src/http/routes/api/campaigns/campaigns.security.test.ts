@@ -1,4 +1,3 @@
-import type { HTTPMethods, LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { BRAND_KEY_LIFETIME_MS } from '../../../../core/key-lifecycle.js';
 import { hashKey, WORKSPACE_API_KEY } from '../../../../core/secret-keys.js';
@@ -9,9 +8,12 @@ import { describeEachBackend, snapshotTables } from '../../../../../test/support
 import {
   auditLog,
   call,
+  callEach,
   type Fixture,
   outcome,
   problemOf,
+  type RouteCall,
+  unchanged,
   useFixture,
 } from '../../../../../test/support/http-fixture.js';
 import {
@@ -25,37 +27,22 @@ import {
 const REALM = 'Bearer realm="brand-context"';
 
 /** Every campaign route, for a caller of `workspaceId`, with a target campaign and a valid body. */
-function campaignRoutes(workspaceId: string, campaignId: string) {
+function campaignRoutes(workspaceId: string, campaignId: string): RouteCall[] {
   return [
     { method: 'GET', url: campaignsUrl(workspaceId) },
     { method: 'POST', url: campaignsUrl(workspaceId), body: { name: 'Intruder draft' } },
     { method: 'GET', url: campaignUrl(workspaceId, campaignId) },
     { method: 'PATCH', url: campaignUrl(workspaceId, campaignId), body: { subject: 'Hijacked' } },
     { method: 'POST', url: `${campaignUrl(workspaceId, campaignId)}/schedule` },
-  ] as const satisfies { method: HTTPMethods; url: string; body?: unknown }[];
+  ];
 }
 
 describeEachBackend('Campaign drafts API: security', (backend) => {
   const fixture = useFixture(backend);
 
   /** Calls every campaign route of `workspaceId` with `credential`; checks no table changed. */
-  async function everyRoute(
-    f: Fixture,
-    credential: string,
-    workspaceId: string,
-    campaignId: string,
-  ): Promise<LightMyRequestResponse[]> {
-    const before = await snapshotTables(f.database.config);
-    const responses: LightMyRequestResponse[] = [];
-    for (const route of campaignRoutes(workspaceId, campaignId))
-      responses.push(
-        await call(f, credential, route.method, route.url, {
-          body: 'body' in route ? route.body : undefined,
-        }),
-      );
-    expect(await snapshotTables(f.database.config)).toEqual(before);
-    return responses;
-  }
+  const everyRoute = (f: Fixture, credential: string, workspaceId: string, campaignId: string) =>
+    unchanged(f, () => callEach(f, credential, campaignRoutes(workspaceId, campaignId)));
 
   describe('workspace boundaries', () => {
     it("answers 403 workspace_forbidden to another workspace's API key on every campaign route, and changes nothing", async () => {
@@ -80,13 +67,11 @@ describeEachBackend('Campaign drafts API: security', (backend) => {
       const f = fixture();
       const draft = await newDraft(f, { name: 'Not theirs' });
       const theirs = campaignsApi(f, f.otherApiKey, f.otherWorkspaceId);
-      const before = await snapshotTables(f.database.config);
-      const responses = [
+      const responses = await unchanged(f, async () => [
         await theirs.get(draft.id),
         await theirs.patch(draft.id, { subject: 'Hijacked' }),
         await theirs.schedule(draft.id),
-      ];
-      expect(await snapshotTables(f.database.config)).toEqual(before);
+      ]);
       expect(responses.map(outcome)).toEqual(Array(3).fill('404 campaign_not_found'));
       for (const response of responses) expect(response.body).not.toContain('Not theirs');
       expect((await theirs.list('?limit=100')).body).not.toContain(draft.id);
@@ -155,7 +140,7 @@ describeEachBackend('Campaign drafts API: security', (backend) => {
     it('answers 403 api_key_not_allowed to a workspace API key on every route but the campaign routes, and changes nothing', async () => {
       const f = fixture();
       const ws = `/api/v1/workspaces/${f.workspaceId}`;
-      const routes: { method: HTTPMethods; url: string; body?: unknown }[] = [
+      const routes: RouteCall[] = [
         { method: 'GET', url: `${ws}/brand` },
         { method: 'PUT', url: `${ws}/brand`, body: { name: 'Taken over' } },
         { method: 'GET', url: `${ws}/brand-keys` },
