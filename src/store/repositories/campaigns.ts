@@ -8,6 +8,7 @@ import type {
   CampaignStatus,
   CampaignUpdate,
 } from '../store.js';
+import { listedAfter } from './list-position.js';
 
 /** The content columns are the contract's content fields, by the same names. */
 export interface CampaignColumns extends CampaignContent {
@@ -53,14 +54,7 @@ export class CampaignsTable implements CampaignsRepository {
     const { status, after, limit } = options;
     let query = this.session.db.selectFrom('campaigns').selectAll().where('workspace_id', '=', workspaceId);
     if (status !== undefined) query = query.where('status', '=', status);
-    if (after !== undefined) {
-      query = query.where((eb) =>
-        eb.or([
-          eb('created_at', '<', after.createdAt),
-          eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)]),
-        ]),
-      );
-    }
+    if (after !== undefined) query = query.where((eb) => listedAfter(eb, 'created_at', 'id', after));
     const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
     return rows.map(toCampaign);
   }

@@ -10,6 +10,7 @@ import type {
   DeliveryRecord,
   WebhookEventRecord,
 } from '../store.js';
+import { listedAfter } from './list-position.js';
 
 export interface WebhookEventColumns {
   id: string;
@@ -243,21 +244,14 @@ export class DeliveriesTable implements DeliveriesRepository {
     options: { status?: DeliveryStatus | undefined; after?: ListPosition | undefined; limit: number },
   ): Promise<DeliveryRecord[]> {
     const { status, after, limit } = options;
-    const rows = await this.withEvent()
+    let query = this.withEvent()
       .where('deliveries.workspace_id', '=', workspaceId)
-      .where('deliveries.webhook_id', '=', webhookId)
-      .$if(status !== undefined, (query) => query.where('deliveries.status', '=', status as DeliveryStatus))
-      .$if(after !== undefined, (query) =>
-        query.where((eb) =>
-          eb.or([
-            eb('deliveries.created_at', '<', (after as ListPosition).createdAt),
-            eb.and([
-              eb('deliveries.created_at', '=', (after as ListPosition).createdAt),
-              eb('deliveries.id', '<', (after as ListPosition).id),
-            ]),
-          ]),
-        ),
-      )
+      .where('deliveries.webhook_id', '=', webhookId);
+    if (status !== undefined) query = query.where('deliveries.status', '=', status);
+    if (after !== undefined) {
+      query = query.where((eb) => listedAfter(eb, 'deliveries.created_at', 'deliveries.id', after));
+    }
+    const rows = await query
       .orderBy('deliveries.created_at', 'desc')
       .orderBy('deliveries.id', 'desc')
       .limit(limit)
