@@ -12,7 +12,7 @@ import {
 import { brandContextSchema } from '../contract/brand-context.js';
 import { AppError, type FieldIssue } from './errors.js';
 import { formatFieldPath } from './inputs.js';
-import { BRAND_CONTEXT_KEY_ORDER } from '../../test/support/fixtures/brand-agent.js';
+import { BRAND_CONTEXT_KEY_ORDER, EMPTY_BRAND_SECTIONS } from '../../test/support/fixtures/brand-agent.js';
 
 function parsed(input: unknown): BrandDocument {
   return parseBrandDocument(input);
@@ -51,18 +51,7 @@ describe('parseBrandDocument', () => {
   });
 
   it('fills every missing field with its empty value', () => {
-    expect(parsed({ name: 'X' })).toEqual({
-      name: 'X',
-      description: '',
-      voice: '',
-      colors: { primary: null, secondary: null, accent: null, background: null, text: null, palette: [] },
-      fonts: { heading: null, body: null },
-      social: {},
-      knowledge: [],
-      assets: [],
-      skills: [],
-      preferences: {},
-    });
+    expect(parsed({ name: 'X' })).toEqual({ name: 'X', ...EMPTY_BRAND_SECTIONS });
   });
 
   it('fills the optional fields of entries with their empty values', () => {
@@ -347,17 +336,7 @@ describe('BRAND_SECTIONS', () => {
 
 describe('emptyBrand', () => {
   it('has every field present and empty', () => {
-    expect(emptyBrand()).toEqual({
-      description: '',
-      voice: '',
-      colors: { primary: null, secondary: null, accent: null, background: null, text: null, palette: [] },
-      fonts: { heading: null, body: null },
-      social: {},
-      knowledge: [],
-      assets: [],
-      skills: [],
-      preferences: {},
-    });
+    expect(emptyBrand()).toEqual(EMPTY_BRAND_SECTIONS);
   });
 });
 

@@ -7,7 +7,11 @@ import { DEMO_BRAND } from '../../services/demo-brand.js';
 import { createWorkspace } from '../../services/workspaces.js';
 import { listenOnLoopback } from '../../../test/support/app.js';
 import { describeEachBackend, snapshotTables } from '../../../test/support/databases.js';
-import { BRAND_CONTEXT_KEY_ORDER, readContext } from '../../../test/support/fixtures/brand-agent.js';
+import {
+  BRAND_CONTEXT_KEY_ORDER,
+  EMPTY_BRAND_SECTIONS,
+  readContext,
+} from '../../../test/support/fixtures/brand-agent.js';
 import { useFixture } from '../../../test/support/http-fixture.js';
 import { OPERATOR } from '../../services/audit.js';
 import { parseBrandDocument } from '../../core/brand-context.js';
@@ -54,15 +58,7 @@ describeEachBackend('POST /functions/v1/brand-agent: happy path', (backend) => {
     expect(response.json()).toEqual({
       workspace_id: workspace.id,
       name: 'Blank',
-      description: '',
-      voice: '',
-      colors: { primary: null, secondary: null, accent: null, background: null, text: null, palette: [] },
-      fonts: { heading: null, body: null },
-      social: {},
-      knowledge: [],
-      assets: [],
-      skills: [],
-      preferences: {},
+      ...EMPTY_BRAND_SECTIONS,
       updated_at: expect.any(String) as string,
       version: 1,
     });
