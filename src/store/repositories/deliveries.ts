@@ -81,9 +81,9 @@ function toAttempt(row: Selectable<DeliveryAttemptColumns>): DeliveryAttemptReco
 export class DeliveriesTable implements DeliveriesRepository {
   constructor(private readonly session: Session) {}
 
-  /** Deliveries with their event's type (and, when asked, its payload). */
-  private withEvent() {
-    return this.session.db
+  /** Deliveries with their event's type (and, when asked, its payload), read through `db`. */
+  private withEvent(db: Session['db'] = this.session.db) {
+    return db
       .selectFrom('deliveries')
       .innerJoin('webhook_events', 'webhook_events.id', 'deliveries.event_id')
       .selectAll('deliveries')
@@ -154,11 +154,8 @@ export class DeliveriesTable implements DeliveriesRepository {
         .set({ lease_owner: lease, lease_expires_at: leaseUntil })
         .where('id', 'in', ids)
         .execute();
-      const rows = await session.db
-        .selectFrom('deliveries')
-        .innerJoin('webhook_events', 'webhook_events.id', 'deliveries.event_id')
-        .selectAll('deliveries')
-        .select(['webhook_events.type as event_type', 'webhook_events.payload'])
+      const rows = await this.withEvent(session.db)
+        .select('webhook_events.payload')
         .where('deliveries.id', 'in', ids)
         .orderBy('deliveries.next_attempt_at')
         .execute();
