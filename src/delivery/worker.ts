@@ -10,7 +10,7 @@ import type { Deps } from '../services/deps.js';
 import { sweepKeyExpiry } from '../services/key-expiry.js';
 import { WebhookSecrets } from '../services/webhook-secrets.js';
 import { previousSecretLive } from '../services/webhooks.js';
-import type { ClaimedDelivery, DeliveryOutcome, WebhookRecord } from '../store/store.js';
+import type { ClaimedDelivery, DeliveryOutcome, Repositories, WebhookRecord } from '../store/store.js';
 import { type AttemptResult, WebhookSender } from './webhook-sender.js';
 
 /** An endpoint whose every delivery has failed for this long is disabled (README "Webhooks"). */
@@ -43,10 +43,7 @@ const DEFAULT_SWEEP_MS = 60_000;
  * gives up waiting, aborts them and releases their deliveries to another node at once.
  */
 export class DeliveryWorker {
-  private readonly inFlight = new Map<
-    string,
-    { delivery: ClaimedDelivery; abort: AbortController; done: Promise<void> }
-  >();
+  private readonly inFlight = new Map<string, { abort: AbortController; done: Promise<void> }>();
   private pollTimer: NodeJS.Timeout | undefined;
   private sweepTimer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
@@ -131,7 +128,7 @@ export class DeliveryWorker {
           // A slot is free: look for more at once rather than at the next poll.
           if (!this.stopped) void this.pollOnce();
         });
-      this.inFlight.set(delivery.id, { delivery, abort, done });
+      this.inFlight.set(delivery.id, { abort, done });
     }
   }
 
@@ -198,6 +195,7 @@ export class DeliveryWorker {
     );
   }
 
+  /** Records the attempt, when the next is due and the endpoint's run of failures, in one transaction. */
   private async settle(
     delivery: ClaimedDelivery,
     webhook: WebhookRecord,
@@ -206,18 +204,14 @@ export class DeliveryWorker {
   ): Promise<void> {
     const attempt = delivery.attempts + 1;
     const settledAt = this.clock.now();
+    const at = attemptedAt.toISOString();
+    const disabled = webhook.disabledAt !== null;
     // A disabled endpoint's deliveries fail at once: retrying them would only fail again.
     const next =
-      result.ok || webhook.disabledAt !== null
+      result.ok || disabled
         ? undefined
         : nextAttemptAt(this.options.retrySchedule, attempt, delivery.maxAttempts, settledAt);
-    const outcome: DeliveryOutcome = result.ok
-      ? { status: 'succeeded', nextAttemptAt: null }
-      : next === undefined
-        ? { status: 'failed', nextAttemptAt: null }
-        : { status: 'retrying', nextAttemptAt: new Date(next).toISOString() };
-    const at = attemptedAt.toISOString();
-    await this.options.deps.store.transaction(async (tx) => {
+    const disabledNow = await this.options.deps.store.transaction(async (tx) => {
       const recorded = await tx.deliveries.settle(
         delivery.id,
         delivery.lease,
@@ -228,39 +222,17 @@ export class DeliveryWorker {
           durationMs: result.durationMs,
           error: result.error,
         },
-        outcome,
+        outcomeOf(result.ok, next),
       );
-      if (!recorded || webhook.disabledAt !== null) return;
-      if (result.ok) {
-        if (webhook.failingSince !== null) {
-          await tx.webhooks.update(webhook.workspaceId, webhook.id, { failingSince: null, updatedAt: at });
-        }
-        return;
-      }
-      const failingSince = webhook.failingSince ?? at;
-      if (settledAt - Date.parse(failingSince) < DISABLE_AFTER_FAILING_MS) {
-        if (webhook.failingSince === null) {
-          await tx.webhooks.update(webhook.workspaceId, webhook.id, { failingSince, updatedAt: at });
-        }
-        return;
-      }
-      await tx.webhooks.update(webhook.workspaceId, webhook.id, {
-        disabledAt: at,
-        disabledReason: 'failing',
-        updatedAt: at,
-      });
-      await recordAudit(tx, SYSTEM, at, {
-        workspaceId: webhook.workspaceId,
-        action: 'webhook.disabled',
-        targetType: 'webhook',
-        targetId: webhook.id,
-        details: { reason: 'failing', failing_since: failingSince },
-      });
+      // Not recorded: the lease ran out, the attempt is another node's. A disabled endpoint stays as it is.
+      return recorded && !disabled && trackFailures(tx, webhook, result.ok, at, settledAt);
+    });
+    if (disabledNow) {
       this.options.logger.warn(
         { webhook_id: webhook.id },
         'webhook endpoint disabled: every delivery failed for 5 days',
       );
-    });
+    }
   }
 
   /**
@@ -273,20 +245,53 @@ export class DeliveryWorker {
     clearTimeout(this.sweepTimer);
     await this.polling;
     const running = [...this.inFlight.values()];
-    let timer: NodeJS.Timeout | undefined;
-    const waited = await Promise.race([
-      Promise.all(running.map((entry) => entry.done)).then(() => true),
-      new Promise<false>((resolve) => {
-        timer = setTimeout(() => {
-          resolve(false);
-        }, graceMs);
-      }),
-    ]);
-    clearTimeout(timer);
-    if (waited) return;
-    for (const entry of this.inFlight.values()) entry.abort.abort();
-    await Promise.all([...this.inFlight.values()].map((entry) => entry.done));
+    const grace = setTimeout(() => {
+      for (const entry of running) entry.abort.abort();
+    }, graceMs);
+    await Promise.all(running.map((entry) => entry.done));
+    clearTimeout(grace);
   }
+}
+
+/** What an attempt leaves the delivery as: succeeded, due again at `next`, or failed with none left. */
+function outcomeOf(ok: boolean, next: number | undefined): DeliveryOutcome {
+  if (ok) return { status: 'succeeded', nextAttemptAt: null };
+  return next === undefined
+    ? { status: 'failed', nextAttemptAt: null }
+    : { status: 'retrying', nextAttemptAt: new Date(next).toISOString() };
+}
+
+/**
+ * Keeps the endpoint's `failing_since`: a success clears it, a failure starts it, and a failure once it is
+ * DISABLE_AFTER_FAILING_MS old disables the endpoint (README "Webhooks"). Returns whether it disabled it.
+ */
+async function trackFailures(
+  tx: Pick<Repositories, 'webhooks' | 'audit'>,
+  webhook: WebhookRecord,
+  ok: boolean,
+  at: string,
+  settledAt: number,
+): Promise<boolean> {
+  const failingSince = ok ? null : (webhook.failingSince ?? at);
+  if (failingSince !== null && settledAt - Date.parse(failingSince) >= DISABLE_AFTER_FAILING_MS) {
+    await tx.webhooks.update(webhook.workspaceId, webhook.id, {
+      disabledAt: at,
+      disabledReason: 'failing',
+      updatedAt: at,
+    });
+    await recordAudit(tx, SYSTEM, at, {
+      workspaceId: webhook.workspaceId,
+      action: 'webhook.disabled',
+      targetType: 'webhook',
+      targetId: webhook.id,
+      details: { reason: 'failing', failing_since: failingSince },
+    });
+    return true;
+  }
+  if (failingSince !== webhook.failingSince) {
+    await tx.webhooks.update(webhook.workspaceId, webhook.id, { failingSince, updatedAt: at });
+  }
+  return false;
 }
 
 /** The worker `serve` runs with the configuration's settings (`DELIVERY_*`, `WEBHOOK_ALLOW_PRIVATE_URLS`). */

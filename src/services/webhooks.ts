@@ -67,7 +67,7 @@ export function previousSecretLive(record: WebhookRecord, now: number): string |
     : undefined;
 }
 
-/** The endpoint, read through `store` (the service's, or a transaction's); 404 `webhook_not_found` otherwise. */
+/** The endpoint, read through `store` (the service's or a transaction's); else 404 `webhook_not_found`. */
 async function requireWebhook(
   store: Pick<Repositories, 'webhooks'>,
   workspaceId: string,
