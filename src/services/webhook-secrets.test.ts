@@ -33,4 +33,23 @@ describe('webhook secrets', () => {
       code: 'secret_unreadable',
     });
   });
+
+  it('asks the database for its key again after a failed read, rather than failing from then on', async () => {
+    const stored = new Map<string, string>();
+    let unavailable = true;
+    const settings: Pick<Repositories, 'settings'> = {
+      settings: {
+        getOrCreate(name, value) {
+          if (unavailable) return Promise.reject(new Error('the database is unavailable'));
+          if (!stored.has(name)) stored.set(name, value);
+          return Promise.resolve(stored.get(name) ?? value);
+        },
+      },
+    };
+    const secrets = new WebhookSecrets(settings);
+    await expect(secrets.seal(generateWebhookSecret())).rejects.toThrow('the database is unavailable');
+    unavailable = false;
+    const secret = generateWebhookSecret();
+    expect(await secrets.open(await secrets.seal(secret))).toBe(secret);
+  });
 });

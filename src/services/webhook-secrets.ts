@@ -29,9 +29,14 @@ export class WebhookSecrets {
   private encryptionKey(): Promise<Buffer> {
     this.key ??= this.configuredKey
       ? Promise.resolve(this.configuredKey)
-      : this.store.settings
-          .getOrCreate('webhook_secrets_key', randomBytes(32).toString('base64'))
-          .then((value) => Buffer.from(value, 'base64'));
+      : this.store.settings.getOrCreate('webhook_secrets_key', randomBytes(32).toString('base64')).then(
+          (value) => Buffer.from(value, 'base64'),
+          (error: unknown) => {
+            // Not kept: a database that failed once (an outage) is asked again next time.
+            this.key = undefined;
+            throw error;
+          },
+        );
     return this.key;
   }
 
