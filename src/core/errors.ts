@@ -59,8 +59,8 @@ export const PROBLEMS = {
     detail: byReason({
       scheme: 'The Authorization header must be "Bearer <key>".',
       format: 'The bearer token is not a well-formed brand read key.',
-      wrong_kind:
-        'This is a workspace API key (wsk_…), which reaches campaigns only; the read operation takes a brand read key (brk_…).',
+      wrong_kind: (v: { label: string; prefix: string }) =>
+        `This is a ${v.label} (${v.prefix}…), which the read operation does not take; it takes a brand read key (brk_…).`,
     }),
   },
   invalid_key: {
@@ -334,7 +334,8 @@ export const PROBLEMS = {
   not_found: {
     status: 404,
     title: 'Not found',
-    resolution: 'Brand context is read with POST /functions/v1/brand-agent.',
+    resolution:
+      'Check the method and path against the API reference at /docs (/openapi.json); brand context is read with POST /functions/v1/brand-agent.',
     detail: byReason({
       route: (v: { method: string; path: string }) => `No route ${v.method} ${v.path}.`,
       unrouted: 'No such route.',
@@ -365,7 +366,8 @@ export const PROBLEMS = {
   invalid_json: {
     status: 400,
     title: 'Body is not valid JSON',
-    resolution: 'Send a JSON object such as {"action":"context","workspace_id":"ws_…"}.',
+    resolution:
+      'Send one JSON object with Content-Type: application/json, shaped as the API reference (/docs) shows for this route; the read operation takes {"action":"context","workspace_id":"ws_…"}.',
     detail: byReason({
       empty: 'The body is empty; a JSON object was expected.',
       syntax: 'The body is not valid JSON.',

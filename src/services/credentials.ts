@@ -53,7 +53,12 @@ const SURFACES: Record<Surface, SurfaceRules> = {
     notBearer: () => new AppError('malformed_key', { reason: 'scheme' }),
     takesSessionCookie: false,
     unprefixed: 'brand',
-    otherKind: () => new AppError('malformed_key', { reason: 'wrong_kind' }),
+    otherKind: (kind) =>
+      new AppError(
+        'malformed_key',
+        { reason: 'wrong_kind', label: kind.label, prefix: kind.prefix },
+        { advice: 'Send a brand read key of the workspace: create one in Settings → Agent Access.' },
+      ),
   },
   management: {
     missing: () => new AppError('missing_token', { reason: 'header' }),

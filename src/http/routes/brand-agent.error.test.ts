@@ -284,6 +284,18 @@ describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
     });
   });
 
+  it('refuses a workspace API key with malformed_key, saying which key it is and which one to send', async () => {
+    const { app, workspaceId, apiKey } = fixture();
+    const problem = problemOf(await readContext(app, workspaceId, { key: apiKey }));
+    expect(problem.code).toBe('malformed_key');
+    expect(problem.detail).toBe(
+      'This is a workspace API key (wsk_…), which the read operation does not take; it takes a brand read key (brk_…).',
+    );
+    expect(problem.resolution).toBe(
+      'Send a brand read key of the workspace: create one in Settings → Agent Access.',
+    );
+  });
+
   it('answers an unknown route with a 404 problem', async () => {
     const { app } = fixture();
     const response = await app.inject({ method: 'GET', url: '/functions/v1/other' });
