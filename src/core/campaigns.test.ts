@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { campaignEtag, ifMatchAllows } from './campaigns.js';
+import { campaignEtag, ifMatchAllows, isEntityTagList } from './campaigns.js';
+
+describe('isEntityTagList', () => {
+  it('takes quoted, weak and listed tags and *, not a bare version', () => {
+    for (const header of ['"3"', 'W/"3"', '"2", "3"', '*'])
+      expect(isEntityTagList(header), header).toBe(true);
+    for (const header of ['3', '', '"3', 'W/3']) expect(isEntityTagList(header), header).toBe(false);
+  });
+});
 
 describe('ifMatchAllows', () => {
   it('lets a change through without the header, with *, and with the current ETag', () => {

@@ -7,7 +7,7 @@ import type {
   NewCampaign,
 } from '../contract/campaigns.js';
 import { newId } from '../core/base62.js';
-import { ifMatchAllows } from '../core/campaigns.js';
+import { ifMatchAllows, isEntityTagList } from '../core/campaigns.js';
 import { isoAt } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import type { CampaignRecord, CampaignsRepository, CampaignUpdate } from '../store/store.js';
@@ -124,7 +124,15 @@ async function changeDraft(
     }
     const appliedTo = result.version - 1;
     if (!ifMatchAllows(ifMatch, appliedTo)) {
-      throw new AppError('version_mismatch', { campaignId: id, version: appliedTo });
+      // A bare `3` is refused like any tag this API never issued, but said why: it would read as a contradiction.
+      const unquoted = ifMatch !== undefined && !isEntityTagList(ifMatch);
+      throw new AppError(
+        'version_mismatch',
+        { campaignId: id, version: appliedTo },
+        unquoted
+          ? { advice: 'Send the ETag as the API sent it, quotes included: If-Match: "3", not If-Match: 3.' }
+          : {},
+      );
     }
     await recordAudit(tx, actor, now, {
       workspaceId,

@@ -127,6 +127,20 @@ describeEachBackend('Campaign drafts API: errors', (backend) => {
       expect(after.headers.etag).toBe('"2"');
     });
 
+    it('says the ETag needs its quotes when If-Match names the current version bare', async () => {
+      const f = fixture();
+      const draft = await newDraft(f);
+      const response = await campaignsApi(f, f.owner.token).patch(
+        draft.id,
+        { subject: 'Typed by hand' },
+        '1',
+      );
+      expect(outcome(response)).toBe('412 version_mismatch');
+      expect(problemOf(response).resolution).toBe(
+        'Send the ETag as the API sent it, quotes included: If-Match: "3", not If-Match: 3.',
+      );
+    });
+
     it('answers 412 version_mismatch to scheduling a campaign that changed since it was read', async () => {
       const f = fixture();
       const api = campaignsApi(f, f.apiKey);
