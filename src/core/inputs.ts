@@ -1,4 +1,6 @@
 import { z } from 'zod';
+// zod's messages in this API's words, for every schema: see the module.
+import './zod-messages.js';
 import { AppError, type FieldIssue } from './errors.js';
 import { ROLES } from './roles.js';
 
