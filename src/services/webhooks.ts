@@ -78,6 +78,17 @@ async function requireWebhook(
   return webhook;
 }
 
+/** An endpoint something is about to be sent to: a disabled one would only record "not sent". */
+async function requireEnabledWebhook(
+  store: Pick<Repositories, 'webhooks'>,
+  workspaceId: string,
+  webhookId: string,
+): Promise<WebhookRecord> {
+  const webhook = await requireWebhook(store, workspaceId, webhookId);
+  if (webhook.disabledAt !== null) throw new AppError('webhook_disabled', { webhookId });
+  return webhook;
+}
+
 /**
  * What `enabled` changes. Disabling a disabled endpoint keeps the time and reason it was disabled with;
  * enabling starts afresh: the failures that disabled it no longer count towards disabling it again.
@@ -249,8 +260,7 @@ export class WebhookService {
   async sendTest(actor: Actor, workspaceId: string, webhookId: string): Promise<QueuedDelivery> {
     const at = isoAt(this.deps.clock);
     return this.deps.store.transaction(async (tx) => {
-      const webhook = await requireWebhook(tx, workspaceId, webhookId);
-      if (webhook.disabledAt !== null) throw new AppError('webhook_disabled', { webhookId });
+      const webhook = await requireEnabledWebhook(tx, workspaceId, webhookId);
       const deliveryId = newId('dlv');
       const eventId = await enqueueEvent(
         tx,
@@ -313,7 +323,7 @@ export class WebhookService {
   ): Promise<QueuedDelivery> {
     const at = isoAt(this.deps.clock);
     return this.deps.store.transaction(async (tx) => {
-      await requireWebhook(tx, workspaceId, webhookId);
+      await requireEnabledWebhook(tx, workspaceId, webhookId);
       const delivery = await tx.deliveries.get(workspaceId, webhookId, deliveryId);
       if (!delivery) throw new AppError('delivery_not_found', { webhookId, deliveryId });
       const settled = delivery.status === 'failed' || delivery.status === 'succeeded';

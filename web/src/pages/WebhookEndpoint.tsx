@@ -191,6 +191,7 @@ function Endpoint({ workspaceId, webhookId, listPath }: EndpointProps) {
       <DeliveryLog
         workspaceId={workspaceId}
         webhookId={webhook.id}
+        endpointEnabled={webhook.enabled}
         log={log}
         status={status}
         onStatusChange={setStatus}

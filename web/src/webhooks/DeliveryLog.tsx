@@ -46,6 +46,8 @@ function awaitsAttempt(delivery: Delivery, now: number): boolean {
 interface DeliveryLogProps {
   workspaceId: string;
   webhookId: string;
+  /** A disabled endpoint is sent nothing, so its deliveries cannot be retried (409 webhook_disabled). */
+  endpointEnabled: boolean;
   log: DeliveryLogState;
   /** The status shown ('' for all): the page holds it, so that its log loads the right list. */
   status: DeliveryStatus | '';
@@ -59,6 +61,7 @@ interface DeliveryLogProps {
 export function DeliveryLog({
   workspaceId,
   webhookId,
+  endpointEnabled,
   log,
   status,
   onStatusChange,
@@ -183,7 +186,7 @@ export function DeliveryLog({
                   <RowButton
                     action="Retry"
                     target={target}
-                    disabled={retry.pending}
+                    disabled={retry.pending || !endpointEnabled}
                     onClick={() => {
                       retryDelivery(delivery);
                     }}

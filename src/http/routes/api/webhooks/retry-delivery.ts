@@ -26,6 +26,7 @@ export function retryDeliveryRoute(app: ZodApp): void {
           ...managementProblems('write', 'webhooks.write'),
           'webhook_not_found',
           'delivery_not_found',
+          'webhook_disabled',
           'delivery_in_progress',
         ]),
       },

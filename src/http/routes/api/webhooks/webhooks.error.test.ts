@@ -344,6 +344,19 @@ describeEachBackend('Webhooks API: errors', (backend) => {
       expect((await api.test(webhook.id)).statusCode).toBe(202);
     });
 
+    it('answers 409 webhook_disabled to a retry for a disabled endpoint, and leaves the delivery as it was', async () => {
+      const f = fixture();
+      const api = webhooksApi(f, f.owner.token);
+      const webhook = await newWebhook(f);
+      const { delivery_id: deliveryId } = await sendTest(f, webhook.id);
+      expect((await api.patch(webhook.id, { enabled: false })).statusCode).toBe(200);
+
+      await refused(f, () => api.retry(webhook.id, deliveryId), '409 webhook_disabled');
+
+      expect((await api.patch(webhook.id, { enabled: true })).statusCode).toBe(200);
+      expect((await api.retry(webhook.id, deliveryId)).statusCode).toBe(202);
+    });
+
     it('answers 409 delivery_in_progress to a retry while a worker holds the delivery, and 202 once its lease ran out', async () => {
       const f = fixture();
       const api = webhooksApi(f, f.owner.token);
