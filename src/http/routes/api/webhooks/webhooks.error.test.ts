@@ -1,14 +1,14 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_LIMITS } from '../../../../contract/webhooks.js';
-import { describeEachBackend, snapshotTables } from '../../../../../test/support/databases.js';
+import { describeEachBackend } from '../../../../../test/support/databases.js';
 import {
   call,
   expectNonJsonRefused,
-  type Fixture,
   outcome,
   problemOf,
   refused,
+  unchanged,
   useFixture,
 } from '../../../../../test/support/http-fixture.js';
 import {
@@ -137,14 +137,6 @@ function expectFields(response: LightMyRequestResponse, fields: string[]): void 
   const problem = problemOf(response);
   expect((problem.errors ?? []).map((issue) => issue.field).sort()).toEqual([...fields].sort());
   for (const issue of problem.errors ?? []) expect(issue.message).not.toBe('');
-}
-
-/** Runs `request`, and checks that every table is as it was before. */
-async function unchanged<T>(f: Fixture, request: () => Promise<T>): Promise<T> {
-  const before = await snapshotTables(f.database.config);
-  const result = await request();
-  expect(await snapshotTables(f.database.config)).toEqual(before);
-  return result;
 }
 
 describeEachBackend('Webhooks API: errors', (backend) => {

@@ -4,7 +4,14 @@ import { WEBHOOK_SECRET_PREFIX } from '../../../../core/secret-keys.js';
 import { describeEachBackend, snapshotTables } from '../../../../../test/support/databases.js';
 import { consoleAccount, consoleSessionApi } from '../../../../../test/support/fixtures/auth.js';
 import { keysUrl } from '../../../../../test/support/fixtures/keys.js';
-import { call, type Fixture, outcome, useFixture } from '../../../../../test/support/http-fixture.js';
+import {
+  call,
+  callEach,
+  type Fixture,
+  outcome,
+  unchanged,
+  useFixture,
+} from '../../../../../test/support/http-fixture.js';
 import {
   type CreatedWebhook,
   deliveriesOf,
@@ -34,14 +41,7 @@ async function everyRoute(
   workspaceId: string,
   t: Target,
 ): Promise<LightMyRequestResponse[]> {
-  const before = await snapshotTables(f.database.config);
-  const responses: LightMyRequestResponse[] = [];
-  for (const route of webhookRoutes(workspaceId, t.webhook.id, t.deliveryId))
-    responses.push(
-      await call(f, credential, route.method, route.url, { body: 'body' in route ? route.body : undefined }),
-    );
-  expect(await snapshotTables(f.database.config)).toEqual(before);
-  return responses;
+  return unchanged(f, () => callEach(f, credential, webhookRoutes(workspaceId, t.webhook.id, t.deliveryId)));
 }
 
 /** The answers leak nothing of the endpoint: not its secret, its URL or its description. */
