@@ -260,7 +260,7 @@ export class WebhookService {
   async sendTest(actor: Actor, workspaceId: string, webhookId: string): Promise<QueuedDelivery> {
     const at = isoAt(this.deps.clock);
     return this.deps.store.transaction(async (tx) => {
-      const webhook = await requireEnabledWebhook(tx, workspaceId, webhookId);
+      await requireEnabledWebhook(tx, workspaceId, webhookId);
       const deliveryId = newId('dlv');
       const eventId = await enqueueEvent(
         tx,
