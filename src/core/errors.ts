@@ -293,7 +293,8 @@ export const PROBLEMS = {
   webhook_disabled: {
     status: 409,
     title: 'The endpoint is disabled',
-    resolution: 'Enable it first (PATCH … {"enabled": true}), then send the test event or retry the delivery again.',
+    resolution:
+      'Enable it first (PATCH … {"enabled": true}), then send the test event or retry the delivery again.',
     detail: (v: { webhookId: string }) => `Webhook endpoint ${v.webhookId} is disabled and receives nothing.`,
   },
   member_exists: {
