@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { parseAddress } from './contract/email.js';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './core/delivery-schedule.js';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './http/transport.js';
 import type { AuthConfig } from './services/tokens.js';
@@ -17,6 +18,20 @@ export interface Config {
   /** The HTTP timeouts set by the environment; the transport's defaults for the rest. */
   httpTimeouts: Partial<HttpTimeouts>;
   delivery: DeliveryConfig;
+  email: EmailConfig;
+}
+
+/** Transactional and account email (README "Transactional email", "Account email"). */
+export interface EmailConfig {
+  /**
+   * The relay: `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…:465`. Unset: nothing leaves
+   * the machine, messages are kept as `captured` (development).
+   */
+  smtpUrl: string | undefined;
+  /** The sender of account email (invites, password resets, key expiry notices). */
+  from: string;
+  /** Where links in account email point: this service's address as users reach it. */
+  publicUrl: string | undefined;
 }
 
 /** The delivery queue and webhooks (README "Webhooks"). */
@@ -202,6 +217,31 @@ export function parseDeliverySettings(env: NodeJS.ProcessEnv): DeliveryConfig {
   };
 }
 
+/** SMTP_URL, EMAIL_FROM, PUBLIC_URL. */
+export function parseEmailSettings(env: NodeJS.ProcessEnv): EmailConfig {
+  const smtpUrl = env.SMTP_URL || undefined;
+  if (smtpUrl !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(smtpUrl);
+    } catch {
+      // Reported below, without echoing the URL: it may hold the relay's password.
+    }
+    if (url?.protocol !== 'smtp:' && url?.protocol !== 'smtps:') {
+      throw new ConfigError('SMTP_URL must be smtp://user:pass@host:587 or smtps://user:pass@host:465');
+    }
+  }
+  const from = env.EMAIL_FROM || 'Brand Context <no-reply@brand-context.localhost>';
+  if (typeof parseAddress(from) === 'string') {
+    throw new ConfigError(`EMAIL_FROM must be an address, as "Brand Context <no-reply@example.com>", got "${from}"`);
+  }
+  const publicUrl = env.PUBLIC_URL || undefined;
+  if (publicUrl !== undefined && !/^https?:\/\/[^\s/]+(\/\S*)?$/.test(publicUrl)) {
+    throw new ConfigError(`PUBLIC_URL must be an http(s) URL, as https://brand.example.com, got "${publicUrl}"`);
+  }
+  return { smtpUrl, from, publicUrl: publicUrl?.replace(/\/+$/, '') };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel))
@@ -215,5 +255,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     httpTimeouts: parseHttpTimeouts(env),
     delivery: parseDeliverySettings(env),
+    email: parseEmailSettings(env),
   };
 }

@@ -14,7 +14,7 @@ function keyViewSchema(kind: KeyKind) {
       status: credentialStatusSchema,
       created_by: z.string().nullable(),
       created_at: z.string(),
-      expires_at: z.string(),
+      expires_at: z.string().nullable().describe('Null: the key lives until it is revoked'),
       revoked_at: z.string().nullable(),
       last_used_at: z.string().nullable().describe('Accurate to 60 seconds'),
     })
@@ -34,7 +34,7 @@ export const createdKeySchema = z
     key: z.string().describe('The key itself: shown only in this response'),
     prefix: z.string(),
     created_at: z.string(),
-    expires_at: z.string(),
+    expires_at: z.string().nullable().describe('Null: the key lives until it is revoked'),
   })
   .meta({ id: 'CreatedKey' });
 

@@ -9,6 +9,9 @@ const SPEC_401 = 'Revoke the key and create a replacement in Settings → Agent 
 const API_KEY_REPLACE =
   'Create a workspace API key in Settings → Agent Access (POST /api/v1/workspaces/{id}/api-keys), then revoke this one.';
 
+const EMAIL_KEY_ASK =
+  'Transactional email keys are issued by the operator of this service: ask them for one (brand-context email-keys create).';
+
 /** What each sign-in limit counts, as rate_limited's detail names it. */
 const RATE_LIMITED_ATTEMPTS = {
   ip: 'sign-in attempts from your address',
@@ -186,6 +189,84 @@ export const PROBLEMS = {
       'A workspace API key only reaches the campaign drafts of its workspace (/api/v1/workspaces/{id}/campaigns). Use a user access token here.',
     detail: 'Workspace API keys can only call the campaign routes of their workspace.',
   },
+  email_key_missing: {
+    status: 401,
+    title: 'Missing transactional email key',
+    resolution: `Send "Authorization: Bearer tek_…" with a transactional email key of the workspace. ${EMAIL_KEY_ASK}`,
+    detail: 'No transactional email key was sent.',
+  },
+  email_key_invalid: {
+    status: 401,
+    title: 'Invalid transactional email key',
+    resolution: `Check that the whole key was copied (tek_ followed by 36 letters and digits). ${EMAIL_KEY_ASK}`,
+    detail: byReason({
+      format: 'The transactional email key is malformed (wrong length or checksum).',
+      unknown: 'The transactional email key is not known to this service.',
+      scheme: 'The Authorization header must be "Bearer tek_…".',
+      wrong_kind: (v: { label: string; prefix: string }) =>
+        `A ${v.label} (${v.prefix}…) cannot send email: /email/v1 takes only transactional email keys (tek_…).`,
+      user_token: 'Access tokens cannot send email: /email/v1 takes only transactional email keys (tek_…).',
+    }),
+  },
+  email_key_expired: {
+    status: 401,
+    title: 'Transactional email key expired',
+    resolution: EMAIL_KEY_ASK,
+    detail: (v: { prefix: string; expiresAt: string }) =>
+      `The transactional email key ${v.prefix}… expired at ${v.expiresAt}.`,
+  },
+  email_key_revoked: {
+    status: 401,
+    title: 'Transactional email key revoked',
+    resolution: EMAIL_KEY_ASK,
+    detail: (v: { prefix: string }) => `The transactional email key ${v.prefix}… was revoked.`,
+  },
+  email_key_not_allowed: {
+    status: 403,
+    title: 'Transactional email keys cannot call this route',
+    resolution:
+      'A transactional email key only sends and reads the workspace’s email (/email/v1/messages). Use a user access token here.',
+    detail: 'Transactional email keys can only call /email/v1.',
+  },
+  sender_not_allowed: {
+    status: 422,
+    title: 'Sender not allowed',
+    resolution:
+      'Send from an address or domain the workspace is allowed to use (Settings → Email lists them); the operator adds one with brand-context email-senders add.',
+    detail: (v: { from: string }) => `${v.from} is not an allowed sender of this workspace.`,
+  },
+  idempotency_key_reused: {
+    status: 422,
+    title: 'Idempotency-Key already used for another request',
+    resolution:
+      'An Idempotency-Key names one request for 24 hours: send a new key for a different message, or the same body to get the first answer again.',
+    detail: (v: { key: string }) =>
+      `Idempotency-Key "${v.key}" was used in the last 24 hours with a different request.`,
+  },
+  email_message_not_found: {
+    status: 404,
+    title: 'Message not found',
+    resolution: 'List the messages to find its id (GET /email/v1/messages).',
+    detail: (v: { messageId: string }) => `This workspace has no message ${v.messageId}.`,
+  },
+  suppression_not_found: {
+    status: 404,
+    title: 'Address not suppressed',
+    resolution:
+      'List the suppressed addresses to find it (GET /api/v1/workspaces/{id}/email-suppressions).',
+    detail: (v: { email: string }) => `${v.email} is not suppressed in this workspace.`,
+  },
+  link_invalid: {
+    status: 400,
+    title: 'This link cannot be used',
+    resolution:
+      'Ask for a new link: a password reset from the sign-in page, or a new invite from a workspace owner or admin.',
+    detail: byReason({
+      unknown: 'The link is not valid: it may be mistyped or cut short.',
+      used: 'The link was already used: each link works once.',
+      expired: 'The link has expired.',
+    }),
+  },
   csrf_failed: {
     status: 403,
     title: 'Missing or invalid CSRF token',
@@ -220,6 +301,8 @@ export const PROBLEMS = {
       brand_key: (v: { workspaceId: string }) => `This key was not created in workspace ${v.workspaceId}.`,
       api_key: (v: { workspaceId: string }) =>
         `This workspace API key belongs to another workspace than ${v.workspaceId}.`,
+      email_key: (v: { workspaceId: string }) =>
+        `This transactional email key belongs to another workspace than ${v.workspaceId}.`,
     }),
   },
   workspace_not_found: {
@@ -234,6 +317,14 @@ export const PROBLEMS = {
     resolution: 'List the workspace keys to find the key id (brand-context keys list --workspace <id>).',
     detail: (v: { workspaceId: string; keyId: string }) =>
       `Workspace ${v.workspaceId} has no brand read key ${v.keyId}.`,
+  },
+  email_key_not_found: {
+    status: 404,
+    title: 'Transactional email key not found',
+    resolution:
+      'List the transactional email keys to find the key id (brand-context email-keys list --workspace <id>).',
+    detail: (v: { workspaceId: string; keyId: string }) =>
+      `Workspace ${v.workspaceId} has no transactional email key ${v.keyId}.`,
   },
   api_key_not_found: {
     status: 404,

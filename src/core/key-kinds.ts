@@ -2,16 +2,16 @@ import type { ProblemCode } from './errors.js';
 import type { Permission } from './roles.js';
 
 /**
- * Where a credential is presented: the read operation (`POST /functions/v1/brand-agent`), or the management
- * API (every route under /api/v1, the campaign API included).
+ * Where a credential is presented: the read operation (`POST /functions/v1/brand-agent`), the management
+ * API (every route under /api/v1, the campaign API included), or the transactional email API (/email/v1).
  */
-export type Surface = 'read' | 'management';
+export type Surface = 'read' | 'management' | 'email';
 
 /**
  * Every kind of workspace key, as data: the services, routes, CLI commands and console derive what they need
- * from its row. All kinds share one life (created by an owner or admin and shown once, stored as a hash,
- * listed by prefix, revoked at once, expired after 90 days); what tells them apart is here. Adding a kind is
- * one row plus the surface that accepts it (docs/architecture.md, "Add a key kind").
+ * from its row. All kinds share one life (shown once, stored as a hash, listed by prefix, revoked at once);
+ * what tells them apart is here: who creates them, how long they live, where they are taken. Adding a kind
+ * is one row plus the surface that accepts it (docs/architecture.md, "Add a key kind").
  *
  * Browser-safe (no Node imports): the console imports this table too.
  */
@@ -39,6 +39,14 @@ export interface KeyKind {
   readonly purpose: string;
   /** A request that answers 200 with a working key: rotation's check of a replacement. */
   readonly testRequest: string;
+  /**
+   * Who creates, revokes and rotates keys of the kind: a workspace's owners and admins (API, console, CLI),
+   * or only the operator with the CLI, the workspace seeing them read-only (transactional keys "obtained
+   * from support").
+   */
+  readonly managedBy: 'workspace' | 'operator';
+  /** How long a key lives unless told otherwise; null: until revoked (an expiry may still be asked for). */
+  readonly lifetimeDays: number | null;
   /** Where the key is accepted; on another surface it is refused before it is looked up. */
   readonly surfaces: readonly Surface[];
   /**
@@ -67,7 +75,7 @@ export interface KeyKind {
   };
 }
 
-export type KeyKindId = 'brand' | 'api';
+export type KeyKindId = 'brand' | 'api' | 'email';
 
 export const KEY_KINDS = {
   brand: {
@@ -83,6 +91,8 @@ export const KEY_KINDS = {
     envVar: 'BRAND_READ_KEY',
     purpose: 'It reads this workspace’s brand context (POST /functions/v1/brand-agent) and nothing else.',
     testRequest: 'POST /functions/v1/brand-agent',
+    managedBy: 'workspace',
+    lifetimeDays: 90,
     surfaces: ['read'],
     cached: true,
     permissions: ['brand.read'],
@@ -109,6 +119,8 @@ export const KEY_KINDS = {
     envVar: 'BRAND_CONTEXT_API_KEY',
     purpose: 'It reads and writes this workspace’s campaign drafts and nothing else.',
     testRequest: 'GET /api/v1/workspaces/<id>/campaigns',
+    managedBy: 'workspace',
+    lifetimeDays: 90,
     surfaces: ['management'],
     cached: false,
     permissions: ['campaigns.read', 'campaigns.write', 'campaigns.schedule'],
@@ -120,6 +132,34 @@ export const KEY_KINDS = {
       notFound: 'api_key_not_found',
       notAllowed: 'api_key_not_allowed',
       otherWorkspace: 'api_key',
+    },
+  },
+  email: {
+    id: 'email',
+    codeName: 'EmailKey',
+    apiTag: 'transactional email keys',
+    prefix: 'tek_',
+    idPrefix: 'ek',
+    label: 'transactional email key',
+    auditTarget: 'email_key',
+    collection: 'email-keys',
+    command: 'email-keys',
+    envVar: 'BRAND_CONTEXT_EMAIL_KEY',
+    purpose: 'It sends this workspace’s transactional email (POST /email/v1/messages) and nothing else.',
+    testRequest: 'GET /email/v1/messages?limit=1',
+    managedBy: 'operator',
+    lifetimeDays: null,
+    surfaces: ['email'],
+    cached: false,
+    permissions: ['email.send'],
+    problems: {
+      malformed: 'email_key_invalid',
+      unknown: 'email_key_invalid',
+      expired: 'email_key_expired',
+      revoked: 'email_key_revoked',
+      notFound: 'email_key_not_found',
+      notAllowed: 'email_key_not_allowed',
+      otherWorkspace: 'email_key',
     },
   },
 } as const satisfies Record<KeyKindId, KeyKind>;

@@ -11,9 +11,10 @@ export interface BrandKeyTimes {
 }
 
 /** The stored ISO timestamps of a key (or personal access token) as the lifecycle reads them. */
-export function lifecycleTimes(stored: { expiresAt: string; revokedAt: string | null }): BrandKeyTimes {
+export function lifecycleTimes(stored: { expiresAt: string | null; revokedAt: string | null }): BrandKeyTimes {
   return {
-    expiresAt: Date.parse(stored.expiresAt),
+    // A key without an expiry (a transactional email key, unless the operator gave it one) never reaches it.
+    expiresAt: stored.expiresAt === null ? Number.POSITIVE_INFINITY : Date.parse(stored.expiresAt),
     revokedAt: stored.revokedAt === null ? null : Date.parse(stored.revokedAt),
   };
 }

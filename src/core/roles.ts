@@ -27,6 +27,11 @@ export const PERMISSIONS = {
   // Endpoints hold signing secrets and reveal what happens in the workspace: managers only, reading included.
   'webhooks.read': MANAGERS,
   'webhooks.write': MANAGERS,
+  // /email/v1 takes transactional email keys only: no role sends through it.
+  'email.send': [],
+  // Settings → Email: email keys (read-only), senders, the message log and mailbox, suppressions.
+  'email.read': MANAGERS,
+  'email.write': MANAGERS,
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

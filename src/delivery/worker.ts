@@ -8,7 +8,7 @@ import { nextAttemptAt } from '../core/delivery-schedule.js';
 import { recordAudit, SYSTEM } from '../services/audit.js';
 import type { Deps } from '../services/deps.js';
 import { sweepKeyExpiry } from '../services/key-expiry.js';
-import { WebhookSecrets } from '../services/webhook-secrets.js';
+import { SecretBox } from '../services/secret-box.js';
 import { previousSecretLive } from '../services/webhooks.js';
 import type { ClaimedDelivery, DeliveryOutcome, Repositories, WebhookRecord } from '../store/store.js';
 import { type AttemptResult, WebhookSender } from './webhook-sender.js';
@@ -18,7 +18,7 @@ export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60 * 1000;
 
 export interface DeliveryWorkerOptions {
   deps: Deps;
-  secrets: WebhookSecrets;
+  secrets: SecretBox;
   sender: WebhookSender;
   logger: FastifyBaseLogger;
   /** How many deliveries this node sends at once (`DELIVERY_WORKERS`). */
@@ -304,7 +304,7 @@ export function startDeliveryWorker(options: {
   const worker = new DeliveryWorker({
     deps,
     logger,
-    secrets: new WebhookSecrets(deps.store, config.encryptionKey),
+    secrets: new SecretBox(deps.store, config.encryptionKey),
     sender: new WebhookSender({ allowPrivate: config.allowPrivateUrls }),
     concurrency: config.workers,
     retrySchedule: config.retrySchedule,

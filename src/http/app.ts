@@ -18,7 +18,7 @@ import type { PasswordHasher } from '../services/passwords.js';
 import { DEFAULT_SIGN_IN_LIMITS, SignInService, type SignInLimits } from '../services/sign-in.js';
 import { type AuthConfig, TokenService } from '../services/tokens.js';
 import type { DeliveryConfig } from '../config.js';
-import { WebhookSecrets } from '../services/webhook-secrets.js';
+import { SecretBox } from '../services/secret-box.js';
 import { WebhookService } from '../services/webhooks.js';
 import { UsageRecorder } from '../services/usage.js';
 import type { Store } from '../store/store.js';
@@ -118,7 +118,7 @@ function buildServices(options: AppOptions, clock: Clock): AppServices {
     tokens,
     credentials: new Credentials(store, clock, tokens, usage),
     reader: new BrandReader(store),
-    webhooks: new WebhookService(deps, new WebhookSecrets(store, options.webhooks?.encryptionKey), {
+    webhooks: new WebhookService(deps, new SecretBox(store, options.webhooks?.encryptionKey), {
       allowPrivate: options.webhooks?.allowPrivateUrls ?? false,
     }),
     signIn: new SignInService(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../core/clock.js';
-import type { KeyKindId } from '../core/key-kinds.js';
+import { type KeyKindId, mapKeyKinds } from '../core/key-kinds.js';
 import { brandKeyExpiry } from '../core/key-lifecycle.js';
 import { hashKey, KEY_FORMATS } from '../core/secret-keys.js';
 import { ChangeHub } from '../store/change-feed.js';
@@ -13,7 +13,7 @@ const clock: Clock = { now: () => NOW };
 
 /** A store holding one key of each kind in workspace ws_a (and ws_b, which no key belongs to). */
 function fixture() {
-  const keys = { brand: KEY_FORMATS.brand.generate(), api: KEY_FORMATS.api.generate() };
+  const keys = mapKeyKinds((kind) => KEY_FORMATS[kind.id].generate());
   const lookups: KeyKindId[] = [];
   const changes = new ChangeHub(() => () => undefined);
   const record = (kind: KeyKindId): KeyRecord => ({
@@ -86,6 +86,29 @@ describe('Credentials.resolve', () => {
       expect.objectContaining({ code: 'brand_key_not_allowed' }),
     );
     expect(lookups).toEqual([]);
+  });
+
+  it('takes only transactional email keys on /email/v1, and refuses them everywhere else', async () => {
+    const { credentials, lookups, bearer } = fixture();
+    expect(await credentials.resolve(bearer('email'), 'email')).toMatchObject({ keyKind: 'email' });
+    for (const kind of ['brand', 'api'] as const) {
+      expect(() => credentials.resolve(bearer(kind), 'email')).toThrow(
+        expect.objectContaining({ code: 'email_key_invalid' }),
+      );
+    }
+    expect(() => credentials.resolve({ authorization: 'Bearer a.b.c' }, 'email')).toThrow(
+      expect.objectContaining({ code: 'email_key_invalid', detail: expect.stringContaining('Access tokens') }),
+    );
+    expect(() => credentials.resolve({ authorization: undefined }, 'email')).toThrow(
+      expect.objectContaining({ code: 'email_key_missing' }),
+    );
+    expect(() => credentials.resolve(bearer('email'), 'management')).toThrow(
+      expect.objectContaining({ code: 'email_key_not_allowed' }),
+    );
+    expect(() => credentials.resolve(bearer('email'), 'read')).toThrow(
+      expect.objectContaining({ code: 'malformed_key' }),
+    );
+    expect(lookups).toEqual(['email']);
   });
 
   it('takes a stray word for a malformed brand read key on the read operation', () => {

@@ -43,6 +43,8 @@ interface SurfaceRules {
   takesSessionCookie: boolean;
   /** A token of no key prefix that is no JWT: a malformed key of this kind, or an invalid user token. */
   unprefixed: KeyKindId | 'user';
+  /** A user's token (a JWT) where the surface takes only keys; undefined where it takes users. */
+  userToken?: () => AppError;
   /** A key of a kind the surface does not take, refused before it is looked up. */
   otherKind(kind: KeyKind): AppError;
 }
@@ -66,6 +68,16 @@ const SURFACES: Record<Surface, SurfaceRules> = {
     takesSessionCookie: true,
     unprefixed: 'user',
     otherKind: (kind) => new AppError(KEY_KINDS[kind.id].problems.notAllowed),
+  },
+  // Transactional email keys only: no user, no other key (README "Transactional email").
+  email: {
+    missing: () => new AppError('email_key_missing'),
+    notBearer: () => new AppError('email_key_invalid', { reason: 'scheme' }),
+    takesSessionCookie: false,
+    unprefixed: 'email',
+    userToken: () => new AppError('email_key_invalid', { reason: 'user_token' }),
+    otherKind: (kind) =>
+      new AppError('email_key_invalid', { reason: 'wrong_kind', label: kind.label, prefix: kind.prefix }),
   },
 };
 
@@ -131,7 +143,10 @@ export class Credentials {
     const kind =
       keyKindOfToken(token) ??
       (rules.unprefixed === 'user' || looksLikeJwt(token) ? undefined : KEY_KINDS[rules.unprefixed]);
-    if (kind === undefined) return this.tokens.verify(token);
+    if (kind === undefined) {
+      if (rules.userToken) throw rules.userToken();
+      return this.tokens.verify(token);
+    }
     if (!kind.surfaces.includes(surface)) throw rules.otherKind(kind);
     return this.verifyKey(kind.id, token);
   }

@@ -5,7 +5,7 @@ import { isoAt } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { nameSchema, parseInput } from '../core/inputs.js';
 import { KEY_KINDS, type KeyKindId, mapKeyKinds } from '../core/key-kinds.js';
-import { brandKeyExpiry, brandKeyStatus, lifecycleTimes } from '../core/key-lifecycle.js';
+import { brandKeyStatus, lifecycleTimes } from '../core/key-lifecycle.js';
 import { hashKey, KEY_FORMATS } from '../core/secret-keys.js';
 import type { KeyRecord } from '../store/store.js';
 import { type Actor, recordAudit } from './audit.js';
@@ -13,6 +13,15 @@ import type { Deps } from './deps.js';
 import { type EventRepositories, publishEvent } from './events.js';
 import type { UsageRecorder } from './usage.js';
 import { requireWorkspace } from './workspaces.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A new key: its name, and (transactional email keys, by the operator) how many days it lives. */
+export interface KeyInput {
+  workspaceId: string;
+  name: string;
+  expiresInDays?: number | undefined;
+}
 
 /** What managing keys touches. */
 type KeyDeps = Deps<'keys' | 'audit' | 'workspaces' | EventRepositories>;
@@ -38,11 +47,17 @@ function keyNotFound(kindId: KeyKindId, workspaceId: string, keyId: string): App
   return new AppError(KEY_KINDS[kindId].problems.notFound, { workspaceId, keyId });
 }
 
+/** When a key created at `now` expires: after `days` when given, else after its kind's lifetime, if it has one. */
+function keyExpiry(kindId: KeyKindId, now: number, days: number | undefined): string | null {
+  const lifetime = days ?? KEY_KINDS[kindId].lifetimeDays;
+  return lifetime === null ? null : new Date(now + lifetime * DAY_MS).toISOString();
+}
+
 async function createKey(
   kindId: KeyKindId,
   deps: KeyDeps,
   actor: Actor,
-  input: { workspaceId: string; name: string },
+  input: KeyInput,
 ): Promise<CreatedKey> {
   const name = parseInput(nameSchema, input.name, 'name');
   await requireWorkspace(deps, input.workspaceId);
@@ -57,7 +72,7 @@ async function createKey(
     ...KEY_FORMATS[kindId].hint(key),
     createdBy: actor.kind === 'user' ? actor.userId : null,
     createdAt: new Date(now).toISOString(),
-    expiresAt: new Date(brandKeyExpiry(now)).toISOString(),
+    expiresAt: keyExpiry(kindId, now, input.expiresInDays),
     revokedAt: null,
     lastUsedAt: null,
   };
@@ -154,7 +169,7 @@ async function rotateKey(
 
 /** Creating, listing, revoking and rotating the keys of one kind: every kind shares one life. */
 export interface KeyService {
-  create: (deps: KeyDeps, actor: Actor, input: { workspaceId: string; name: string }) => Promise<CreatedKey>;
+  create: (deps: KeyDeps, actor: Actor, input: KeyInput) => Promise<CreatedKey>;
   list: (deps: Deps<'keys' | 'workspaces'>, workspaceId: string, usage?: UsageRecorder) => Promise<KeyView[]>;
   revoke: (deps: KeyDeps, actor: Actor, workspaceId: string, keyId: string) => Promise<KeyView>;
   rotate: (

@@ -19,7 +19,7 @@ import { type Actor, recordAudit } from './audit.js';
 import { timeOrderedPage } from './cursors.js';
 import type { Deps } from './deps.js';
 import { enqueueEvent } from './events.js';
-import { generateWebhookSecret, type WebhookSecrets } from './webhook-secrets.js';
+import { generateWebhookSecret, type SecretBox } from './secret-box.js';
 import { requireWorkspace } from './workspaces.js';
 
 /** How long a rotated-out secret keeps signing beside the new one, so receivers can switch without a gap. */
@@ -111,7 +111,7 @@ function enabledChange(
 export class WebhookService {
   constructor(
     private readonly deps: Deps,
-    private readonly secrets: WebhookSecrets,
+    private readonly secrets: SecretBox,
     private readonly policy: AddressPolicy,
   ) {}
 

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { KEY_KIND_LIST } from '../core/key-kinds.js';
+import { AccountTokensTable } from './repositories/account-tokens.js';
 import { AuditLog } from './repositories/audit.js';
 import { BrandTables } from './repositories/brand.js';
 import { CampaignsTable } from './repositories/campaigns.js';
@@ -40,6 +41,7 @@ function repositories(session: Session): Repositories {
     webhooks: new WebhooksTable(session),
     deliveries: new DeliveriesTable(session),
     keyNotices: new KeyNoticesTable(session),
+    accountTokens: new AccountTokensTable(session),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { KeyKindId } from '../core/key-kinds.js';
+import type { AccountTokenColumns } from './repositories/account-tokens.js';
 import type { AuditEventColumns } from './repositories/audit.js';
 import type {
   AssetColumns,
@@ -42,4 +43,5 @@ export type Database = {
   deliveries: DeliveryColumns;
   delivery_attempts: DeliveryAttemptColumns;
   key_notices: KeyNoticeColumns;
+  account_tokens: AccountTokenColumns;
 } & { [Kind in KeyKindId as (typeof KEY_TABLES)[Kind]]: KeyColumns };

@@ -3,6 +3,7 @@ import type { ChangeFeed } from './change-feed.js';
 
 import type { CampaignContent, CampaignStatus } from '../contract/campaigns.js';
 import type { DeliveryStatus, DisabledReason } from '../contract/webhooks.js';
+import type { EmailStatus } from '../contract/email.js';
 import type { KeyKindId } from '../core/key-kinds.js';
 import type { Role } from '../core/roles.js';
 
@@ -28,7 +29,7 @@ export interface MembershipRecord {
   createdAt: string;
 }
 
-/** A brand read key (`brk_`) or a workspace API key (`wsk_`): both are stored alike, in their own tables. */
+/** A workspace key of any kind (src/core/key-kinds.ts): all are stored alike, each kind in its own table. */
 export interface KeyRecord {
   id: string;
   workspaceId: string;
@@ -38,7 +39,8 @@ export interface KeyRecord {
   last4: string;
   createdBy: string | null;
   createdAt: string;
-  expiresAt: string;
+  /** Null: the key lives until revoked. */
+  expiresAt: string | null;
   revokedAt: string | null;
   lastUsedAt: string | null;
 }
@@ -221,7 +223,7 @@ export interface SettingsRepository {
   getOrCreate(name: string, value: string): Promise<string>;
 }
 
-/** A webhook endpoint. Its secrets are sealed (src/services/webhook-secrets.ts): never stored as shown. */
+/** A webhook endpoint. Its secrets are sealed (src/services/secret-box.ts): never stored as shown. */
 export interface WebhookRecord {
   id: string;
   workspaceId: string;
@@ -368,6 +370,170 @@ export interface KeyNoticesRepository {
   record(keyId: string, notice: string, sentAt: string): Promise<boolean>;
 }
 
+/** A message accepted for sending (README "Transactional email"), with what its headers say. */
+export interface EmailMessageRecord {
+  id: string;
+  /** Null for account email that belongs to no workspace (a password reset). */
+  workspaceId: string | null;
+  /** `api`: POST /email/v1/messages; `account`: invites, password resets, key expiry notices. */
+  source: 'api' | 'account';
+  /** The From header, as `Name <address>` or the address. */
+  from: string;
+  /** The To and Cc headers (Bcc recipients appear in no header). */
+  toHeader: string[];
+  ccHeader: string[];
+  replyTo: string[];
+  /** The client's X- headers. */
+  headers: Record<string, string>;
+  tags: Record<string, string>;
+  subject: string;
+  /** `{"html","text"}` as JSON, sealed (src/services/secret-box.ts): never stored readable. */
+  body: string;
+  status: EmailStatus;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One recipient of a message: a job of the delivery queue of its own. */
+export interface EmailRecipientRecord {
+  id: string;
+  messageId: string;
+  email: string;
+  field: 'to' | 'cc' | 'bcc';
+  status: EmailStatus;
+  attempts: number;
+  nextAttemptAt: string | null;
+  /** The relay's last answer, or why nothing was sent. */
+  lastResponse: string | null;
+}
+
+/** A status a recipient (or, with no recipient, the whole message) reached. */
+export interface EmailEventRecord {
+  id: string;
+  messageId: string;
+  recipient: string | null;
+  type: EmailStatus;
+  detail: string | null;
+  at: string;
+}
+
+export interface EmailMessageWithRecipients extends EmailMessageRecord {
+  recipients: EmailRecipientRecord[];
+}
+
+/** A recipient a worker holds the lease of, with its message. */
+export interface ClaimedEmail {
+  recipient: EmailRecipientRecord;
+  message: EmailMessageRecord;
+  lease: string;
+}
+
+/** What an attempt left a recipient as; `nextAttemptAt` set only while `deferred`. */
+export interface EmailOutcome {
+  status: EmailStatus;
+  attempts: number;
+  nextAttemptAt: string | null;
+  response: string | null;
+  at: string;
+}
+
+export interface EmailSenderRecord {
+  workspaceId: string;
+  sender: string;
+  createdAt: string;
+}
+
+export interface EmailSuppressionRecord {
+  workspaceId: string;
+  email: string;
+  reason: 'bounced';
+  detail: string | null;
+  messageId: string | null;
+  createdAt: string;
+}
+
+export interface IdempotencyRecord {
+  workspaceId: string;
+  key: string;
+  requestHash: string;
+  messageId: string;
+  createdAt: string;
+}
+
+/**
+ * Transactional and account email: messages, their recipients as jobs of the delivery queue (claimed and
+ * settled with a lease like webhook deliveries), events, allowed senders, suppressions and idempotency keys.
+ */
+export interface EmailRepository {
+  /** Stores the message, its recipients (due at once unless settled already, e.g. suppressed) and events. */
+  create(
+    message: EmailMessageRecord,
+    recipients: readonly EmailRecipientRecord[],
+    events: readonly EmailEventRecord[],
+  ): Promise<void>;
+  /** With `workspaceId` null, a message of no workspace; undefined when there is none of that id there. */
+  get(workspaceId: string | null, id: string): Promise<EmailMessageWithRecipients | undefined>;
+  events(messageId: string): Promise<EmailEventRecord[]>;
+  /** Newest first. */
+  list(
+    workspaceId: string,
+    options: {
+      status?: EmailStatus | undefined;
+      /** Only messages from this source (the mailbox lists captured ones of both). */
+      source?: 'api' | 'account' | undefined;
+      after?: ListPosition | undefined;
+      limit: number;
+    },
+  ): Promise<EmailMessageWithRecipients[]>;
+  /** Leases up to `limit` due recipients, as DeliveriesRepository.claim does deliveries. */
+  claim(options: { lease: string; now: string; leaseUntil: string; limit: number }): Promise<ClaimedEmail[]>;
+  /**
+   * Records an attempt's outcome and its event while `lease` still holds the recipient, and brings the
+   * message's status up to date; false when the lease was lost (the attempt is another node's).
+   */
+  settle(recipientId: string, lease: string, outcome: EmailOutcome): Promise<boolean>;
+  release(recipientId: string, lease: string): Promise<void>;
+
+  findIdempotencyKey(workspaceId: string, key: string, since: string): Promise<IdempotencyRecord | undefined>;
+  /** Replaces an entry older than `since`; throws the store's unique violation when a live one exists. */
+  recordIdempotencyKey(record: IdempotencyRecord, since: string): Promise<void>;
+
+  listSenders(workspaceId: string): Promise<EmailSenderRecord[]>;
+  /** False when the workspace already had it. */
+  addSender(sender: EmailSenderRecord): Promise<boolean>;
+  removeSender(workspaceId: string, sender: string): Promise<boolean>;
+
+  listSuppressions(workspaceId: string): Promise<EmailSuppressionRecord[]>;
+  /** The suppressed addresses among `emails`. */
+  suppressed(workspaceId: string, emails: readonly string[]): Promise<Set<string>>;
+  /** Keeps the first suppression of an address. */
+  suppress(suppression: EmailSuppressionRecord): Promise<void>;
+  removeSuppression(workspaceId: string, email: string): Promise<boolean>;
+}
+
+/** A one-time link's token, by its hash: an invite or a password reset (README "Account email"). */
+export interface AccountTokenRecord {
+  id: string;
+  tokenHash: string;
+  purpose: 'invite' | 'password_reset';
+  userId: string;
+  workspaceId: string | null;
+  createdAt: string;
+  expiresAt: string;
+  usedAt: string | null;
+}
+
+export interface AccountTokensRepository {
+  create(token: AccountTokenRecord): Promise<void>;
+  findByHash(tokenHash: string): Promise<AccountTokenRecord | undefined>;
+  /** Marks the token used if it was not already: true for the one caller that used it. */
+  use(id: string, usedAt: string): Promise<boolean>;
+  /** The newest unused invite of the user into the workspace, if any. */
+  latestInvite(userId: string, workspaceId: string): Promise<AccountTokenRecord | undefined>;
+  /** Ends every unused token of the user for `purpose` (a new link replaces the old ones). */
+  expireUnused(userId: string, purpose: AccountTokenRecord['purpose'], at: string): Promise<void>;
+}
+
 /** One repository per aggregate. */
 export interface Repositories {
   users: UsersRepository;
@@ -381,6 +547,8 @@ export interface Repositories {
   webhooks: WebhooksRepository;
   deliveries: DeliveriesRepository;
   keyNotices: KeyNoticesRepository;
+  email: EmailRepository;
+  accountTokens: AccountTokensRepository;
 }
 
 export type RepositoryName = keyof Repositories;

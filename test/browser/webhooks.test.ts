@@ -6,7 +6,7 @@ import { systemClock } from '../../src/core/clock.js';
 import { DeliveryWorker } from '../../src/delivery/worker.js';
 import { WebhookSender } from '../../src/delivery/webhook-sender.js';
 import { OPERATOR } from '../../src/services/audit.js';
-import { WebhookSecrets } from '../../src/services/webhook-secrets.js';
+import { SecretBox } from '../../src/services/secret-box.js';
 import {
   type BrowserFixture,
   cellOf,
@@ -27,7 +27,7 @@ function startWorker(f: BrowserFixture): DeliveryWorker {
   const { store, app } = f.testApp;
   const worker = new DeliveryWorker({
     deps: { store, clock: systemClock },
-    secrets: new WebhookSecrets(store),
+    secrets: new SecretBox(store),
     sender: new WebhookSender({ allowPrivate: true }),
     logger: app.log,
     concurrency: 2,

@@ -5,7 +5,7 @@ import { systemClock } from '../../src/core/clock.js';
 import { OPERATOR } from '../../src/services/audit.js';
 import { seedDemo } from '../../src/services/demo.js';
 import type { Deps } from '../../src/services/deps.js';
-import { WebhookSecrets } from '../../src/services/webhook-secrets.js';
+import { SecretBox } from '../../src/services/secret-box.js';
 import { WebhookService } from '../../src/services/webhooks.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { DeliveryAttemptRecord, DeliveryRecord, Store } from '../../src/store/store.js';
@@ -99,7 +99,7 @@ export function useDeliverySuite(backend: TestBackend): DeliverySuite {
       ServerProcess.start([], { databaseUrl: ready(database).url, env: { ...DELIVERY_ENV, ...env } }),
     async createEndpoint(url) {
       const seed = await seedDemo(suite.deps);
-      const webhooks = new WebhookService(suite.deps, new WebhookSecrets(suite.store, ENCRYPTION_KEY), {
+      const webhooks = new WebhookService(suite.deps, new SecretBox(suite.store, ENCRYPTION_KEY), {
         allowPrivate: true,
       });
       const webhook = await webhooks.create(OPERATOR, seed.workspace_id, { url, events: ['*'] });

@@ -3,7 +3,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { BRAND_SECTIONS } from '../../src/core/brand-context.js';
 import { BRAND_KEY, WEBHOOK_SECRET_PREFIX, WORKSPACE_API_KEY } from '../../src/core/secret-keys.js';
 import { OPERATOR } from '../../src/services/audit.js';
-import { generateWebhookSecret } from '../../src/services/webhook-secrets.js';
+import { generateWebhookSecret } from '../../src/services/secret-box.js';
 import { describeEachBackend } from '../support/databases.js';
 import { campaignsUrl, newDraft } from '../support/fixtures/campaigns.js';
 import { useFixture } from '../support/http-fixture.js';

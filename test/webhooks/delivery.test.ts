@@ -13,7 +13,7 @@ import type { Deps } from '../../src/services/deps.js';
 import { sweepKeyExpiry } from '../../src/services/key-expiry.js';
 import { KEY_SERVICES } from '../../src/services/keys.js';
 import { addMember, removeMember } from '../../src/services/members.js';
-import { WebhookSecrets } from '../../src/services/webhook-secrets.js';
+import { SecretBox } from '../../src/services/secret-box.js';
 import { WebhookService } from '../../src/services/webhooks.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
 import { openStore } from '../../src/store/open-store.js';
@@ -43,12 +43,12 @@ describeEachBackend('webhook delivery', (backend) => {
       retrySchedule?: number[];
       resolve?: Resolver;
       allowPrivate?: boolean;
-      secrets?: WebhookSecrets;
+      secrets?: SecretBox;
     } = {},
   ) {
     worker = new DeliveryWorker({
       deps,
-      secrets: options.secrets ?? new WebhookSecrets(store),
+      secrets: options.secrets ?? new SecretBox(store),
       sender: new WebhookSender({ allowPrivate: options.allowPrivate ?? true }, options.resolve),
       logger: createLogger('silent'),
       concurrency: 4,
@@ -68,7 +68,7 @@ describeEachBackend('webhook delivery', (backend) => {
     database = await backend.create();
     store = await openStore(database.config);
     deps = { store, clock: systemClock };
-    webhooks = new WebhookService(deps, new WebhookSecrets(store), { allowPrivate: true });
+    webhooks = new WebhookService(deps, new SecretBox(store), { allowPrivate: true });
   });
 
   afterAll(async () => {
@@ -203,7 +203,7 @@ describeEachBackend('webhook delivery', (backend) => {
 
   it('fails, without sending, a delivery whose secret was sealed under another encryption key', async () => {
     const { id } = await endpoint(['webhook.test']);
-    startWorker({ retrySchedule: [], secrets: new WebhookSecrets(store, randomBytes(32)) });
+    startWorker({ retrySchedule: [], secrets: new SecretBox(store, randomBytes(32)) });
     const { delivery_id: deliveryId } = await webhooks.sendTest(OPERATOR, workspaceId, id);
     await expect
       .poll(async () => (await webhooks.getDelivery(workspaceId, id, deliveryId)).status)
@@ -216,7 +216,7 @@ describeEachBackend('webhook delivery', (backend) => {
 
   it('answers secret_unreadable to a reveal on a node with another encryption key, and audits no reveal', async () => {
     const { id } = await endpoint(['webhook.test']);
-    const elsewhere = new WebhookService(deps, new WebhookSecrets(store, randomBytes(32)), {
+    const elsewhere = new WebhookService(deps, new SecretBox(store, randomBytes(32)), {
       allowPrivate: true,
     });
     await expect(elsewhere.revealSecret(OPERATOR, workspaceId, id)).rejects.toMatchObject({
@@ -243,7 +243,7 @@ describeEachBackend('webhook delivery', (backend) => {
 
   describe('address rules at delivery time', () => {
     it('refuses a name that resolves to a loopback address, and sends nothing', async () => {
-      const strict = new WebhookService(deps, new WebhookSecrets(store), { allowPrivate: false });
+      const strict = new WebhookService(deps, new SecretBox(store), { allowPrivate: false });
       const { id } = await strict.create(OPERATOR, workspaceId, {
         url: `https://hooks.rebinding.test:${new URL(receiver.url).port}/hooks`,
         events: ['webhook.test'],

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import { OPERATOR } from '../../src/services/audit.js';
 import { publishEvent } from '../../src/services/events.js';
-import { WebhookSecrets } from '../../src/services/webhook-secrets.js';
+import { SecretBox } from '../../src/services/secret-box.js';
 import { WebhookService } from '../../src/services/webhooks.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
 import { openStore } from '../../src/store/open-store.js';
@@ -25,7 +25,7 @@ describeEachBackend('the delivery queue', (backend) => {
     otherNode = await openStore(database.config);
     const deps = { store, clock: systemClock };
     workspaceId = (await createWorkspace(deps, OPERATOR, { name: 'Queue' })).id;
-    const webhooks = new WebhookService(deps, new WebhookSecrets(store), { allowPrivate: true });
+    const webhooks = new WebhookService(deps, new SecretBox(store), { allowPrivate: true });
     webhookId = (
       await webhooks.create(OPERATOR, workspaceId, { url: 'http://127.0.0.1:9/hooks', events: ['*'] })
     ).id;

@@ -5,7 +5,7 @@ import { AppError } from '../../core/errors.js';
 import { parseInput } from '../../core/inputs.js';
 import { OPERATOR } from '../../services/audit.js';
 import type { Deps } from '../../services/deps.js';
-import { WebhookSecrets } from '../../services/webhook-secrets.js';
+import { SecretBox } from '../../services/secret-box.js';
 import { WebhookService } from '../../services/webhooks.js';
 import { requireWorkspace } from '../../services/workspaces.js';
 import { withDeps } from '../deps.js';
@@ -14,7 +14,7 @@ import { createOutput, table } from '../output.js';
 /** The service under this node's settings, so the CLI applies the API's address rules and sealing key. */
 function webhookService(deps: Deps): WebhookService {
   const { delivery } = loadConfig();
-  return new WebhookService(deps, new WebhookSecrets(deps.store, delivery.encryptionKey), {
+  return new WebhookService(deps, new SecretBox(deps.store, delivery.encryptionKey), {
     allowPrivate: delivery.allowPrivateUrls,
   });
 }

@@ -4,6 +4,7 @@ import * as accounts from './0002_accounts.js';
 import * as campaigns from './0003_campaigns.js';
 import * as signedOutSessions from './0004_signed_out_sessions.js';
 import * as webhooks from './0005_webhooks.js';
+import * as email from './0006_email.js';
 
 /** Migrations are bundled as modules (not read from a folder) so the built CLI finds them wherever it runs. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003_campaigns': campaigns,
   '0004_signed_out_sessions': signedOutSessions,
   '0005_webhooks': webhooks,
+  '0006_email': email,
 };
 
 export const migrationProvider: MigrationProvider = {

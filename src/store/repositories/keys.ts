@@ -15,13 +15,14 @@ export interface KeyColumns {
   last4: string;
   created_by: string | null;
   created_at: string;
-  expires_at: string;
+  /** Null: a key of a kind that lives until revoked (src/core/key-kinds.ts `lifetimeDays`). */
+  expires_at: string | null;
   revoked_at: string | null;
   last_used_at: string | null;
 }
 
 /** The table of each key kind: the one place that maps a kind to where its keys live. */
-export const KEY_TABLES = { brand: 'brand_keys', api: 'api_keys' } as const satisfies Record<
+export const KEY_TABLES = { brand: 'brand_keys', api: 'api_keys', email: 'email_keys' } as const satisfies Record<
   KeyKindId,
   string
 >;

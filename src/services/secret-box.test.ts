@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import type { Repositories } from '../store/store.js';
-import { generateWebhookSecret, WebhookSecrets } from './webhook-secrets.js';
+import { generateWebhookSecret, SecretBox } from './secret-box.js';
 
 /** Settings are only read when no key is configured; these tests configure one. */
 const noSettings = {} as Pick<Repositories, 'settings'>;
@@ -16,7 +16,7 @@ describe('webhook secrets', () => {
   });
 
   it('seals a secret so that the sealed text does not contain it, and opens it again', async () => {
-    const secrets = new WebhookSecrets(noSettings, randomBytes(32));
+    const secrets = new SecretBox(noSettings, randomBytes(32));
     const secret = generateWebhookSecret();
     const sealed = await secrets.seal(secret);
     expect(sealed).not.toContain(secret.slice('whsec_'.length, 20));
@@ -25,11 +25,11 @@ describe('webhook secrets', () => {
   });
 
   it('refuses with secret_unreadable a secret sealed under another key', async () => {
-    const sealed = await new WebhookSecrets(noSettings, randomBytes(32)).seal(generateWebhookSecret());
-    await expect(new WebhookSecrets(noSettings, randomBytes(32)).open(sealed)).rejects.toMatchObject({
+    const sealed = await new SecretBox(noSettings, randomBytes(32)).seal(generateWebhookSecret());
+    await expect(new SecretBox(noSettings, randomBytes(32)).open(sealed)).rejects.toMatchObject({
       code: 'secret_unreadable',
     });
-    await expect(new WebhookSecrets(noSettings, randomBytes(32)).open('not sealed')).rejects.toMatchObject({
+    await expect(new SecretBox(noSettings, randomBytes(32)).open('not sealed')).rejects.toMatchObject({
       code: 'secret_unreadable',
     });
   });
@@ -46,7 +46,7 @@ describe('webhook secrets', () => {
         },
       },
     };
-    const secrets = new WebhookSecrets(settings);
+    const secrets = new SecretBox(settings);
     await expect(secrets.seal(generateWebhookSecret())).rejects.toThrow('the database is unavailable');
     unavailable = false;
     const secret = generateWebhookSecret();

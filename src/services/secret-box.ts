@@ -13,12 +13,13 @@ export function generateWebhookSecret(): string {
 }
 
 /**
- * Webhook signing secrets must be shown again (GET …/secret) and used to sign, so they cannot be hashed like
- * keys: they are stored sealed with AES-256-GCM. The key is `BRAND_CONTEXT_ENCRYPTION_KEY` (32 bytes, base64)
+ * What must be read again cannot be hashed like keys, so it is stored sealed with AES-256-GCM: webhook signing
+ * secrets (shown again by GET …/secret, and used to sign) and email bodies (sent by a worker later, and they
+ * may carry one-time links). The key is `BRAND_CONTEXT_ENCRYPTION_KEY` (32 bytes, base64)
  * when set, which keeps a copy of the database alone from revealing them; otherwise one generated once and
  * kept in the database's settings (README "Configuration").
  */
-export class WebhookSecrets {
+export class SecretBox {
   private key: Promise<Buffer> | undefined;
 
   constructor(

@@ -1,0 +1,94 @@
+import type { Selectable } from 'kysely';
+import type { Session } from '../session.js';
+import type { AccountTokenRecord, AccountTokensRepository } from '../store.js';
+
+export interface AccountTokenColumns {
+  id: string;
+  /** SHA-256 of the token in the link: the token itself is never stored. */
+  token_hash: string;
+  purpose: AccountTokenRecord['purpose'];
+  user_id: string;
+  workspace_id: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+function toAccountToken(row: Selectable<AccountTokenColumns>): AccountTokenRecord {
+  return {
+    id: row.id,
+    tokenHash: row.token_hash,
+    purpose: row.purpose,
+    userId: row.user_id,
+    workspaceId: row.workspace_id,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    usedAt: row.used_at,
+  };
+}
+
+/** The one-time tokens of invite and password-reset links (README "Account email"). */
+export class AccountTokensTable implements AccountTokensRepository {
+  constructor(private readonly session: Session) {}
+
+  async create(token: AccountTokenRecord): Promise<void> {
+    await this.session.db
+      .insertInto('account_tokens')
+      .values({
+        id: token.id,
+        token_hash: token.tokenHash,
+        purpose: token.purpose,
+        user_id: token.userId,
+        workspace_id: token.workspaceId,
+        created_at: token.createdAt,
+        expires_at: token.expiresAt,
+        used_at: token.usedAt,
+      })
+      .execute();
+  }
+
+  async findByHash(tokenHash: string): Promise<AccountTokenRecord | undefined> {
+    const row = await this.session.db
+      .selectFrom('account_tokens')
+      .selectAll()
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirst();
+    return row && toAccountToken(row);
+  }
+
+  async use(id: string, usedAt: string): Promise<boolean> {
+    // The condition on used_at makes two uses at once a race that one of them wins.
+    const result = await this.session.db
+      .updateTable('account_tokens')
+      .set({ used_at: usedAt })
+      .where('id', '=', id)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  async latestInvite(userId: string, workspaceId: string): Promise<AccountTokenRecord | undefined> {
+    const row = await this.session.db
+      .selectFrom('account_tokens')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('workspace_id', '=', workspaceId)
+      .where('purpose', '=', 'invite')
+      .where('used_at', 'is', null)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+    return row && toAccountToken(row);
+  }
+
+  async expireUnused(userId: string, purpose: AccountTokenRecord['purpose'], at: string): Promise<void> {
+    await this.session.db
+      .updateTable('account_tokens')
+      .set({ expires_at: at })
+      .where('user_id', '=', userId)
+      .where('purpose', '=', purpose)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', at)
+      .execute();
+  }
+}
