@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EMAIL_EVENT_TYPES } from './email.js';
 import { KEY_KIND_LIST, type KEY_KINDS, type KeyKind, type KeyKindId } from '../core/key-kinds.js';
 
 /**
@@ -26,6 +27,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'campaign.scheduled',
   'member.added',
   'member.removed',
+  ...EMAIL_EVENT_TYPES,
   'webhook.test',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
