@@ -461,8 +461,8 @@ export interface IdempotencyRecord {
 }
 
 /**
- * Transactional and account email: messages, their recipients as jobs of the delivery queue (claimed and
- * settled with a lease like webhook deliveries), events, allowed senders, suppressions and idempotency keys.
+ * Transactional and account email: messages with their recipients and events, allowed senders,
+ * suppressions and idempotency keys. Sending them is EmailQueueRepository's.
  */
 export interface EmailRepository {
   /** Stores the message, its recipients (due at once unless settled already, e.g. suppressed) and events. */
@@ -485,14 +485,11 @@ export interface EmailRepository {
       limit: number;
     },
   ): Promise<EmailMessageWithRecipients[]>;
-  /** Leases up to `limit` due recipients, as DeliveriesRepository.claim does deliveries. */
-  claim(options: { lease: string; now: string; leaseUntil: string; limit: number }): Promise<ClaimedEmail[]>;
   /**
-   * Records an attempt's outcome and its event while `lease` still holds the recipient, and brings the
-   * message's status up to date; false when the lease was lost (the attempt is another node's).
+   * Captured messages of every workspace and of none, newest first, optionally only those to `to`: the
+   * operator's mailbox (`brand-context mailbox`), where account email of no workspace can be read.
    */
-  settle(recipientId: string, lease: string, outcome: EmailOutcome): Promise<boolean>;
-  release(recipientId: string, lease: string): Promise<void>;
+  listCaptured(options: { to?: string | undefined; limit: number }): Promise<EmailMessageWithRecipients[]>;
 
   findIdempotencyKey(workspaceId: string, key: string, since: string): Promise<IdempotencyRecord | undefined>;
   /** Replaces an entry older than `since`; throws the store's unique violation when a live one exists. */
@@ -509,6 +506,18 @@ export interface EmailRepository {
   /** Keeps the first suppression of an address. */
   suppress(suppression: EmailSuppressionRecord): Promise<void>;
   removeSuppression(workspaceId: string, email: string): Promise<boolean>;
+}
+
+/** The recipients of messages as jobs of the delivery queue, claimed and settled like webhook deliveries. */
+export interface EmailQueueRepository {
+  /** Leases up to `limit` due recipients, as DeliveriesRepository.claim does deliveries. */
+  claim(options: { lease: string; now: string; leaseUntil: string; limit: number }): Promise<ClaimedEmail[]>;
+  /**
+   * Records an attempt's outcome and its event while `lease` still holds the recipient, and brings the
+   * message's status up to date; false when the lease was lost (the attempt is another node's).
+   */
+  settle(recipientId: string, lease: string, outcome: EmailOutcome): Promise<boolean>;
+  release(recipientId: string, lease: string): Promise<void>;
 }
 
 /** A one-time link's token, by its hash: an invite or a password reset (README "Account email"). */
@@ -548,6 +557,7 @@ export interface Repositories {
   deliveries: DeliveriesRepository;
   keyNotices: KeyNoticesRepository;
   email: EmailRepository;
+  emailQueue: EmailQueueRepository;
   accountTokens: AccountTokensRepository;
 }
 
