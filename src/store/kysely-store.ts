@@ -5,6 +5,7 @@ import { AuditLog } from './repositories/audit.js';
 import { BrandTables } from './repositories/brand.js';
 import { CampaignsTable } from './repositories/campaigns.js';
 import { DeliveriesTable } from './repositories/deliveries.js';
+import { EmailTable } from './repositories/email.js';
 import { KeyNoticesTable, KeysTables } from './repositories/keys.js';
 import { SettingsTable } from './repositories/settings.js';
 import { TokensTables } from './repositories/tokens.js';
@@ -41,6 +42,7 @@ function repositories(session: Session): Repositories {
     webhooks: new WebhooksTable(session),
     deliveries: new DeliveriesTable(session),
     keyNotices: new KeyNoticesTable(session),
+    email: new EmailTable(session),
     accountTokens: new AccountTokensTable(session),
   };
 }

@@ -13,6 +13,14 @@ import type {
   DeliveryColumns,
   WebhookEventColumns,
 } from './repositories/deliveries.js';
+import type {
+  EmailEventColumns,
+  EmailIdempotencyKeyColumns,
+  EmailMessageColumns,
+  EmailRecipientColumns,
+  EmailSenderColumns,
+  EmailSuppressionColumns,
+} from './repositories/email.js';
 import type { KEY_TABLES, KeyColumns, KeyNoticeColumns } from './repositories/keys.js';
 import type { SettingColumns } from './repositories/settings.js';
 import type { AccessTokenColumns, SignedOutSessionColumns } from './repositories/tokens.js';
@@ -44,4 +52,10 @@ export type Database = {
   delivery_attempts: DeliveryAttemptColumns;
   key_notices: KeyNoticeColumns;
   account_tokens: AccountTokenColumns;
+  email_messages: EmailMessageColumns;
+  email_recipients: EmailRecipientColumns;
+  email_events: EmailEventColumns;
+  email_senders: EmailSenderColumns;
+  email_suppressions: EmailSuppressionColumns;
+  email_idempotency_keys: EmailIdempotencyKeyColumns;
 } & { [Kind in KeyKindId as (typeof KEY_TABLES)[Kind]]: KeyColumns };
