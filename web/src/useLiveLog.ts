@@ -1,27 +1,32 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, type ApiError, toApiError } from '../api';
-import type { Delivery, DeliveryPage, DeliveryStatus } from '../../../src/contract/webhooks';
-import { useSubmit } from '../useSubmit';
+import { api, type ApiError, toApiError } from './api';
+import { useSubmit } from './useSubmit';
 
 export const PAGE_SIZE = 20;
 /** The most one request lists (the route's limit): a refresh reloads at most this many. */
 const MAX_LIMIT = 100;
 
-interface Loaded {
-  /** The list these belong to: the endpoint's deliveries path and the status filter. */
+/** What a log's listing answers: newest first, a page at a time. */
+interface LogPage<Item> {
+  items: Item[];
+  next_cursor: string | null;
+}
+
+interface Loaded<Item> {
+  /** The list these belong to: the log's path and the status filter. */
   key: string;
-  items: Delivery[];
+  items: Item[];
   cursor: string | null;
 }
 
-export interface DeliveryLogState {
+export interface LiveLog<Item> {
   /** Newest first; undefined until the first answer for this filter. */
-  items: Delivery[] | undefined;
+  items: Item[] | undefined;
   error: ApiError | undefined;
   /** Appends the next (older) page; undefined when there is none. */
   loadMore: (() => void) | undefined;
   loadingMore: boolean;
-  /** Loads again what is shown (new deliveries on top, statuses brought up to date), in place. */
+  /** Loads again what is shown (new entries on top, statuses brought up to date), in place. */
   refresh: () => void;
 }
 
@@ -32,10 +37,14 @@ function query(path: string, params: Record<string, string | undefined>): string
 }
 
 /**
- * The fresh first deliveries in place of the loaded ones. When more were loaded than one request lists
+ * The fresh first entries in place of the loaded ones. When more were loaded than one request lists
  * again, those past the fresh ones stay, with the cursor that follows them.
  */
-function merge(loaded: Loaded | undefined, fresh: DeliveryPage, key: string): Loaded {
+function merge<Item extends { id: string }>(
+  loaded: Loaded<Item> | undefined,
+  fresh: LogPage<Item>,
+  key: string,
+): Loaded<Item> {
   const replaced = { key, items: fresh.items, cursor: fresh.next_cursor };
   if (loaded?.key !== key || fresh.next_cursor === null || loaded.items.length <= fresh.items.length)
     return replaced;
@@ -45,16 +54,20 @@ function merge(loaded: Loaded | undefined, fresh: DeliveryPage, key: string): Lo
 }
 
 /**
- * An endpoint's delivery log (GET …/deliveries), optionally of one status, with "Load more" by cursor and
- * a refresh that keeps what is loaded in view: a delivery's status changes while the page shows it.
+ * A log whose entries change status while the page shows them (an endpoint's deliveries, the email
+ * message log): GET `path`, optionally of one status, with "Load more" by cursor and a refresh that keeps
+ * what is loaded in view.
  */
-export function useDeliveryLog(path: string, status: DeliveryStatus | undefined): DeliveryLogState {
+export function useLiveLog<Item extends { id: string }>(
+  path: string,
+  status: string | undefined,
+): LiveLog<Item> {
   const key = `${path}|${status ?? ''}`;
-  const [loaded, setLoaded] = useState<Loaded>();
+  const [loaded, setLoaded] = useState<Loaded<Item>>();
   const [error, setError] = useState<{ key: string; error: ApiError }>();
   const next = useSubmit();
   // What a refresh started now must reload (how many are shown), without restarting the effect below.
-  const shown = useRef<Loaded | undefined>(undefined);
+  const shown = useRef<Loaded<Item> | undefined>(undefined);
   useEffect(() => {
     shown.current = loaded;
   }, [loaded]);
@@ -67,7 +80,7 @@ export function useDeliveryLog(path: string, status: DeliveryStatus | undefined)
   const refresh = useCallback(() => {
     const before = shown.current?.key === key ? shown.current.items.length : 0;
     const limit = Math.min(MAX_LIMIT, Math.max(PAGE_SIZE, before));
-    api.get<DeliveryPage>(query(path, { limit: String(limit), status })).then(
+    api.get<LogPage<Item>>(query(path, { limit: String(limit), status })).then(
       (page) => {
         if (current.current !== key) return;
         setLoaded((state) => merge(state, page, key));
@@ -93,7 +106,7 @@ export function useDeliveryLog(path: string, status: DeliveryStatus | undefined)
         ? undefined
         : () => {
             next.run(
-              () => api.get<DeliveryPage>(query(path, { limit: String(PAGE_SIZE), status, cursor })),
+              () => api.get<LogPage<Item>>(query(path, { limit: String(PAGE_SIZE), status, cursor })),
               (page) => {
                 setLoaded((state) => {
                   if (state?.key !== key) return state;

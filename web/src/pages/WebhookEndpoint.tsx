@@ -9,14 +9,14 @@ import { Time } from '../components/Time';
 import { canManage, useWorkspace } from '../components/WorkspaceGate';
 import { formatDateTime } from '../format';
 import { useNotice } from '../notice';
-import type { DeliveryStatus, QueuedDelivery, Webhook } from '../../../src/contract/webhooks';
+import type { Delivery, DeliveryStatus, QueuedDelivery, Webhook } from '../../../src/contract/webhooks';
+import { useLiveLog } from '../useLiveLog';
 import { useResource } from '../useResource';
 import { useSubmit } from '../useSubmit';
 import { DeliveryLog, deliveriesPath } from '../webhooks/DeliveryLog';
 import { EndpointDialog } from '../webhooks/EndpointDialog';
 import { EVENT_GROUPS, isAllEvents } from '../webhooks/events';
 import { SecretSection } from '../webhooks/SecretSection';
-import { useDeliveryLog } from '../webhooks/useDeliveryLog';
 import { VerifySignature } from '../webhooks/VerifySignature';
 import { WebhookStatus } from '../webhooks/WebhookStatus';
 import { MANAGERS_ONLY } from './Webhooks';
@@ -55,7 +55,10 @@ function Endpoint({ workspaceId, webhookId, listPath }: EndpointProps) {
   const path = workspacePath(workspaceId, `/webhooks/${encodeURIComponent(webhookId)}`);
   const endpoint = useResource<Webhook>(path);
   const [status, setStatus] = useState<DeliveryStatus | ''>('');
-  const log = useDeliveryLog(deliveriesPath(workspaceId, webhookId), status === '' ? undefined : status);
+  const log = useLiveLog<Delivery>(
+    deliveriesPath(workspaceId, webhookId),
+    status === '' ? undefined : status,
+  );
   const [notice, showNotice] = useNotice();
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);

@@ -7,6 +7,7 @@ import { ProblemAlert } from '../components/ProblemAlert';
 import { RowButton } from '../components/RowButton';
 import { StatusBadge } from '../components/StatusBadge';
 import { Time } from '../components/Time';
+import type { LiveLog } from '../useLiveLog';
 import { useSubmit } from '../useSubmit';
 import {
   type Delivery,
@@ -17,7 +18,6 @@ import {
 import { capitalize, plural } from '../format';
 import { DeliveryDialog } from './DeliveryDialog';
 import { durationText } from './format';
-import type { DeliveryLogState } from './useDeliveryLog';
 
 /** How often the log is loaded again while a delivery is about to be attempted. */
 const POLL_MS = 2000;
@@ -48,7 +48,7 @@ interface DeliveryLogProps {
   webhookId: string;
   /** A disabled endpoint is sent nothing, so its deliveries cannot be retried (409 webhook_disabled). */
   endpointEnabled: boolean;
-  log: DeliveryLogState;
+  log: LiveLog<Delivery>;
   /** The status shown ('' for all): the page holds it, so that its log loads the right list. */
   status: DeliveryStatus | '';
   onStatusChange: (status: DeliveryStatus | '') => void;

@@ -8,9 +8,11 @@ describe('the event picker’s groups', () => {
     expect(EVENT_GROUPS.map((group) => group.label)).toEqual([
       'Brand read keys',
       'Workspace API keys',
+      'Transactional email keys',
       'Brand',
       'Campaigns',
       'Members',
+      'Email',
       'Webhook',
     ]);
   });

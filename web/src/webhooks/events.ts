@@ -12,6 +12,7 @@ const RESOURCE_LABELS: Record<string, string> = {
   brand: 'Brand',
   campaign: 'Campaigns',
   member: 'Members',
+  email: 'Email',
   webhook: 'Webhook',
 };
 
