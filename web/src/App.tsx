@@ -8,6 +8,7 @@ import { AuditLog } from './pages/AuditLog';
 import { Brand } from './pages/Brand';
 import { CampaignEditor, NewCampaign } from './pages/CampaignEditor';
 import { Campaigns } from './pages/Campaigns';
+import { EmailSettings } from './pages/Email';
 import { Home } from './pages/Home';
 import { Members } from './pages/Members';
 import { NotFound } from './pages/NotFound';
@@ -37,6 +38,7 @@ export const router = createBrowserRouter(
             <Route path="settings/agent-access" element={<AgentAccess />} />
             <Route path="settings/webhooks" element={<Webhooks />} />
             <Route path="settings/webhooks/:webhookId" element={<WebhookEndpoint />} />
+            <Route path="settings/email" element={<EmailSettings />} />
           </Route>
           <Route path="account/tokens" element={<AccessTokens />} />
           <Route path="*" element={<NotFound />} />

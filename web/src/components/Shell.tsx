@@ -11,6 +11,7 @@ const SECTIONS = [
   { path: 'audit-log', label: 'Audit log' },
   { path: 'settings/agent-access', label: 'Agent Access' },
   { path: 'settings/webhooks', label: 'Webhooks' },
+  { path: 'settings/email', label: 'Email' },
 ] as const;
 
 /**

@@ -1,0 +1,83 @@
+import type { ReactNode } from 'react';
+import { CodeBlock } from '../components/CodeBlock';
+import { Dialog } from '../components/Dialog';
+import { ProblemAlert } from '../components/ProblemAlert';
+import { Time } from '../components/Time';
+import type { CapturedEmail, EmailMessageSummary } from '../../../src/contract/email';
+import { useResource } from '../useResource';
+import { messagePath } from './MessageDialog';
+
+/** The message's header lines as a mail client shows them, the client's own X- headers last. */
+function headerLines(message: CapturedEmail): [name: string, value: ReactNode][] {
+  const to = (field: 'to' | 'cc' | 'bcc') =>
+    message.recipients
+      .filter((recipient) => recipient.field === field)
+      .map((recipient) => recipient.email)
+      .join(', ');
+  const lines: [string, ReactNode][] = [
+    ['From', message.from],
+    ['To', to('to')],
+    ['Cc', to('cc')],
+    ['Bcc', to('bcc')],
+    ['Reply-To', message.reply_to.join(', ')],
+    ['Subject', message.subject],
+    ['Date', <Time key="date" iso={message.created_at} withTime />],
+    ...Object.entries(message.headers),
+  ];
+  return lines.filter(([, value]) => value !== '');
+}
+
+interface CapturedDialogProps {
+  workspaceId: string;
+  message: EmailMessageSummary;
+  onClose: () => void;
+}
+
+/**
+ * A captured message as its recipient would get it (GET …/{id}/content): headers, the text body, and the
+ * HTML body in a sandboxed frame that runs none of its scripts and cannot reach the console.
+ */
+export function CapturedDialog({ workspaceId, message, onClose }: CapturedDialogProps) {
+  const content = useResource<CapturedEmail>(`${messagePath(workspaceId, message.id)}/content`);
+  const captured = content.data;
+
+  return (
+    <Dialog title={message.subject} onClose={onClose}>
+      <div className="stack dialog-wide">
+        <ProblemAlert error={content.error} />
+        {captured === undefined ? (
+          content.loading && <p className="muted">Loading the message…</p>
+        ) : (
+          <>
+            <dl className="mail-headers">
+              {headerLines(captured).map(([name, value]) => (
+                <div key={name}>
+                  <dt>{name}</dt>
+                  <dd>{value}</dd>
+                </div>
+              ))}
+            </dl>
+            {captured.text !== null && (
+              <>
+                <h3>Text</h3>
+                <CodeBlock label="Text body">{captured.text}</CodeBlock>
+              </>
+            )}
+            {captured.html !== null && (
+              <>
+                <h3>HTML</h3>
+                {/* sandbox="": no scripts, no forms, no navigation, an origin of its own. */}
+                <iframe className="mail-html" title="HTML body" sandbox="" srcDoc={captured.html} />
+              </>
+            )}
+          </>
+        )}
+        <div className="dialog-actions">
+          <button type="button" className="button button-primary" onClick={onClose}>
+            Close
+          </button>
+        </div>
+      </div>
+    </Dialog>
+  );
+}
