@@ -6,6 +6,7 @@ import { BrandTables } from './repositories/brand.js';
 import { CampaignsTable } from './repositories/campaigns.js';
 import { DeliveriesTable } from './repositories/deliveries.js';
 import { EmailTable } from './repositories/email.js';
+import { EmailQueueTable } from './repositories/email-queue.js';
 import { KeyNoticesTable, KeysTables } from './repositories/keys.js';
 import { SettingsTable } from './repositories/settings.js';
 import { TokensTables } from './repositories/tokens.js';
@@ -43,6 +44,7 @@ function repositories(session: Session): Repositories {
     deliveries: new DeliveriesTable(session),
     keyNotices: new KeyNoticesTable(session),
     email: new EmailTable(session),
+    emailQueue: new EmailQueueTable(session),
     accountTokens: new AccountTokensTable(session),
   };
 }

@@ -430,6 +430,8 @@ export interface ClaimedEmail {
 
 /** What an attempt left a recipient as; `nextAttemptAt` set only while `deferred`. */
 export interface EmailOutcome {
+  /** The email_events row the outcome is recorded as. */
+  eventId: string;
   status: EmailStatus;
   attempts: number;
   nextAttemptAt: string | null;

@@ -11,6 +11,7 @@ import type {
   WebhookEventRecord,
 } from '../store.js';
 import { listedAfter } from './list-position.js';
+import { claimDue, type QueueClaim } from './queue-claim.js';
 
 export interface WebhookEventColumns {
   id: string;
@@ -124,42 +125,14 @@ export class DeliveriesTable implements DeliveriesRepository {
     });
   }
 
-  async claim(options: {
-    lease: string;
-    now: string;
-    leaseUntil: string;
-    limit: number;
-  }): Promise<ClaimedDelivery[]> {
-    const { lease, now, leaseUntil, limit } = options;
-    const due = (db: Session['db']) =>
-      db
-        .selectFrom('deliveries')
-        .select('id')
-        .where('next_attempt_at', '<=', now)
-        .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)]))
-        .orderBy('next_attempt_at')
-        .limit(limit);
-    // A look without the write lock first: an idle queue (the usual case) costs one indexed read per poll.
-    if ((await due(this.session.db).execute()).length === 0) return [];
-    return this.session.transaction(async (session) => {
-      const postgres = session.backend.kind === 'postgres';
-      const ids = (
-        await due(session.db)
-          .$if(postgres, (query) => query.forUpdate().skipLocked())
-          .execute()
-      ).map((row) => row.id);
-      if (ids.length === 0) return [];
-      await session.db
-        .updateTable('deliveries')
-        .set({ lease_owner: lease, lease_expires_at: leaseUntil })
-        .where('id', 'in', ids)
-        .execute();
-      const rows = await this.withEvent(session.db)
+  async claim(claim: QueueClaim): Promise<ClaimedDelivery[]> {
+    return claimDue(this.session, 'deliveries', claim, async (db, ids) => {
+      const rows = await this.withEvent(db)
         .select('webhook_events.payload')
         .where('deliveries.id', 'in', ids)
         .orderBy('deliveries.next_attempt_at')
         .execute();
-      return rows.map((row) => ({ ...toDelivery(row), payload: row.payload, lease }));
+      return rows.map((row) => ({ ...toDelivery(row), payload: row.payload, lease: claim.lease }));
     });
   }
 
