@@ -25,10 +25,11 @@ describe('KEY_KINDS', () => {
     for (const kind of KEY_KIND_LIST) expect(kind.prefix).toMatch(/^[a-z]+_$/);
   });
 
-  it('accepts every kind on at least one surface, and grants only permissions roles know', () => {
+  it('accepts every kind on at least one surface, and grants and lists it only by permissions roles know', () => {
     for (const kind of KEY_KIND_LIST) {
       expect(kind.surfaces.length, kind.id).toBeGreaterThan(0);
-      for (const permission of kind.permissions) expect(Object.keys(PERMISSIONS)).toContain(permission);
+      for (const permission of [...kind.permissions, kind.listPermission])
+        expect(Object.keys(PERMISSIONS)).toContain(permission);
     }
   });
 });
@@ -61,7 +62,7 @@ describe('the derived formats and redaction', () => {
 
 describe('mapKeyKinds and capitalizedLabel', () => {
   it('makes one value per kind from its row', () => {
-    expect(mapKeyKinds((kind) => kind.prefix)).toEqual({ brand: 'brk_', api: 'wsk_' });
+    expect(mapKeyKinds((kind) => kind.prefix)).toEqual({ brand: 'brk_', api: 'wsk_', email: 'tek_' });
   });
 
   it('capitalizes only the first letter of a label, as headings start it', () => {

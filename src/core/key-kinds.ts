@@ -45,6 +45,11 @@ export interface KeyKind {
    * from support").
    */
   readonly managedBy: 'workspace' | 'operator';
+  /**
+   * What a workspace's users need to list the keys (API, console): `keys.read` for the kinds Settings →
+   * Agent Access manages, the permission of the page that shows them read-only for the operator's.
+   */
+  readonly listPermission: Permission;
   /** How long a key lives unless told otherwise; null: until revoked (an expiry may still be asked for). */
   readonly lifetimeDays: number | null;
   /** Where the key is accepted; on another surface it is refused before it is looked up. */
@@ -92,6 +97,7 @@ export const KEY_KINDS = {
     purpose: 'It reads this workspace’s brand context (POST /functions/v1/brand-agent) and nothing else.',
     testRequest: 'POST /functions/v1/brand-agent',
     managedBy: 'workspace',
+    listPermission: 'keys.read',
     lifetimeDays: 90,
     surfaces: ['read'],
     cached: true,
@@ -120,6 +126,7 @@ export const KEY_KINDS = {
     purpose: 'It reads and writes this workspace’s campaign drafts and nothing else.',
     testRequest: 'GET /api/v1/workspaces/<id>/campaigns',
     managedBy: 'workspace',
+    listPermission: 'keys.read',
     lifetimeDays: 90,
     surfaces: ['management'],
     cached: false,
@@ -148,6 +155,7 @@ export const KEY_KINDS = {
     purpose: 'It sends this workspace’s transactional email (POST /email/v1/messages) and nothing else.',
     testRequest: 'GET /email/v1/messages?limit=1',
     managedBy: 'operator',
+    listPermission: 'email.read',
     lifetimeDays: null,
     surfaces: ['email'],
     cached: false,

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { CreatedKey, KeyView } from '../contract/keys.js';
 import { keyEventType } from '../contract/webhooks.js';
 import { newId } from '../core/base62.js';
@@ -15,6 +16,10 @@ import type { UsageRecorder } from './usage.js';
 import { requireWorkspace } from './workspaces.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** An expiry the operator asks for (transactional email keys): whole days, at most ten years. */
+export const MAX_KEY_DAYS = 3650;
+const keyDaysSchema = z.number().int().min(1).max(MAX_KEY_DAYS);
 
 /** A new key: its name, and (transactional email keys, by the operator) how many days it lives. */
 export interface KeyInput {
@@ -60,6 +65,7 @@ async function createKey(
   input: KeyInput,
 ): Promise<CreatedKey> {
   const name = parseInput(nameSchema, input.name, 'name');
+  const days = parseInput(keyDaysSchema.optional(), input.expiresInDays, 'expires_in_days');
   await requireWorkspace(deps, input.workspaceId);
   const { idPrefix, auditTarget } = KEY_KINDS[kindId];
   const key = KEY_FORMATS[kindId].generate();
@@ -72,7 +78,7 @@ async function createKey(
     ...KEY_FORMATS[kindId].hint(key),
     createdBy: actor.kind === 'user' ? actor.userId : null,
     createdAt: new Date(now).toISOString(),
-    expiresAt: keyExpiry(kindId, now, input.expiresInDays),
+    expiresAt: keyExpiry(kindId, now, days),
     revokedAt: null,
     lastUsedAt: null,
   };

@@ -31,7 +31,7 @@ describeEachBackend('brand-context keys', (backend) => {
     expect(created.id).toMatch(/^bk_/);
     expect(created.name).toBe('newsletter pipeline');
     expect(created.key.startsWith(created.prefix)).toBe(true);
-    expect(Date.parse(created.expires_at) - Date.parse(created.created_at)).toBe(90 * DAY_MS);
+    expect(Date.parse(String(created.expires_at)) - Date.parse(created.created_at)).toBe(90 * DAY_MS);
     expect(keysIn(result.stdout)).toEqual([created.key]);
     expect(result.stderr).toMatch(/^warning: .*shown only once/);
     expect(result.stderr).not.toContain(created.key);

@@ -91,6 +91,7 @@ describe('GET /openapi.json', () => {
         'GET /api/v1/workspaces/{id}/api-keys',
         'POST /api/v1/workspaces/{id}/api-keys',
         'DELETE /api/v1/workspaces/{id}/api-keys/{key_id}',
+        'GET /api/v1/workspaces/{id}/email-keys',
         'GET /api/v1/workspaces/{id}/campaigns',
         'POST /api/v1/workspaces/{id}/campaigns',
         'GET /api/v1/workspaces/{id}/campaigns/{campaign_id}',

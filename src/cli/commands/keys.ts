@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import type { KeyView } from '../../contract/keys.js';
+import type { CreatedKey, KeyView } from '../../contract/keys.js';
 import { OPERATOR } from '../../services/audit.js';
 import type { KeyKind } from '../../core/key-kinds.js';
-import { KEY_SERVICES } from '../../services/keys.js';
+import { KEY_SERVICES, MAX_KEY_DAYS } from '../../services/keys.js';
 import { withDeps } from '../deps.js';
 import { createOutput, table } from '../output.js';
 
@@ -10,36 +10,57 @@ function keyLine(key: KeyView): string {
   return `${key.id} (${key.name}, ${key.prefix}…${key.last4}) is ${key.status}`;
 }
 
-/** The four commands that manage one kind of key (`brand-context keys …`, `brand-context api-keys …`). */
+/** When a new key stops working, as a clause: "expires 2026-…" or "lives until it is revoked". */
+function lifeOf(created: CreatedKey): string {
+  return created.expires_at === null ? 'lives until it is revoked' : `expires ${created.expires_at}`;
+}
+
+function shownOnce(created: CreatedKey): string {
+  return `This key is shown only once: store it in a server-side secret now. It ${lifeOf(created)}.`;
+}
+
+/** The four commands that manage one kind of key (`brand-context keys …`, `api-keys …`, `email-keys …`). */
 export function keysCommand(kind: KeyKind) {
   const service = KEY_SERVICES[kind.id];
   const idHint = `${kind.idPrefix}_…`;
-  const shownOnce =
-    'This key is shown only once: store it in a server-side secret now. It expires in 90 days.';
   return (program: Command): void => {
     const keys = program.command(kind.command).description(`create, list, revoke and rotate ${kind.label}s`);
 
-    keys
+    const create = keys
       .command('create')
       .description(`create a ${kind.label} (printed once)`)
       .requiredOption('--workspace <id>', 'workspace id')
-      .requiredOption('--name <name>', 'a descriptive name, e.g. "newsletter pipeline"')
+      .requiredOption('--name <name>', 'a descriptive name, e.g. "newsletter pipeline"');
+    // A kind without a lifetime of its own lives until revoked, unless the operator asks for an expiry.
+    if (kind.lifetimeDays === null)
+      create.option(
+        '--expires-in-days <days>',
+        `expire the key after this many days (1 to ${String(MAX_KEY_DAYS)}; default: never)`,
+        (days) => Number(days),
+      );
+    create
       .option('--json', 'machine-readable output')
-      .action(async (options: { workspace: string; name: string; json?: boolean }) => {
-        const created = await withDeps((deps) =>
-          service.create(deps, OPERATOR, { workspaceId: options.workspace, name: options.name }),
-        );
-        createOutput(options.json === true).result(created, () =>
-          [
-            `Created ${kind.label} ${created.id} (${created.name}), expires ${created.expires_at}:`,
-            '',
-            `  ${created.key}`,
-            '',
-            shownOnce,
-          ].join('\n'),
-        );
-        if (options.json) process.stderr.write(`warning: ${shownOnce}\n`);
-      });
+      .action(
+        async (options: { workspace: string; name: string; expiresInDays?: number; json?: boolean }) => {
+          const created = await withDeps((deps) =>
+            service.create(deps, OPERATOR, {
+              workspaceId: options.workspace,
+              name: options.name,
+              expiresInDays: options.expiresInDays,
+            }),
+          );
+          createOutput(options.json === true).result(created, () =>
+            [
+              `Created ${kind.label} ${created.id} (${created.name}), which ${lifeOf(created)}:`,
+              '',
+              `  ${created.key}`,
+              '',
+              shownOnce(created),
+            ].join('\n'),
+          );
+          if (options.json) process.stderr.write(`warning: ${shownOnce(created)}\n`);
+        },
+      );
 
     keys
       .command('list')
@@ -59,7 +80,7 @@ export function keysCommand(kind: KeyKind) {
                   `${k.prefix}…${k.last4}`,
                   k.status,
                   k.created_at,
-                  k.expires_at,
+                  k.expires_at ?? 'never',
                   k.last_used_at ?? 'never',
                 ]),
               ),
@@ -101,12 +122,12 @@ export function keysCommand(kind: KeyKind) {
               '',
               `  ${created.key}`,
               '',
-              shownOnce,
+              shownOnce(created),
               '',
               ...steps.map((step, i) => `Step ${String(i + 2)}: ${step}`),
             ].join('\n'),
         );
-        if (options.json) process.stderr.write(`warning: ${shownOnce}\n`);
+        if (options.json) process.stderr.write(`warning: ${shownOnce(created)}\n`);
       });
   };
 }

@@ -75,7 +75,11 @@ const WORKSPACE_RESOURCES: readonly { prefix: string; routes: Route[] }[] = [
   { prefix: '/brand', routes: [getBrandRoute, putBrandRoute] },
   ...KEY_ROUTES.map((keys) => ({
     prefix: `/${keys.kind.collection}`,
-    routes: [createKeyRoute(keys), listKeysRoute(keys), revokeKeyRoute(keys)],
+    // The operator's keys are created and revoked with the CLI only: the workspace sees them listed.
+    routes:
+      keys.kind.managedBy === 'workspace'
+        ? [createKeyRoute(keys), listKeysRoute(keys), revokeKeyRoute(keys)]
+        : [listKeysRoute(keys)],
   })),
   { prefix: '/members', routes: [listMembersRoute, addMemberRoute, removeMemberRoute] },
   { prefix: '/audit-log', routes: [auditLogRoute] },

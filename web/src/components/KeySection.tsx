@@ -36,13 +36,16 @@ interface KeySectionProps {
   onNotice: (message: string) => void;
 }
 
-/** One kind of workspace key: create (shown once), list with status and expiry, revoke. */
+/**
+ * One kind of workspace key: create (shown once), list with status and expiry, revoke. The kinds the
+ * operator manages (transactional email keys) are listed read-only: only the CLI creates and revokes them.
+ */
 export function KeySection({ kind, words, workspace, members, onNotice }: KeySectionProps) {
   const keys = useResource<{ keys: KeyView[] }>(workspacePath(workspace.id, `/${kind.collection}`));
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const [revoking, setRevoking] = useState<KeyView | null>(null);
-  const manage = canManage(workspace);
+  const manage = canManage(workspace) && kind.managedBy === 'workspace';
   // The API lists keys to owners and admins only: members get the table's frame and the reason it is empty.
   const refused = keys.error?.code === 'insufficient_role';
 
@@ -198,6 +201,7 @@ function creatorOf(createdBy: string | null, members: Member[] | undefined): Rea
 }
 
 function Expiry({ keyItem, now }: { keyItem: KeyView; now: number }) {
+  if (keyItem.expires_at === null) return 'Never';
   const days = daysUntil(keyItem.expires_at, now);
   const date = <Time iso={keyItem.expires_at} />;
   if (keyItem.status === 'revoked') return date;
@@ -266,7 +270,8 @@ function NewKeyDialog({ kind, created, onDone }: { kind: KeyKind; created: Creat
       confirmClose="You will not see this key again. Close anyway?"
       intro={
         <p>
-          <strong>{created.name}</strong> is active until <Time iso={created.expires_at} />.
+          <strong>{created.name}</strong> is active until{' '}
+          {created.expires_at === null ? 'it is revoked' : <Time iso={created.expires_at} />}.
         </p>
       }
       label={capitalizedLabel(kind)}

@@ -9,6 +9,11 @@ import { COPY_NOTICE, useNotice } from '../notice';
 import type { Member } from '../../../src/contract/members';
 import { useResource } from '../useResource';
 
+/** The kinds a workspace manages itself; the operator's (transactional email keys) are on the Email page. */
+type WorkspaceKeyKindId = {
+  [Id in KeyKindId]: (typeof KEY_KINDS)[Id]['managedBy'] extends 'workspace' ? Id : never;
+}[KeyKindId];
+
 /** What this page says of each kind of key beyond its row of KEY_KINDS. */
 const WORDS = {
   brand: {
@@ -21,7 +26,7 @@ const WORDS = {
       'For integrations that read and write this workspace’s campaign drafts through the campaign API. They expire after 90 days too.',
     createButton: 'Create API key',
   },
-} satisfies Record<KeyKindId, KeySectionWords>;
+} satisfies Record<WorkspaceKeyKindId, KeySectionWords>;
 
 const { envVar } = KEY_KINDS.brand;
 

@@ -9,13 +9,13 @@ import {
 } from '../../../schemas.js';
 import type { KeyRoutes } from './kinds.js';
 
-/** GET /api/v1/workspaces/{id}/{brand-keys|api-keys}: status, expiry and last use; never the secret. */
+/** GET /api/v1/workspaces/{id}/{brand-keys|api-keys|email-keys}: status, expiry and last use; never the secret. */
 export function listKeysRoute(keys: KeyRoutes) {
   return (app: ZodApp): void => {
     app.get(
       '',
       {
-        config: { permission: 'keys.read' },
+        config: { permission: keys.kind.listPermission },
         schema: {
           tags: [keys.kind.apiTag],
           operationId: `list${keys.kind.codeName}s`,
@@ -29,7 +29,7 @@ export function listKeysRoute(keys: KeyRoutes) {
                 z.object({ keys: z.array(keys.schema) }),
               ),
             },
-            managementProblems('read', 'keys.read'),
+            managementProblems('read', keys.kind.listPermission),
           ),
         },
       },
