@@ -8,6 +8,9 @@ import type {
 } from '../store/store.js';
 import type { SecretBox } from './secret-box.js';
 
+/** Why a suppressed recipient was not sent to: when it is queued, or when it bounced meanwhile. */
+export const SUPPRESSED_DETAIL = 'not sent: the address bounced before';
+
 /** A message ready to queue: its addresses already parsed, checked and lower-cased. */
 export interface EmailDraft {
   workspaceId: string | null;
@@ -75,7 +78,7 @@ export async function queueEmail(
       status,
       attempts: 0,
       nextAttemptAt: status === 'queued' ? at : null,
-      lastResponse: status === 'suppressed' ? 'not sent: the address bounced before' : null,
+      lastResponse: status === 'suppressed' ? SUPPRESSED_DETAIL : null,
     };
   });
   const body: EmailBody = { html: draft.html ?? null, text: draft.text ?? null };

@@ -73,7 +73,7 @@ export function serveCommand(program: Command): void {
       const { startDeliveryWorker } = await import('../../delivery/worker.js');
       const worker =
         config.delivery.workers > 0
-          ? startDeliveryWorker({ deps, config: config.delivery, logger })
+          ? startDeliveryWorker({ deps, config: config.delivery, smtpUrl: config.email.smtpUrl, logger })
           : undefined;
 
       let stopping = false;

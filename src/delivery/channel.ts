@@ -1,0 +1,25 @@
+import type { QueueClaim } from '../store/repositories/queue-claim.js';
+
+/** Records what an attempt came to, in one transaction with all that follows from it. */
+export type RecordAttempt = () => Promise<void>;
+
+/** A job a channel holds the lease of: its one attempt. */
+export interface ClaimedJob {
+  /** Unique across channels (`dlv_…`, `er_…`): how log lines name the job. */
+  readonly id: string;
+  /**
+   * Makes the attempt, and resolves to how to record it (undefined when nothing is left to record: the
+   * job went with its endpoint). The worker records it unless stopping aborted `signal` meanwhile.
+   */
+  send(signal: AbortSignal): Promise<RecordAttempt | undefined>;
+  /** Gives the job back, due again at once: the attempt was cut short and does not count. */
+  release(): Promise<void>;
+}
+
+/** One kind of job of the delivery queue: webhook deliveries, email recipients (README "Webhooks"). */
+export interface DeliveryChannel {
+  /** How log lines name the channel's jobs. */
+  readonly name: string;
+  /** Leases up to `claim.limit` due jobs. */
+  claim(claim: QueueClaim): Promise<ClaimedJob[]>;
+}

@@ -1,0 +1,155 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { EmailStatus } from '../contract/email.js';
+import { newId } from '../core/base62.js';
+import type { Clock } from '../core/clock.js';
+import { nextAttemptAt } from '../core/delivery-schedule.js';
+import { AppError } from '../core/errors.js';
+import type { Deps } from '../services/deps.js';
+import { publishEmailEvent } from '../services/email-events.js';
+import { type EmailBody, openEmailBody, SUPPRESSED_DETAIL } from '../services/email-queue.js';
+import type { SecretBox } from '../services/secret-box.js';
+import type { QueueClaim } from '../store/repositories/queue-claim.js';
+import type { ClaimedEmail } from '../store/store.js';
+import type { ClaimedJob, DeliveryChannel, RecordAttempt } from './channel.js';
+import type { SmtpResult, SmtpSender } from './smtp-sender.js';
+
+/** What a captured recipient's event says: no SMTP_URL, so the message stayed on this machine. */
+export const CAPTURED_DETAIL = 'SMTP_URL is not set: kept in the mailbox';
+
+/** How the operator reads captured email (README "Account email"). */
+const MAILBOX_COMMAND = 'brand-context mailbox';
+
+export interface EmailChannelOptions {
+  deps: Deps;
+  secrets: SecretBox;
+  /** The relay of `SMTP_URL`; without one every recipient is captured and nothing leaves the machine. */
+  smtp: SmtpSender | undefined;
+  logger: FastifyBaseLogger;
+  /** The delays between attempts (`DELIVERY_RETRY_SCHEDULE`). */
+  retrySchedule: readonly number[];
+}
+
+/** `ada@example.com` as logs show it: `a***@example.com`. */
+function maskAddress(email: string): string {
+  const at = email.lastIndexOf('@');
+  return `${email.slice(0, 1)}***${email.slice(at)}`;
+}
+
+/**
+ * Email (README "Transactional email"): one job per recipient, sent as one SMTP transaction of its own and
+ * settled as the relay answered — or captured when there is no relay. Each status a recipient reaches is
+ * recorded with its event, and published as `email.<status>` when it changed, in one transaction.
+ */
+export class EmailChannel implements DeliveryChannel {
+  readonly name = 'email';
+  private readonly clock: Clock;
+
+  constructor(private readonly options: EmailChannelOptions) {
+    this.clock = options.deps.clock;
+  }
+
+  async claim(claim: QueueClaim): Promise<ClaimedJob[]> {
+    const { emailQueue } = this.options.deps.store;
+    return (await emailQueue.claim(claim)).map((job) => ({
+      id: job.recipient.id,
+      send: (signal) => this.send(job, signal),
+      release: () => emailQueue.release(job.recipient.id, job.lease),
+    }));
+  }
+
+  private async send(job: ClaimedEmail, signal: AbortSignal): Promise<RecordAttempt> {
+    const { message, recipient } = job;
+    const { deps, smtp } = this.options;
+    // The address may have bounced (for another message) since this one was queued.
+    if (
+      message.workspaceId !== null &&
+      (await deps.store.email.suppressed(message.workspaceId, [recipient.email])).size > 0
+    ) {
+      return async () => {
+        await this.settle(job, 'suppressed', SUPPRESSED_DETAIL);
+      };
+    }
+    if (smtp === undefined) return () => this.capture(job);
+    const result = await this.attempt(job, smtp, signal);
+    return async () => {
+      await this.settle(job, result.status, result.response, 1);
+    };
+  }
+
+  private async attempt(job: ClaimedEmail, smtp: SmtpSender, signal: AbortSignal): Promise<SmtpResult> {
+    let body: EmailBody;
+    try {
+      body = await openEmailBody(this.options.secrets, job.message);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'secret_unreadable') {
+        return {
+          status: 'deferred',
+          response: 'not sent: the message was sealed with another BRAND_CONTEXT_ENCRYPTION_KEY',
+        };
+      }
+      throw error;
+    }
+    return smtp.send(job.message, body, job.recipient.email, signal);
+  }
+
+  /** Keeps the message here; account email is logged (without its body: it holds one-time links). */
+  private async capture(job: ClaimedEmail): Promise<void> {
+    const { message, recipient } = job;
+    if (!(await this.settle(job, 'captured', CAPTURED_DETAIL)) || message.source !== 'account') return;
+    this.options.logger.info(
+      {
+        message_id: message.id,
+        subject: message.subject,
+        to: maskAddress(recipient.email),
+        read_with: MAILBOX_COMMAND,
+      },
+      'captured an email',
+    );
+  }
+
+  /**
+   * Records what became of the recipient, `attempted` being how many attempts that took (0 when nothing was
+   * sent). A deferral with no retry left is `failed`; a bounce suppresses the address for the workspace.
+   * Returns false when the lease ran out: the recipient is another node's, and nothing is recorded.
+   */
+  private async settle(
+    job: ClaimedEmail,
+    status: EmailStatus,
+    response: string,
+    attempted = 0,
+  ): Promise<boolean> {
+    const { message, recipient, lease } = job;
+    const now = this.clock.now();
+    const at = new Date(now).toISOString();
+    const attempts = recipient.attempts + attempted;
+    const next =
+      status === 'deferred' ? nextAttemptAt(this.options.retrySchedule, attempts, null, now) : undefined;
+    const settled: EmailStatus = status === 'deferred' && next === undefined ? 'failed' : status;
+    return this.options.deps.store.transaction(async (tx) => {
+      const recorded = await tx.emailQueue.settle(recipient.id, lease, {
+        eventId: newId('ee'),
+        status: settled,
+        attempts,
+        nextAttemptAt: next === undefined ? null : new Date(next).toISOString(),
+        response,
+        at,
+      });
+      if (!recorded) return false;
+      if (settled === 'bounced' && message.workspaceId !== null) {
+        await tx.email.suppress({
+          workspaceId: message.workspaceId,
+          email: recipient.email,
+          reason: 'bounced',
+          detail: response,
+          messageId: message.id,
+          createdAt: at,
+        });
+      }
+      // Deferred again is no news: subscribers hear of each status once.
+      if (settled !== recipient.status) {
+        await publishEmailEvent(tx, at, message, recipient.email, settled, response);
+      }
+      return true;
+    });
+  }
+}

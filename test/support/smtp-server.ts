@@ -1,0 +1,169 @@
+import type { AddressInfo } from 'node:net';
+import { type ParsedMail, simpleParser } from 'mailparser';
+import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
+
+/** One message as the relay took it: the SMTP envelope, and the message as a mail client reads it. */
+export interface Received {
+  /** MAIL FROM. */
+  from: string;
+  /** RCPT TO, as accepted. */
+  to: string[];
+  /** The message as it came over DATA: headers and bodies. */
+  raw: string;
+  mail: ParsedMail;
+}
+
+/** An SMTP error answer, as smtp-server sends it: `<code> <message>`. */
+function answer(code: number, message: string): Error & { responseCode: number } {
+  return Object.assign(new Error(message), { responseCode: code });
+}
+
+/**
+ * A relay on 127.0.0.1 (smtp-server, no TLS) that records every message it accepts. It answers 550 to the
+ * addresses in `rejects`, 451 once to each address in `defersOnce`, and can hang instead of answering DATA
+ * (`stall`). It can be down (closed) and come back on the same port. With `auth`, it takes only those
+ * credentials (over plain text: a test on loopback).
+ */
+export class SmtpRelay {
+  readonly received: Received[] = [];
+  readonly rejects = new Set<string>();
+  readonly defersOnce = new Set<string>();
+  /** Hold DATA unanswered: the sender's attempt stays in flight until it gives up. */
+  stall = false;
+  /** How many messages came in while stalled (and were neither answered nor recorded). */
+  stalled = 0;
+  private server: SMTPServer | undefined;
+  private readonly waiters = new Set<() => void>();
+
+  private constructor(
+    private port: number,
+    private readonly auth: { user: string; pass: string } | undefined,
+  ) {}
+
+  /** Listening on a free port. */
+  static async start(auth?: { user: string; pass: string }): Promise<SmtpRelay> {
+    const relay = new SmtpRelay(0, auth);
+    await relay.listen();
+    return relay;
+  }
+
+  /** `smtp://…` for SMTP_URL, with the credentials when the relay asks for them. */
+  get url(): string {
+    const credentials = this.auth ? `${this.auth.user}:${this.auth.pass}@` : '';
+    return `smtp://${credentials}127.0.0.1:${String(this.port)}`;
+  }
+
+  async listen(): Promise<void> {
+    const { auth } = this;
+    const server = new SMTPServer({
+      disabledCommands: auth ? ['STARTTLS'] : ['STARTTLS', 'AUTH'],
+      allowInsecureAuth: true,
+      authOptional: !auth,
+      logger: false,
+      // Down means down: close drops the clients' pooled connections at once.
+      closeTimeout: 1,
+      onAuth: (credentials, _session, callback) => {
+        if (auth && credentials.username === auth.user && credentials.password === auth.pass) {
+          callback(null, { user: credentials.username });
+        } else {
+          callback(answer(535, 'Authentication failed'));
+        }
+      },
+      onRcptTo: (address, _session, callback) => {
+        const email = address.address.toLowerCase();
+        if (this.rejects.has(email)) {
+          callback(answer(550, '5.1.1 No such user'));
+        } else if (this.defersOnce.delete(email)) {
+          callback(answer(451, '4.3.0 Try again later'));
+        } else {
+          callback();
+        }
+      },
+      onData: (stream, session, callback) => {
+        void this.take(stream, session).then(
+          (held) => {
+            if (!held) callback();
+          },
+          (error: unknown) => {
+            callback(error as Error);
+          },
+        );
+      },
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.server.once('error', reject);
+      server.listen(this.port, '127.0.0.1', () => {
+        resolve();
+      });
+    });
+    this.port = (server.server.address() as AddressInfo).port;
+    this.server = server;
+  }
+
+  /** Records the message, or holds it unanswered while stalled: true when it is held. */
+  private async take(stream: SMTPServerDataStream, session: SMTPServerSession): Promise<boolean> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    if (this.stall) {
+      this.stalled += 1;
+      this.notify();
+      return true;
+    }
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const { mailFrom, rcptTo } = session.envelope;
+    this.received.push({
+      from: mailFrom ? mailFrom.address : '',
+      to: rcptTo.map((recipient) => recipient.address),
+      raw,
+      mail: await simpleParser(raw),
+    });
+    this.notify();
+    return false;
+  }
+
+  private notify(): void {
+    for (const waiter of this.waiters) waiter();
+  }
+
+  /** Resolves once `done` holds; fails after `timeoutMs`. */
+  until(done: () => boolean, timeoutMs = 10_000): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        if (!done()) return;
+        finish();
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        finish();
+        reject(
+          new Error(
+            `the relay's condition did not hold within ${String(timeoutMs)} ms; ${String(this.received.length)} messages arrived`,
+          ),
+        );
+      }, timeoutMs);
+      const finish = () => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+      };
+      this.waiters.add(check);
+      check();
+    });
+  }
+
+  /** Resolves once `count` messages have arrived; fails after `timeoutMs`. */
+  async count(count: number, timeoutMs = 10_000): Promise<Received[]> {
+    await this.until(() => this.received.length >= count, timeoutMs);
+    return [...this.received];
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (!server) return;
+    await new Promise<void>((resolve) => {
+      server.close(() => {
+        resolve();
+      });
+    });
+  }
+}
