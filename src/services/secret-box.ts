@@ -41,6 +41,15 @@ export class SecretBox {
     return this.key;
   }
 
+  /**
+   * Reads the key now, if it is kept in the database. Call it before a transaction that seals (queueEmail):
+   * on SQLite the store's one connection is the transaction's until it ends, so a first read of the key
+   * from inside it would wait for the transaction forever.
+   */
+  async load(): Promise<void> {
+    await this.encryptionKey();
+  }
+
   async seal(secret: string): Promise<string> {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', await this.encryptionKey(), iv);
