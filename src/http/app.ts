@@ -14,6 +14,7 @@ import { type Clock, systemClock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { BrandReader } from '../services/brand-reader.js';
 import { Credentials } from '../services/credentials.js';
+import { EmailService } from '../services/email.js';
 import type { PasswordHasher } from '../services/passwords.js';
 import { DEFAULT_SIGN_IN_LIMITS, SignInService, type SignInLimits } from '../services/sign-in.js';
 import { type AuthConfig, TokenService } from '../services/tokens.js';
@@ -112,15 +113,17 @@ function buildServices(options: AppOptions, clock: Clock): AppServices {
     options.usageFlushMs,
   );
   const tokens = new TokenService(deps, { sessionTtlSeconds: 3600, ...options.auth }, usage);
+  const secrets = new SecretBox(store, options.webhooks?.encryptionKey);
   return {
     deps,
     usage,
     tokens,
     credentials: new Credentials(store, clock, tokens, usage),
     reader: new BrandReader(store),
-    webhooks: new WebhookService(deps, new SecretBox(store, options.webhooks?.encryptionKey), {
+    webhooks: new WebhookService(deps, secrets, {
       allowPrivate: options.webhooks?.allowPrivateUrls ?? false,
     }),
+    email: new EmailService(deps, secrets),
     signIn: new SignInService(
       deps,
       tokens,

@@ -9,6 +9,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { BrandReader } from '../services/brand-reader.js';
 import type { Credentials } from '../services/credentials.js';
 import type { Deps } from '../services/deps.js';
+import type { EmailService } from '../services/email.js';
 import type { SignInService } from '../services/sign-in.js';
 import type { TokenService } from '../services/tokens.js';
 import type { UsageRecorder } from '../services/usage.js';
@@ -24,6 +25,7 @@ export interface AppServices {
   signIn: SignInService;
   usage: UsageRecorder;
   webhooks: WebhookService;
+  email: EmailService;
 }
 
 declare module 'fastify' {

@@ -52,3 +52,15 @@ export function describeError(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
   return String(error);
 }
+
+/** SQLSTATE 23505 (PostgreSQL) and SQLite's codes for a primary key or unique constraint refused. */
+const UNIQUE_VIOLATIONS = new Set(['23505', 'SQLITE_CONSTRAINT_PRIMARYKEY', 'SQLITE_CONSTRAINT_UNIQUE']);
+
+/**
+ * Whether `error` is an insert refused by a primary key or unique constraint: how a use case learns that a
+ * concurrent transaction committed the same row first (PostgreSQL makes the second wait, then refuses it).
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && UNIQUE_VIOLATIONS.has(code);
+}

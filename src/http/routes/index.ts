@@ -22,6 +22,9 @@ import { getCampaignRoute } from './api/campaigns/get.js';
 import { listCampaignsRoute } from './api/campaigns/list.js';
 import { scheduleCampaignRoute } from './api/campaigns/schedule.js';
 import { updateCampaignRoute } from './api/campaigns/update.js';
+import { emailMessageContentRoute } from './api/email-messages/content.js';
+import { getEmailMessageRoute } from './api/email-messages/get.js';
+import { listEmailMessagesRoute } from './api/email-messages/list.js';
 import { createKeyRoute } from './api/keys/create.js';
 import { KEY_ROUTES } from './api/keys/kinds.js';
 import { listKeysRoute } from './api/keys/list.js';
@@ -48,6 +51,10 @@ import { listWorkspacesRoute } from './api/workspaces/list.js';
 import { sessionRoutes } from './auth/session.js';
 import { signInRoute } from './auth/token.js';
 import { brandAgentRoutes } from './brand-agent.js';
+import { authenticateEmailKey } from './email/email-key.js';
+import { getEmailRoute } from './email/get.js';
+import { listEmailsRoute } from './email/list.js';
+import { sendEmailRoute } from './email/send.js';
 import { healthRoutes } from './health.js';
 
 export interface RouteTreeOptions {
@@ -108,6 +115,10 @@ const WORKSPACE_RESOURCES: readonly { prefix: string; routes: Route[] }[] = [
       getDeliveryRoute,
       retryDeliveryRoute,
     ],
+  },
+  {
+    prefix: '/email-messages',
+    routes: [listEmailMessagesRoute, getEmailMessageRoute, emailMessageContentRoute],
   },
 ];
 
@@ -174,6 +185,16 @@ async function managementRoutes(api: ZodApp): Promise<void> {
 }
 
 /**
+ * `/email/v1`, the transactional email API: a transactional email key alone, acting in its own workspace,
+ * checked before the body is read (no cookie is parsed here).
+ */
+async function emailRoutes(email: ZodApp): Promise<void> {
+  email.addHook('onRequest', authenticateEmailKey(email.services.credentials));
+  email.addHook('preValidation', refuseNulInPathAndQuery);
+  await email.register(routeGroup(sendEmailRoute, listEmailsRoute, getEmailRoute), { prefix: '/messages' });
+}
+
+/**
  * Every route of the service, each group registered with the prefix its routes share. Registered after
  * @fastify/swagger, which lists the routes in this order in /openapi.json.
  */
@@ -185,6 +206,7 @@ export async function routeTree(app: ZodApp, options: RouteTreeOptions): Promise
   brandAgentRoutes(app);
   await app.register(authRoutes, { prefix: '/auth/v1', installDir: options.installDir });
   await app.register(managementRoutes, { prefix: '/api/v1' });
+  await app.register(emailRoutes, { prefix: '/email/v1' });
   const { consoleDir } = options;
   if (consoleDir !== undefined) await app.register((site: ZodApp) => consoleRoutes(site, consoleDir));
 }
