@@ -20,7 +20,16 @@ import {
   WAIT_MS,
 } from './browser-harness.js';
 
-const NAV_LINKS = ['Brand', 'Campaigns', 'Members', 'Audit log', 'Agent Access', 'Webhooks', 'Access tokens'];
+const NAV_LINKS = [
+  'Brand',
+  'Campaigns',
+  'Members',
+  'Audit log',
+  'Agent Access',
+  'Webhooks',
+  'Email',
+  'Access tokens',
+];
 
 describeInBrowser('Every page of the console: title, accessibility, no errors', () => {
   const fixture = useBrowserFixture();
@@ -114,6 +123,10 @@ describeInBrowser('Every page of the console: title, accessibility, no errors', 
     await page.getByRole('table', { name: 'Webhook endpoints', exact: true }).waitFor();
     await checkPage(session, 'webhooks');
 
+    await navigate(page, 'Email');
+    await page.getByRole('table', { name: 'Messages', exact: true }).waitFor();
+    await checkPage(session, 'email');
+
     await navigate(page, 'Access tokens', 'Personal access tokens');
     await page.getByRole('table', { name: 'Access tokens', exact: true }).waitFor();
     await checkPage(session, 'access-tokens');
@@ -131,6 +144,7 @@ describeInBrowser('Every page of the console: title, accessibility, no errors', 
       [`/w/${f.workspaceId}/audit-log`, 'Audit log'],
       [`/w/${f.workspaceId}/settings/agent-access`, 'Agent Access'],
       [`/w/${f.workspaceId}/settings/webhooks`, 'Webhooks'],
+      [`/w/${f.workspaceId}/settings/email`, 'Email'],
       ['/account/tokens', 'Personal access tokens'],
     ];
     for (const [path, title] of pages) {

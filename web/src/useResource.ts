@@ -10,7 +10,7 @@ interface Loaded<T> {
   loadedAt: number;
 }
 
-interface Resource<T> {
+export interface Resource<T> {
   data: T | undefined;
   error: ApiError | undefined;
   loading: boolean;

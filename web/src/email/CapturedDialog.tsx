@@ -66,6 +66,10 @@ export function CapturedDialog({ workspaceId, message, onClose }: CapturedDialog
             {captured.html !== null && (
               <>
                 <h3>HTML</h3>
+                <p className="field-hint">
+                  Without its scripts and inline styles, which this page’s security policy blocks: a mail
+                  client may show it more richly.
+                </p>
                 {/* sandbox="": no scripts, no forms, no navigation, an origin of its own. */}
                 <iframe className="mail-html" title="HTML body" sandbox="" srcDoc={captured.html} />
               </>

@@ -1,26 +1,20 @@
 import { useState } from 'react';
-import { workspacePath } from '../api';
 import { DataTable } from '../components/DataTable';
 import { Email } from '../components/Email';
 import { LoadMoreButton } from '../components/LoadMoreButton';
 import { RowButton } from '../components/RowButton';
 import { Time } from '../components/Time';
-import type { EmailMessagePage, EmailMessageSummary } from '../../../src/contract/email';
-import { usePagedResource } from '../usePagedResource';
+import type { EmailMessageSummary } from '../../../src/contract/email';
+import type { LiveLog } from '../useLiveLog';
 import { CapturedDialog } from './CapturedDialog';
-
-const PAGE_SIZE = 20;
 
 /**
  * The development mailbox: messages captured because no SMTP_URL is set, readable here with their bodies.
  * Shown only when there are some, so a service that sends its email never shows it.
  */
-export function Mailbox({ workspaceId }: { workspaceId: string }) {
-  const captured = usePagedResource<EmailMessagePage>(
-    `${workspacePath(workspaceId, '/email-messages')}?status=captured&limit=${String(PAGE_SIZE)}`,
-  );
+export function Mailbox({ workspaceId, log }: { workspaceId: string; log: LiveLog<EmailMessageSummary> }) {
   const [opened, setOpened] = useState<EmailMessageSummary | null>(null);
-  const messages = captured.pages?.flatMap((page) => page.items) ?? [];
+  const messages = log.items ?? [];
   if (messages.length === 0) return null;
 
   return (
@@ -67,9 +61,7 @@ export function Mailbox({ workspaceId }: { workspaceId: string }) {
           />
         )}
       />
-      {captured.loadMore !== undefined && (
-        <LoadMoreButton onClick={captured.loadMore} pending={captured.loadingMore} />
-      )}
+      {log.loadMore !== undefined && <LoadMoreButton onClick={log.loadMore} pending={log.loadingMore} />}
       {opened !== null && (
         <CapturedDialog
           workspaceId={workspaceId}

@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import { workspacePath } from '../api';
 import { DataTable } from '../components/DataTable';
 import { Email } from '../components/Email';
 import { SelectField } from '../components/fields';
@@ -9,7 +8,7 @@ import { RowButton } from '../components/RowButton';
 import { Time } from '../components/Time';
 import { capitalize } from '../format';
 import { EMAIL_STATUSES, type EmailMessageSummary, type EmailStatus } from '../../../src/contract/email';
-import { useLiveLog } from '../useLiveLog';
+import type { LiveLog } from '../useLiveLog';
 import { MessageDialog } from './MessageDialog';
 import { Recipients, Tags } from './Recipients';
 
@@ -26,24 +25,29 @@ function unsettled(message: EmailMessageSummary): boolean {
   return message.status === 'queued' || message.status === 'deferred';
 }
 
+interface MessageLogProps {
+  workspaceId: string;
+  log: LiveLog<EmailMessageSummary>;
+  /** The status shown ('' for all): the page holds it, so that its log loads the right list. */
+  status: EmailStatus | '';
+  onStatusChange: (status: EmailStatus | '') => void;
+  /** Loads the log and the mailbox again: a message that settles may have been captured. */
+  onRefresh: () => void;
+}
+
 /** The workspace's messages, newest first, by status: who each went to, and how each copy fared. */
-export function MessageLog({ workspaceId }: { workspaceId: string }) {
-  const [status, setStatus] = useState<EmailStatus | ''>('');
-  const log = useLiveLog<EmailMessageSummary>(
-    workspacePath(workspaceId, '/email-messages'),
-    status === '' ? undefined : status,
-  );
+export function MessageLog({ workspaceId, log, status, onStatusChange, onRefresh }: MessageLogProps) {
   const [viewing, setViewing] = useState<EmailMessageSummary | null>(null);
-  const { items, refresh } = log;
+  const { items } = log;
 
   // While a message is being sent, its recipients' outcomes are fetched as they come.
   useEffect(() => {
     if (items === undefined || !items.some(unsettled)) return;
-    const timer = setTimeout(refresh, POLL_MS);
+    const timer = setTimeout(onRefresh, POLL_MS);
     return () => {
       clearTimeout(timer);
     };
-  }, [items, refresh]);
+  }, [items, onRefresh]);
 
   return (
     <section className="section">
@@ -57,8 +61,8 @@ export function MessageLog({ workspaceId }: { workspaceId: string }) {
           </p>
         </div>
         <div className="toolbar">
-          <SelectField label="Status" value={status} options={STATUS_OPTIONS} onChange={setStatus} />
-          <button type="button" className="button" onClick={refresh}>
+          <SelectField label="Status" value={status} options={STATUS_OPTIONS} onChange={onStatusChange} />
+          <button type="button" className="button" onClick={onRefresh}>
             Refresh
           </button>
         </div>

@@ -10,12 +10,17 @@ import { Time } from '../components/Time';
 import { capitalize } from '../format';
 import { useNotice } from '../notice';
 import type { EmailSuppression } from '../../../src/contract/email';
-import { useResource } from '../useResource';
+import type { Resource } from '../useResource';
+
+interface SuppressionsSectionProps {
+  workspaceId: string;
+  /** GET …/email-suppressions: the page loads it again when the message log sees a bounce. */
+  list: Resource<{ suppressions: EmailSuppression[] }>;
+}
 
 /** Addresses the workspace no longer sends to because they bounced, and Remove to send to one again. */
-export function SuppressionsSection({ workspaceId }: { workspaceId: string }) {
+export function SuppressionsSection({ workspaceId, list }: SuppressionsSectionProps) {
   const path = workspacePath(workspaceId, '/email-suppressions');
-  const list = useResource<{ suppressions: EmailSuppression[] }>(path);
   const [removing, setRemoving] = useState<EmailSuppression | null>(null);
   const [notice, showNotice] = useNotice();
 

@@ -1,3 +1,4 @@
+import { useCallback, useState } from 'react';
 import { workspacePath } from '../api';
 import { PageHeader } from '../components/PageHeader';
 import { canManage, useWorkspace } from '../components/WorkspaceGate';
@@ -6,8 +7,14 @@ import { Mailbox } from '../email/Mailbox';
 import { MessageLog } from '../email/MessageLog';
 import { SendersSection } from '../email/SendersSection';
 import { SuppressionsSection } from '../email/SuppressionsSection';
-import type { EmailSender } from '../../../src/contract/email';
+import type {
+  EmailMessageSummary,
+  EmailSender,
+  EmailStatus,
+  EmailSuppression,
+} from '../../../src/contract/email';
 import type { Workspace } from '../../../src/contract/workspaces';
+import { useLiveLog } from '../useLiveLog';
 import { useResource } from '../useResource';
 
 const LEAD =
@@ -33,17 +40,40 @@ export function EmailSettings() {
 function EmailSections({ workspace }: { workspace: Workspace }) {
   // Listed in their own section, and the keys' example request sends from one of them.
   const senders = useResource<{ senders: EmailSender[] }>(workspacePath(workspace.id, '/email-senders'));
+  const messagesPath = workspacePath(workspace.id, '/email-messages');
+  const [status, setStatus] = useState<EmailStatus | ''>('');
+  const log = useLiveLog<EmailMessageSummary>(messagesPath, status === '' ? undefined : status);
+  const mailbox = useLiveLog<EmailMessageSummary>(messagesPath, 'captured');
+  const suppressions = useResource<{ suppressions: EmailSuppression[] }>(
+    workspacePath(workspace.id, '/email-suppressions'),
+  );
+  const refreshLog = log.refresh;
+  const refreshMailbox = mailbox.refresh;
+  const reloadSuppressions = suppressions.reload;
+
+  // A message the log sees settle may have been captured, or have bounced and suppressed its address.
+  const refreshAll = useCallback(() => {
+    refreshLog();
+    refreshMailbox();
+    reloadSuppressions();
+  }, [refreshLog, refreshMailbox, reloadSuppressions]);
 
   return (
     <>
       <PageHeader title="Email" eyebrow="Settings">
         <p className="lead">{LEAD}</p>
       </PageHeader>
-      <Mailbox workspaceId={workspace.id} />
+      <Mailbox workspaceId={workspace.id} log={mailbox} />
       <KeysSection workspace={workspace} senders={senders.data?.senders} />
       <SendersSection workspaceId={workspace.id} senders={senders.data?.senders} error={senders.error} />
-      <MessageLog workspaceId={workspace.id} />
-      <SuppressionsSection workspaceId={workspace.id} />
+      <MessageLog
+        workspaceId={workspace.id}
+        log={log}
+        status={status}
+        onStatusChange={setStatus}
+        onRefresh={refreshAll}
+      />
+      <SuppressionsSection workspaceId={workspace.id} list={suppressions} />
     </>
   );
 }

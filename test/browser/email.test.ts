@@ -1,0 +1,257 @@
+import type { Page } from 'playwright-core';
+import { afterEach, beforeAll, expect, it } from 'vitest';
+import { systemClock } from '../../src/core/clock.js';
+import { DeliveryWorker } from '../../src/delivery/worker.js';
+import { WebhookSender } from '../../src/delivery/webhook-sender.js';
+import { SecretBox } from '../../src/services/secret-box.js';
+import type { CreatedKey } from '../../src/contract/keys.js';
+import {
+  type BrowserFixture,
+  cellOf,
+  describeInBrowser,
+  eventually,
+  expectNoPageProblems,
+  expectNoSeriousAxeViolations,
+  navigate,
+  rowOf,
+  screenshot,
+  useBrowserFixture,
+  WAIT_MS,
+} from './browser-harness.js';
+import { emailKeyWithSender } from '../support/fixtures/email.js';
+
+const SENDER = 'orders@acme-coffee.example';
+
+/** The delivery worker `serve` runs, without SMTP_URL: every message is captured, nothing leaves. */
+function startWorker(f: BrowserFixture): DeliveryWorker {
+  const { store, app } = f.testApp;
+  const worker = new DeliveryWorker({
+    deps: { store, clock: systemClock },
+    secrets: new SecretBox(store),
+    sender: new WebhookSender({ allowPrivate: true }),
+    logger: app.log,
+    concurrency: 2,
+    retrySchedule: [200],
+    leaseMs: 60_000,
+    pollMs: 50,
+  });
+  worker.start();
+  return worker;
+}
+
+/** POST /email/v1/messages as an integrator sends it, with Node's fetch. */
+async function send(f: BrowserFixture, key: CreatedKey, body: Record<string, unknown>): Promise<string> {
+  const response = await fetch(`${f.baseUrl}/email/v1/messages`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ from: `Acme Coffee <${SENDER}>`, text: 'Thank you for your order.', ...body }),
+  });
+  const answer = (await response.json()) as { id: string };
+  expect(response.status, JSON.stringify(answer)).toBe(202);
+  return answer.id;
+}
+
+async function cellText(page: Page, table: string, rowText: string, column: string): Promise<string> {
+  const cell = await cellOf(page.getByRole('table', { name: table, exact: true }), rowText, column);
+  return (await cell.innerText()).trim();
+}
+
+describeInBrowser('Email in the console (Settings → Email)', () => {
+  const fixture = useBrowserFixture();
+  const cleanups: (() => Promise<void>)[] = [];
+  let key: CreatedKey;
+
+  beforeAll(async () => {
+    key = await emailKeyWithSender(fixture().testApp, fixture().workspaceId, SENDER);
+  });
+
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it('shows the operator’s keys read-only, the allowed senders, and a request ready to send with a key', async () => {
+    const f = fixture();
+    const session = await f.open(f.owner);
+    const { page } = session;
+    await navigate(page, 'Email');
+
+    const keys = page.getByRole('table', { name: 'Transactional email keys', exact: true });
+    await rowOf(keys, 'transactional').waitFor();
+    expect(await cellText(page, 'Transactional email keys', 'transactional', 'Expires')).toBe('Never');
+    expect(await cellText(page, 'Transactional email keys', 'transactional', 'Key')).toBe(
+      `${key.prefix}…${key.key.slice(-4)}`,
+    );
+    expect(await keys.getByRole('button').count(), 'no Revoke: the operator manages these keys').toBe(0);
+    await page.getByText('Keys are issued by the operator of this service: ask them for one.').waitFor();
+    const cli = page.getByRole('region', { name: 'Create a transactional email key', exact: true });
+    expect(await cli.innerText()).toBe(
+      `brand-context email-keys create --workspace ${f.workspaceId} --name <name>`,
+    );
+    const request = await page
+      .getByRole('region', { name: 'Send a message with curl', exact: true })
+      .innerText();
+    expect(request).toContain(`${f.baseUrl}/email/v1/messages`);
+    expect(request).toContain(`"from":"${SENDER}"`);
+
+    expect(await cellText(page, 'Allowed senders', SENDER, 'Kind')).toBe('This address');
+    // Nothing was captured in this workspace yet: no mailbox.
+    await page.getByRole('table', { name: 'Messages', exact: true }).getByText('No messages yet.').waitFor();
+    expect(await page.getByRole('heading', { name: 'Development mailbox' }).count()).toBe(0);
+    await expectNoSeriousAxeViolations(page, 'Email');
+    await screenshot(page, 'email-overview');
+    expect(await page.content(), 'the key itself is nowhere on the page').not.toContain(key.key);
+    await expectNoPageProblems(session, 'Email');
+  });
+
+  it('filters the message log by status and pages through it with Load more', async () => {
+    const f = fixture();
+    // No worker runs in this test: the messages stay queued.
+    for (let sent = 0; sent < 22; sent++) {
+      await send(f, key, { to: 'ada@example.com', subject: `Receipt ${String(sent)}` });
+      f.testApp.clock.advance(1000);
+    }
+    const session = await f.open(f.admin);
+    const { page } = session;
+    await navigate(page, 'Email');
+    const messages = page.getByRole('table', { name: 'Messages', exact: true });
+    // A header row and the first page, newest first.
+    await eventually(() => messages.getByRole('row').count(), 21);
+    expect(await messages.getByRole('row').nth(1).getByRole('rowheader').innerText()).toBe('Receipt 21');
+    expect(await cellText(page, 'Messages', 'Receipt 21', 'Recipients')).toBe('ada@example.com\nQueued');
+    await page.getByRole('button', { name: 'Load more', exact: true }).click();
+    await eventually(() => messages.getByRole('row').count(), 23);
+    await page.getByRole('button', { name: 'Load more', exact: true }).waitFor({ state: 'detached' });
+
+    await page.getByRole('combobox', { name: 'Status', exact: true }).selectOption('sent');
+    await messages.getByText('No sent messages.', { exact: true }).waitFor({ timeout: WAIT_MS });
+    await page.getByRole('combobox', { name: 'Status', exact: true }).selectOption('queued');
+    await eventually(() => messages.getByRole('row').count(), 21);
+    await expectNoPageProblems(session, 'Email (message log)');
+  });
+
+  it('follows a message until it is captured, shows its history, and reads it in the development mailbox', async () => {
+    const f = fixture();
+    const session = await f.open(f.owner);
+    const { page } = session;
+    await navigate(page, 'Email');
+    const subject = 'Your order 1042';
+    await send(f, key, {
+      to: ['Ada Lovelace <ada@example.com>'],
+      cc: 'bob@example.com',
+      subject,
+      html: '<p style="color: #6b4f3a">Thank you for your order.</p><script>document.body.dataset.ran = "yes"</script>',
+      headers: { 'X-Order': '1042' },
+      tags: { order: '1042' },
+    });
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    const messages = page.getByRole('table', { name: 'Messages', exact: true });
+    await rowOf(messages, subject).waitFor();
+    expect(await cellText(page, 'Messages', subject, 'Tags')).toBe('order: 1042');
+
+    // The log follows the message on its own until every copy is settled; the mailbox appears with it.
+    const worker = startWorker(f);
+    cleanups.push(() => worker.stop(1000));
+    await eventually(
+      () => cellText(page, 'Messages', subject, 'Recipients'),
+      'ada@example.com\nCaptured\nbob@example.com\nCaptured',
+    );
+    await page.getByRole('heading', { level: 2, name: 'Development mailbox', exact: true }).waitFor();
+    await page.getByText('SMTP_URL is not set: email stays on this machine.').waitFor();
+
+    await messages.getByRole('button', { name: `Details ${subject}`, exact: true }).click();
+    const details = page.getByRole('dialog', { name: subject, exact: true });
+    const history = details.getByRole('table', { name: 'History', exact: true });
+    await rowOf(history, 'bob@example.com').waitFor();
+    expect(
+      await (
+        await cellOf(
+          details.getByRole('table', { name: 'Recipients', exact: true }),
+          'bob@example.com',
+          'Field',
+        )
+      ).innerText(),
+    ).toBe('cc');
+    expect((await (await cellOf(history, 'ada@example.com', 'Detail')).innerText()).trim()).toBe(
+      'SMTP_URL is not set: kept in the mailbox',
+    );
+    await expectNoSeriousAxeViolations(page, 'a message’s details');
+    await screenshot(page, 'email-message');
+    await details.getByRole('button', { name: 'Close', exact: true }).click();
+    await details.waitFor({ state: 'hidden' });
+
+    const mailbox = page.getByRole('table', { name: 'Captured messages', exact: true });
+    await mailbox.getByRole('button', { name: `Open ${subject}`, exact: true }).click();
+    const opened = page.getByRole('dialog', { name: subject, exact: true });
+    const text = opened.getByRole('region', { name: 'Text body', exact: true });
+    expect(await text.innerText()).toBe('Thank you for your order.');
+    const headers = await opened.locator('.mail-headers').innerText();
+    for (const line of [
+      'From\nAcme Coffee <orders@acme-coffee.example>',
+      'Cc\nbob@example.com',
+      `Subject\n${subject}`,
+      'X-Order\n1042',
+    ])
+      expect(headers).toContain(line);
+    const frame = opened.locator('iframe[title="HTML body"]');
+    expect(await frame.getAttribute('sandbox')).toBe('');
+    const body = page.frameLocator('iframe[title="HTML body"]').locator('body');
+    await body.getByText('Thank you for your order.').waitFor();
+    expect(await body.getAttribute('data-ran'), 'the message’s script did not run').toBeNull();
+    await expectNoSeriousAxeViolations(page, 'a captured message');
+    await screenshot(page, 'email-mailbox');
+    // The frame's document keeps the console's Content-Security-Policy, and has no right to run scripts:
+    // Chromium reports what it blocked there, which is the point. Nothing else may be reported.
+    const { found } = session.problems;
+    const fromFrame = found.filter((problem) => problem.endsWith('(about:srcdoc)'));
+    expect(fromFrame.map((problem) => problem.slice(0, 40)).sort()).toEqual([
+      'console.error: Applying inline style vio',
+      'console.error: Blocked script execution ',
+    ]);
+    found.splice(0, found.length, ...found.filter((problem) => !fromFrame.includes(problem)));
+    await expectNoPageProblems(session, 'Email (mailbox)');
+  });
+
+  it('removes a suppressed address, after asking', async () => {
+    const f = fixture();
+    const { store } = f.testApp;
+    const created = new Date(f.testApp.clock.now()).toISOString();
+    await store.email.suppress({
+      workspaceId: f.workspaceId,
+      email: 'gone@example.com',
+      reason: 'bounced',
+      detail: '550 5.1.1 <gone@example.com>: Recipient address rejected: User unknown',
+      messageId: null,
+      createdAt: created,
+    });
+    const session = await f.open(f.owner);
+    const { page } = session;
+    await navigate(page, 'Email');
+    const suppressions = page.getByRole('table', { name: 'Suppressions', exact: true });
+    await rowOf(suppressions, 'gone@example.com').waitFor();
+    expect(await cellText(page, 'Suppressions', 'gone@example.com', 'Reason')).toBe('Bounced');
+    expect(await cellText(page, 'Suppressions', 'gone@example.com', 'Detail')).toContain('550 5.1.1');
+
+    await suppressions.getByRole('button', { name: 'Remove gone@example.com', exact: true }).click();
+    const confirm = page.getByRole('dialog', { name: 'Send to gone@example.com again?', exact: true });
+    await confirm.getByRole('button', { name: 'Remove suppression', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'gone@example.com removed' }).waitFor();
+    await suppressions.getByText('No suppressed addresses.', { exact: true }).waitFor();
+    expect(await store.email.listSuppressions(f.workspaceId)).toEqual([]);
+    await expectNoPageProblems(session, 'Email (suppressions)');
+  });
+
+  it('tells a member that only owners and admins see the workspace’s email, and asks the API nothing', async () => {
+    const f = fixture();
+    const session = await f.open(f.member);
+    const { page } = session;
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (/\/email-/.test(request.url())) asked.push(request.url());
+    });
+    await navigate(page, 'Email');
+    await page.getByText('Only owners and admins see this workspace’s email.', { exact: true }).waitFor();
+    expect(await page.getByRole('table').count()).toBe(0);
+    expect(asked).toEqual([]);
+    await expectNoPageProblems(session, 'Email (member)');
+  });
+});
