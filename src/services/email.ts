@@ -176,7 +176,7 @@ export class EmailService {
             key: idempotencyKey,
             requestHash: createHash('sha256').update(canonicalJson(input)).digest('hex'),
           };
-    await this.secrets.ready();
+    await this.secrets.load();
     try {
       return await this.deps.store.transaction(async (tx) => {
         const earlier =

@@ -50,14 +50,6 @@ export class SecretBox {
     await this.encryptionKey();
   }
 
-  /**
-   * Loads the key before a transaction seals with it (queueEmail): the key is read through the store itself,
-   * whose one SQLite connection the transaction holds until it ends.
-   */
-  async ready(): Promise<void> {
-    await this.encryptionKey();
-  }
-
   async seal(secret: string): Promise<string> {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', await this.encryptionKey(), iv);
