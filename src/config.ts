@@ -217,6 +217,9 @@ export function parseDeliverySettings(env: NodeJS.ProcessEnv): DeliveryConfig {
   };
 }
 
+/** The sender of account email when EMAIL_FROM is not set. */
+export const DEFAULT_EMAIL_FROM = 'Brand Context <no-reply@brand-context.localhost>';
+
 /** SMTP_URL, EMAIL_FROM, PUBLIC_URL. */
 export function parseEmailSettings(env: NodeJS.ProcessEnv): EmailConfig {
   const smtpUrl = env.SMTP_URL || undefined;
@@ -231,7 +234,7 @@ export function parseEmailSettings(env: NodeJS.ProcessEnv): EmailConfig {
       throw new ConfigError('SMTP_URL must be smtp://user:pass@host:587 or smtps://user:pass@host:465');
     }
   }
-  const from = env.EMAIL_FROM || 'Brand Context <no-reply@brand-context.localhost>';
+  const from = env.EMAIL_FROM || DEFAULT_EMAIL_FROM;
   if (typeof parseAddress(from) === 'string') {
     throw new ConfigError(`EMAIL_FROM must be an address, as "Brand Context <no-reply@example.com>", got "${from}"`);
   }

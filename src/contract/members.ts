@@ -1,8 +1,25 @@
 import { z } from 'zod';
 import { ROLES } from '../core/roles.js';
 
+/** The pending invite of a member whose account has no password yet (README "Account email"). */
+export const memberInviteSchema = z
+  .object({
+    sent_at: z.string(),
+    expires_at: z.string().describe('When its link stops working; resend the invite for a new one'),
+  })
+  .meta({ id: 'MemberInvite' });
+export type MemberInvite = z.output<typeof memberInviteSchema>;
+
 export const memberSchema = z
-  .object({ user_id: z.string(), email: z.string(), role: z.enum(ROLES), created_at: z.string() })
+  .object({
+    user_id: z.string(),
+    email: z.string(),
+    role: z.enum(ROLES),
+    created_at: z.string(),
+    invite: memberInviteSchema
+      .nullable()
+      .describe('The newest invite of an account without a password, expired or not; null otherwise'),
+  })
   .meta({ id: 'Member' });
 export type Member = z.output<typeof memberSchema>;
 

@@ -12,11 +12,14 @@ const API_KEY_REPLACE =
 const EMAIL_KEY_ASK =
   'Transactional email keys are issued by the operator of this service: ask them for one (brand-context email-keys create).';
 
-/** What each sign-in limit counts, as rate_limited's detail names it. */
+/** What each limit of sign-in and account links counts, as rate_limited's detail names it. */
 const RATE_LIMITED_ATTEMPTS = {
   ip: 'sign-in attempts from your address',
   account_and_ip: 'failed sign-ins to this account from your address',
   account: 'failed sign-ins to this account',
+  reset_ip: 'password reset requests from your address',
+  reset_email: 'password reset requests for this email address',
+  link_ip: 'uses of invite and password reset links from your address',
 } as const;
 
 /** A detail as clients read it: fixed text, or a function of the values it names. */
@@ -130,6 +133,7 @@ export const PROBLEMS = {
     detail: byReason({
       signed_out: 'This session was signed out.',
       revoked: 'The personal access token has been revoked.',
+      password_changed: "This session ended when the account's password was changed: sign in again.",
     }),
   },
   invalid_credentials: {
@@ -393,6 +397,14 @@ export const PROBLEMS = {
     title: 'Already a member',
     resolution: 'Remove the member first to add them again with another role.',
     detail: (v: { email: string }) => `${v.email} is already a member of this workspace.`,
+  },
+  invite_not_needed: {
+    status: 409,
+    title: 'The member has a password',
+    resolution:
+      'They sign in with the password they have; if they forgot it, "Forgot password?" on the sign-in page sends them a reset link.',
+    detail: (v: { email: string }) =>
+      `${v.email} has set a password already: there is nothing to invite them to.`,
   },
   account_has_password: {
     status: 409,

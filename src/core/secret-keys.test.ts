@@ -77,6 +77,12 @@ describe('redactKeys', () => {
     expect(redactKeys(`/x/${key.replace('_', '%5F')}`)).toBe('/x/wsk_[REDACTED]');
   });
 
+  it("masks the tokens of account links, base64url's - and _ included", () => {
+    const invite = `bci_${'a-b_'.repeat(10)}xyz`;
+    expect(redactKeys(`/accept-invite?token=${invite}&x=1`)).toBe('/accept-invite?token=bci_[REDACTED]&x=1');
+    expect(redactKeys('{"token":"bcr_Zm9v-YmFy_YmF6"}')).toBe('{"token":"bcr_[REDACTED]"}');
+  });
+
   it('masks user tokens (JWTs)', () => {
     expect(redactKeys('t=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln&x=1')).toBe('t=[REDACTED_TOKEN]&x=1');
   });

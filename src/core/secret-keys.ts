@@ -66,14 +66,23 @@ export function looksLikeJwt(token: string): boolean {
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 const WEBHOOK_SECRET_NAME = WEBHOOK_SECRET_PREFIX.slice(0, -1);
 
+/**
+ * The one-time tokens of account links (README "Account email"): `bci_` (invite) or `bcr_` (password reset)
+ * and 32 random bytes in base64url.
+ */
+export const ACCOUNT_LINK_PREFIXES = { invite: 'bci_', password_reset: 'bcr_' } as const;
+const ACCOUNT_LINK_NAMES = Object.values(ACCOUNT_LINK_PREFIXES)
+  .map((prefix) => prefix.slice(0, -1))
+  .join('|');
+
 /** Every kind of key is redacted: its prefix without the `_`. */
 const SECRET_KEY_NAMES = KEY_KIND_LIST.map((kind) => kind.prefix.slice(0, -1)).join('|');
 /**
  * Anything shaped like a secret: a key prefix (its `_` possibly percent-encoded) followed by any base62 run, even
  * one cut short, wherever it stands (after `%20`, a letter, a digit or `_` too); a webhook signing secret
- * (`whsec_` and base64); and a JWT (`eyJ…` header).
+ * (`whsec_` and base64); an account link's token (`bci_` or `bcr_` and base64url); and a JWT (`eyJ…` header).
  */
-const SECRET_PREFIX = `(?:${SECRET_KEY_NAMES}|${WEBHOOK_SECRET_NAME})(?:_|%5[Ff])`;
+const SECRET_PREFIX = `(?:${SECRET_KEY_NAMES}|${WEBHOOK_SECRET_NAME}|${ACCOUNT_LINK_NAMES})(?:_|%5[Ff])`;
 /**
  * A run stops where another secret's prefix starts: otherwise it would swallow that prefix (`brk_…wsk`, or
  * `whsec_…/whsec` since base64 has `/`) and leave the next secret's random part in the clear. A webhook
@@ -81,7 +90,7 @@ const SECRET_PREFIX = `(?:${SECRET_KEY_NAMES}|${WEBHOOK_SECRET_NAME})(?:_|%5[Ff]
  */
 const runOf = (characters: string) => `(?:(?!${SECRET_PREFIX})(?:${characters}))+`;
 const ANY_SECRET = new RegExp(
-  `(${SECRET_KEY_NAMES})(?:_|%5[Ff])${runOf('[0-9A-Za-z]')}|(${WEBHOOK_SECRET_NAME})(?:_|%5[Ff])${runOf('[0-9A-Za-z+/=]|%2[BbFf]|%3[Dd]')}|eyJ[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]*(?:\\.[A-Za-z0-9_-]*)?`,
+  `(${SECRET_KEY_NAMES})(?:_|%5[Ff])${runOf('[0-9A-Za-z]')}|(${WEBHOOK_SECRET_NAME})(?:_|%5[Ff])${runOf('[0-9A-Za-z+/=]|%2[BbFf]|%3[Dd]')}|(${ACCOUNT_LINK_NAMES})(?:_|%5[Ff])${runOf('[0-9A-Za-z_-]')}|eyJ[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]*(?:\\.[A-Za-z0-9_-]*)?`,
   'g',
 );
 
@@ -89,8 +98,13 @@ const ANY_SECRET = new RegExp(
 export function redactKeys(text: string): string {
   return text.replace(
     ANY_SECRET,
-    (_match, keyName: string | undefined, webhookSecretName: string | undefined) => {
-      const name = keyName ?? webhookSecretName;
+    (
+      _match,
+      keyName: string | undefined,
+      webhookSecretName: string | undefined,
+      linkName: string | undefined,
+    ) => {
+      const name = keyName ?? webhookSecretName ?? linkName;
       return name === undefined ? '[REDACTED_TOKEN]' : `${name}_[REDACTED]`;
     },
   );

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { DeliveryConfig } from '../config.js';
+import { DEFAULT_EMAIL_FROM, type DeliveryConfig } from '../config.js';
 import type { Clock } from '../core/clock.js';
 import type { Deps } from '../services/deps.js';
 import { sweepKeyExpiry } from '../services/key-expiry.js';
@@ -29,6 +29,8 @@ export interface DeliveryWorkerOptions {
   pollMs?: number;
   /** How often keys are swept for expiry events. */
   sweepMs?: number;
+  /** The sender of key expiry emails (`EMAIL_FROM`); the default one otherwise. */
+  emailFrom?: string;
 }
 
 const DEFAULT_POLL_MS = 500;
@@ -91,7 +93,8 @@ export class DeliveryWorker {
   private scheduleSweep(delay: number): void {
     if (this.stopped) return;
     this.sweepTimer = setTimeout(() => {
-      void sweepKeyExpiry(this.options.deps)
+      const { deps, secrets, emailFrom = DEFAULT_EMAIL_FROM } = this.options;
+      void sweepKeyExpiry(deps, { secrets, from: emailFrom })
         .then((published) => {
           if (published > 0) this.options.logger.info({ published }, 'key expiry events queued');
         })
@@ -182,15 +185,16 @@ export class DeliveryWorker {
 
 /**
  * The worker `serve` runs with the configuration's settings (`DELIVERY_*`, `WEBHOOK_ALLOW_PRIVATE_URLS`,
- * `SMTP_URL`).
+ * `SMTP_URL`, `EMAIL_FROM`).
  */
 export function startDeliveryWorker(options: {
   deps: Deps;
   config: DeliveryConfig;
   smtpUrl: string | undefined;
+  emailFrom: string;
   logger: FastifyBaseLogger;
 }): DeliveryWorker {
-  const { deps, config, smtpUrl, logger } = options;
+  const { deps, config, smtpUrl, emailFrom, logger } = options;
   if (smtpUrl === undefined) {
     logger.warn('SMTP_URL is not set: email is captured, not sent (read it with brand-context mailbox)');
   }
@@ -203,6 +207,7 @@ export function startDeliveryWorker(options: {
     concurrency: config.workers,
     retrySchedule: config.retrySchedule,
     leaseMs: config.leaseMs,
+    emailFrom,
   });
   worker.start();
   return worker;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type IncomingMessage, METHODS } from 'node:http';
+import { type IncomingMessage, METHODS, type Server } from 'node:http';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, {
   type FastifyBaseLogger,
@@ -18,7 +18,12 @@ import { EmailService } from '../services/email.js';
 import type { PasswordHasher } from '../services/passwords.js';
 import { DEFAULT_SIGN_IN_LIMITS, SignInService, type SignInLimits } from '../services/sign-in.js';
 import { type AuthConfig, TokenService } from '../services/tokens.js';
-import type { DeliveryConfig } from '../config.js';
+import { DEFAULT_EMAIL_FROM, type DeliveryConfig, type EmailConfig } from '../config.js';
+import {
+  AccountLinks,
+  type AccountLinkLimits,
+  DEFAULT_ACCOUNT_LINK_LIMITS,
+} from '../services/account-email.js';
 import { SecretBox } from '../services/secret-box.js';
 import { WebhookService } from '../services/webhooks.js';
 import { UsageRecorder } from '../services/usage.js';
@@ -54,6 +59,13 @@ export interface AppOptions {
   httpTimeouts?: Partial<HttpTimeouts>;
   /** Webhook address rules and the key sealing their secrets; only public https:// targets by default. */
   webhooks?: Partial<Pick<DeliveryConfig, 'allowPrivateUrls' | 'encryptionKey'>>;
+  /**
+   * Account email's sender (EMAIL_FROM) and where its links point (PUBLIC_URL): by default, the address the
+   * app listens on.
+   */
+  email?: Partial<Pick<EmailConfig, 'from' | 'publicUrl'>>;
+  /** Throttles of password resets and account links; the defaults for any left out. */
+  accountLinkLimits?: Partial<AccountLinkLimits>;
 }
 
 /**
@@ -101,8 +113,16 @@ function requestId(request: IncomingMessage): string {
   return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
+/** The address the server listens on, as a URL; before it listens (requests injected in tests), localhost. */
+function listeningUrl(server: Server): string {
+  const address = server.address();
+  if (typeof address !== 'object' || address === null) return 'http://localhost';
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${String(address.port)}`;
+}
+
 /** The use cases every route reaches as `app.services`, each built with the ones it depends on. */
-function buildServices(options: AppOptions, clock: Clock): AppServices {
+function buildServices(options: AppOptions, clock: Clock, server: Server): AppServices {
   const { store, logger } = options;
   const deps = { store, clock };
   const usage = new UsageRecorder(
@@ -114,6 +134,11 @@ function buildServices(options: AppOptions, clock: Clock): AppServices {
   );
   const tokens = new TokenService(deps, { sessionTtlSeconds: 3600, ...options.auth }, usage);
   const secrets = new SecretBox(store, options.webhooks?.encryptionKey);
+  const accountMail = {
+    secrets,
+    from: options.email?.from ?? DEFAULT_EMAIL_FROM,
+    publicUrl: () => options.email?.publicUrl ?? listeningUrl(server),
+  };
   return {
     deps,
     usage,
@@ -128,6 +153,14 @@ function buildServices(options: AppOptions, clock: Clock): AppServices {
       deps,
       tokens,
       { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits },
+      options.passwordHasher,
+    ),
+    accountMail,
+    accountLinks: new AccountLinks(
+      deps,
+      accountMail,
+      tokens,
+      { ...DEFAULT_ACCOUNT_LINK_LIMITS, ...options.accountLinkLimits },
       options.passwordHasher,
     ),
   };
@@ -171,8 +204,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
     done();
   });
 
-  const services = buildServices(options, clock);
+  const services = buildServices(options, clock, app.server);
   app.decorate('services', services);
+  // Read (or made) as the app starts, so that no transaction that seals is the first to read it (SecretBox.load)
+  // and no request's failed write leaves it behind.
+  app.addHook('onReady', () => services.accountMail.secrets.load());
   app.addHook('preClose', () => transport.drain());
   app.addHook('onClose', async () => {
     services.credentials.close();

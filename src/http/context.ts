@@ -6,6 +6,7 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AccountLinks, AccountMail } from '../services/account-email.js';
 import type { BrandReader } from '../services/brand-reader.js';
 import type { Credentials } from '../services/credentials.js';
 import type { Deps } from '../services/deps.js';
@@ -25,6 +26,9 @@ export interface AppServices {
   signIn: SignInService;
   usage: UsageRecorder;
   webhooks: WebhookService;
+  /** What account email (invites, password resets) is sent with. */
+  accountMail: AccountMail;
+  accountLinks: AccountLinks;
   email: EmailService;
 }
 

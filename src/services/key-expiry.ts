@@ -1,8 +1,11 @@
 import { keyEventType } from '../contract/webhooks.js';
-import { KEY_KIND_LIST } from '../core/key-kinds.js';
+import { KEY_KIND_LIST, type KeyKind } from '../core/key-kinds.js';
 import type { Clock } from '../core/clock.js';
+import type { KeyRecord, Repositories } from '../store/store.js';
+import { type AccountMail, sendAccountEmail } from './account-email.js';
+import { keyExpiryMessage } from './account-messages.js';
 import type { Deps } from './deps.js';
-import { type EventRepositories, type PublishedEvent, publishEvent } from './events.js';
+import { type EventRepositories, publishEvent } from './events.js';
 import { toKeyView } from './keys.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -21,16 +24,21 @@ const NOTICES = [
   { notice: 'expiring_14d', event: 'expiring', daysBefore: 14 },
 ] as const;
 
-type SweepDeps = Deps<'keyNotices' | EventRepositories> & { clock: Clock };
+type SweepDeps = Deps<'keyNotices' | 'workspaces' | 'email' | EventRepositories> & { clock: Clock };
 
 /**
- * Publishes the expiry events that are due (README "Webhooks", events). Safe on any number of nodes at once:
- * each notice is recorded in the transaction that publishes it, and only the transaction that recorded it
- * first publishes. Returns how many events it published.
+ * Publishes the expiry events that are due (README "Webhooks", events), and emails the workspace's owners
+ * and admins of a key about to expire (README "Account email"). Safe on any number of nodes at once: each
+ * notice is recorded in the transaction that publishes it, and only the transaction that recorded it first
+ * publishes. Returns how many events it published.
  */
-export async function sweepKeyExpiry(deps: SweepDeps): Promise<number> {
+export async function sweepKeyExpiry(
+  deps: SweepDeps,
+  mail: Pick<AccountMail, 'secrets' | 'from'>,
+): Promise<number> {
   const now = deps.clock.now();
   const at = new Date(now).toISOString();
+  await mail.secrets.load();
   let published = 0;
   for (const kind of KEY_KIND_LIST) {
     for (const [index, { notice, event, daysBefore }] of NOTICES.entries()) {
@@ -46,13 +54,19 @@ export async function sweepKeyExpiry(deps: SweepDeps): Promise<number> {
           limit: BATCH,
         });
         for (const key of keys) {
-          const announced = await announce(deps, at, key.id, [notice, ...covered], {
-            workspaceId: key.workspaceId,
-            type: keyEventType(kind, event),
-            data: {
-              key: toKeyView(key, now),
-              ...(daysBefore > 0 && { days_before_expiry: daysBefore }),
-            },
+          const announced = await deps.store.transaction(async (tx) => {
+            if (!(await tx.keyNotices.record(key.id, notice, at))) return false;
+            for (const less of covered) await tx.keyNotices.record(key.id, less, at);
+            await publishEvent(tx, at, {
+              workspaceId: key.workspaceId,
+              type: keyEventType(kind, event),
+              data: {
+                key: toKeyView(key, now),
+                ...(daysBefore > 0 && { days_before_expiry: daysBefore }),
+              },
+            });
+            if (daysBefore > 0) await emailManagers(tx, mail, at, kind, key);
+            return true;
           });
           if (announced) published += 1;
         }
@@ -63,21 +77,24 @@ export async function sweepKeyExpiry(deps: SweepDeps): Promise<number> {
   return published;
 }
 
-/**
- * Records the key's notice and the less urgent ones it covers, and publishes the event, in one transaction;
- * false when another node recorded the notice first.
- */
-async function announce(
-  deps: SweepDeps,
+/** Emails each owner and admin of the key's workspace that the key expires soon: one message each. */
+async function emailManagers(
+  store: Pick<Repositories, 'workspaces' | 'email'>,
+  mail: Pick<AccountMail, 'secrets' | 'from'>,
   at: string,
-  keyId: string,
-  [notice, ...covered]: readonly [string, ...string[]],
-  event: PublishedEvent,
-): Promise<boolean> {
-  return deps.store.transaction(async (tx) => {
-    if (!(await tx.keyNotices.record(keyId, notice, at))) return false;
-    for (const less of covered) await tx.keyNotices.record(keyId, less, at);
-    await publishEvent(tx, at, event);
-    return true;
+  kind: KeyKind,
+  key: KeyRecord,
+): Promise<void> {
+  const workspace = await store.workspaces.get(key.workspaceId);
+  if (!workspace || key.expiresAt === null) return;
+  const message = keyExpiryMessage({
+    kind,
+    keyName: key.name,
+    workspaceName: workspace.name,
+    expiresAt: key.expiresAt,
   });
+  for (const member of await store.workspaces.listMembers(key.workspaceId)) {
+    if (member.role !== 'owner' && member.role !== 'admin') continue;
+    await sendAccountEmail(store, mail, at, { email: member.email, workspaceId: key.workspaceId }, message);
+  }
 }

@@ -1,21 +1,34 @@
-import type { AddedMember, Member } from '../contract/members.js';
+import type { AddedMember, Member, MemberInvite } from '../contract/members.js';
 import { isoAt } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { parseInput, passwordSchema, roleSchema } from '../core/inputs.js';
 import { canManageMember, type Role } from '../core/roles.js';
+import { type AccountMail, queueInvite } from './account-email.js';
 import { type Actor, recordAudit } from './audit.js';
 import type { Deps } from './deps.js';
 import { type EventRepositories, publishEvent } from './events.js';
 import { hashPassword } from './passwords.js';
-import { findOrCreateUser } from './workspaces.js';
+import { findOrCreateUser, requireWorkspace } from './workspaces.js';
 
-export async function listMembers(deps: Deps<'workspaces'>, workspaceId: string): Promise<Member[]> {
-  return (await deps.store.workspaces.listMembers(workspaceId)).map((member) => ({
-    user_id: member.userId,
-    email: member.email,
-    role: member.role,
-    created_at: member.createdAt,
-  }));
+export async function listMembers(
+  deps: Deps<'workspaces' | 'accountTokens'>,
+  workspaceId: string,
+): Promise<Member[]> {
+  const [members, invites] = await Promise.all([
+    deps.store.workspaces.listMembers(workspaceId),
+    deps.store.accountTokens.pendingInvites(workspaceId),
+  ]);
+  const inviteOf = new Map(invites.map((invite) => [invite.userId, invite]));
+  return members.map((member) => {
+    const invite = inviteOf.get(member.userId);
+    return {
+      user_id: member.userId,
+      email: member.email,
+      role: member.role,
+      created_at: member.createdAt,
+      invite: invite ? { sent_at: invite.createdAt, expires_at: invite.expiresAt } : null,
+    };
+  });
 }
 
 function refuseUnlessManages(actorRole: Role, target: Role): void {
@@ -25,13 +38,15 @@ function refuseUnlessManages(actorRole: Role, target: Role): void {
 }
 
 /**
- * Adds the account with this email (created if it does not exist yet) to the workspace. A temporary
- * `password` (until invitations exist) is set only on an account that has none: a new one, or one added
- * earlier without a password; an account with its own password answers 409 `account_has_password` and
- * nothing changes. The audit event says that a temporary password was set, never what it is.
+ * Adds the account with this email (created if it does not exist yet) to the workspace. An account without a
+ * password is invited: an email with a link to choose one (README "Account email"), unless a temporary
+ * `password` is given. That is set only on an account that has none: a new one, or one added earlier
+ * without a password; an account with its own password answers 409 `account_has_password` and nothing
+ * changes. The audit event says that a temporary password was set, never what it is.
  */
 export async function addMember(
-  deps: Deps<'users' | 'workspaces' | 'audit' | EventRepositories>,
+  deps: Deps<'users' | 'workspaces' | 'audit' | 'accountTokens' | 'email' | EventRepositories>,
+  mail: AccountMail,
   actor: Actor,
   actorRole: Role,
   workspaceId: string,
@@ -44,6 +59,7 @@ export async function addMember(
       ? undefined
       : await hashPassword(parseInput(passwordSchema, input.password, 'password'));
   const createdAt = isoAt(deps.clock);
+  await mail.secrets.load();
   return deps.store.transaction(async (tx) => {
     // Inside the transaction: an account created here is gone again if the member cannot be added.
     const user = await findOrCreateUser({ store: tx, clock: deps.clock }, input.email);
@@ -54,9 +70,17 @@ export async function addMember(
       if (user.passwordHash !== null) {
         throw new AppError('account_has_password', { email: user.email });
       }
-      await tx.users.setPasswordHash(user.id, passwordHash);
+      await tx.users.setPasswordHash(user.id, passwordHash, createdAt);
     }
     await tx.workspaces.addMember({ workspaceId, userId: user.id, role, createdAt });
+    const invite =
+      passwordHash === undefined && user.passwordHash === null
+        ? await queueInvite(tx, mail, createdAt, {
+            user,
+            workspace: await requireWorkspace({ store: tx, clock: deps.clock }, workspaceId),
+            invitedBy: actor,
+          })
+        : null;
     await recordAudit(tx, actor, createdAt, {
       workspaceId,
       action: 'member.added',
@@ -66,6 +90,7 @@ export async function addMember(
         email: user.email,
         role,
         ...(passwordHash !== undefined && { temporary_password: true }),
+        ...(invite !== null && { invited: true }),
       },
     });
     await publishEvent(tx, createdAt, {
@@ -78,13 +103,47 @@ export async function addMember(
       email: user.email,
       role,
       created_at: createdAt,
+      invite,
       temporary_password_set: passwordHash !== undefined,
     };
   });
 }
 
+/**
+ * Sends a member whose account still has no password a new invite, ending the links sent before; 409
+ * `invite_not_needed` once the account has a password. Recorded as `member.invited`.
+ */
+export async function resendInvite(
+  deps: Deps<'users' | 'workspaces' | 'audit' | 'accountTokens' | 'email'>,
+  mail: AccountMail,
+  actor: Actor,
+  actorRole: Role,
+  workspaceId: string,
+  userId: string,
+): Promise<MemberInvite> {
+  const at = isoAt(deps.clock);
+  await mail.secrets.load();
+  return deps.store.transaction(async (tx) => {
+    const member = await tx.workspaces.getMember(workspaceId, userId);
+    const user = member && (await tx.users.get(userId));
+    if (!member || !user) throw new AppError('member_not_found', { userId });
+    refuseUnlessManages(actorRole, member.role);
+    if (user.passwordHash !== null) throw new AppError('invite_not_needed', { email: user.email });
+    const workspace = await requireWorkspace({ store: tx, clock: deps.clock }, workspaceId);
+    const invite = await queueInvite(tx, mail, at, { user, workspace, invitedBy: actor });
+    await recordAudit(tx, actor, at, {
+      workspaceId,
+      action: 'member.invited',
+      targetType: 'user',
+      targetId: userId,
+      details: { email: user.email, expires_at: invite.expires_at },
+    });
+    return invite;
+  });
+}
+
 export async function removeMember(
-  deps: Deps<'workspaces' | 'audit' | EventRepositories>,
+  deps: Deps<'workspaces' | 'audit' | 'accountTokens' | EventRepositories>,
   actor: Actor,
   actorRole: Role,
   workspaceId: string,
@@ -101,6 +160,8 @@ export async function removeMember(
       throw new AppError('last_owner');
     }
     await tx.workspaces.removeMember(workspaceId, userId);
+    // An invite into the workspace no longer lets the removed member choose a password.
+    await tx.accountTokens.expireInvites(userId, workspaceId, at);
     await recordAudit(tx, actor, at, {
       workspaceId,
       action: 'member.removed',

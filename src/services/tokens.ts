@@ -28,6 +28,8 @@ const DAY_S = 24 * 60 * 60;
 const MIN_SECRET_LENGTH = 32;
 /** Sign-in sessions carry a `jti` of this prefix (personal access tokens carry their record's id). */
 const SESSION_ID_PREFIX = 'ses';
+/** Sign-in sessions carry when the account's password last changed as they were issued. */
+const PASSWORD_CHANGED_CLAIM = 'password_changed_at';
 
 export interface AuthConfig {
   /** HS256 secret for tokens this service issues; generated once and kept in the store when absent. */
@@ -114,8 +116,13 @@ export class TokenService {
     return this.secret;
   }
 
-  private async sign(user: UserRecord, expiresAt: number, jti?: string): Promise<string> {
-    const jwt = new SignJWT({ email: user.email })
+  private async sign(
+    user: UserRecord,
+    expiresAt: number,
+    jti?: string,
+    claims: JWTPayload = {},
+  ): Promise<string> {
+    const jwt = new SignJWT({ ...claims, email: user.email })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuer(LOCAL_ISSUER)
       .setAudience(LOCAL_AUDIENCE)
@@ -128,7 +135,9 @@ export class TokenService {
 
   async issueSession(user: UserRecord): Promise<IssuedSession> {
     const ttl = this.config.sessionTtlSeconds;
-    const token = await this.sign(user, this.deps.clock.now() + ttl * 1000, newId(SESSION_ID_PREFIX));
+    const token = await this.sign(user, this.deps.clock.now() + ttl * 1000, newId(SESSION_ID_PREFIX), {
+      [PASSWORD_CHANGED_CLAIM]: user.passwordChangedAt,
+    });
     return { access_token: token, token_type: 'bearer', expires_in: ttl };
   }
 
@@ -240,6 +249,10 @@ export class TokenService {
     if (!user) throw new AppError('invalid_token', { reason: 'no_account' });
     const expiresAt = payload.exp * 1000;
     if (isSession) {
+      // A password change ends the sessions issued before it. (`iat` counts whole seconds, too coarse to
+      // tell a session issued just before a reset from one issued just after.)
+      if ((payload[PASSWORD_CHANGED_CLAIM] ?? null) !== user.passwordChangedAt)
+        throw new AppError('token_revoked', { reason: 'password_changed' });
       if (await this.deps.store.tokens.isSessionSignedOut(payload.jti))
         throw new AppError('token_revoked', { reason: 'signed_out' });
       return { kind: 'session', user, sessionId: payload.jti, expiresAt };

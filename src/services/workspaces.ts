@@ -17,18 +17,20 @@ export async function findOrCreateUser(
   const normalized = parseInput(emailSchema, email, 'email');
   const existing = await deps.store.users.findByEmail(normalized);
   if (existing) return existing;
+  const createdAt = isoAt(deps.clock);
   const user: UserRecord = {
     id: newId('usr'),
     email: normalized,
     passwordHash:
       password === undefined ? null : await hashPassword(parseInput(passwordSchema, password, 'password')),
-    createdAt: isoAt(deps.clock),
+    passwordChangedAt: password === undefined ? null : createdAt,
+    createdAt,
   };
   await deps.store.users.create(user);
   return user;
 }
 
-/** Sets (or replaces) a user's password; for operators at the CLI and for first sign-in of invited users. */
+/** Sets (or replaces) a user's password, for operators at the CLI: the account's sign-in sessions end. */
 export async function setPassword(deps: Deps<'users'>, email: string, password: string): Promise<UserRecord> {
   const user = await deps.store.users.findByEmail(parseInput(emailSchema, email, 'email'));
   if (!user)
@@ -40,6 +42,7 @@ export async function setPassword(deps: Deps<'users'>, email: string, password: 
   await deps.store.users.setPasswordHash(
     user.id,
     await hashPassword(parseInput(passwordSchema, password, 'password')),
+    isoAt(deps.clock),
   );
   return user;
 }

@@ -19,6 +19,8 @@ export interface UserRecord {
   id: string;
   email: string;
   passwordHash: string | null;
+  /** When the password was last set; sign-in sessions issued before are refused. */
+  passwordChangedAt: string | null;
   createdAt: string;
 }
 
@@ -127,7 +129,8 @@ export interface UsersRepository {
   create(user: UserRecord): Promise<void>;
   get(id: string): Promise<UserRecord | undefined>;
   findByEmail(email: string): Promise<UserRecord | undefined>;
-  setPasswordHash(userId: string, passwordHash: string): Promise<void>;
+  /** Sets the password, and `changedAt` as when it changed. */
+  setPasswordHash(userId: string, passwordHash: string, changedAt: string): Promise<void>;
 }
 
 /** Workspaces and who belongs to them, with which role. */
@@ -543,6 +546,13 @@ export interface AccountTokensRepository {
   latestInvite(userId: string, workspaceId: string): Promise<AccountTokenRecord | undefined>;
   /** Ends every unused token of the user for `purpose` (a new link replaces the old ones). */
   expireUnused(userId: string, purpose: AccountTokenRecord['purpose'], at: string): Promise<void>;
+  /** Ends the user's unused invites into the workspace (resent, or the member removed). */
+  expireInvites(userId: string, workspaceId: string, at: string): Promise<void>;
+  /**
+   * The newest unused invite into the workspace of each account that has no password yet: the invites its
+   * members list shows as pending, expired ones included.
+   */
+  pendingInvites(workspaceId: string): Promise<AccountTokenRecord[]>;
 }
 
 /** One repository per aggregate. */

@@ -95,7 +95,10 @@ describeInBrowser('The console at 390, 1280 and 1366 px: no sideways scrolling, 
     const f = fixture();
     const { deps, store } = f.testApp;
     const creator = await findOrCreateUser(deps, 'marketing.operations@acme-coffee-roasters.example');
-    await addMember(deps, OPERATOR, 'owner', f.workspaceId, { email: creator.email, role: 'admin' });
+    await addMember(deps, f.testApp.app.services.accountMail, OPERATOR, 'owner', f.workspaceId, {
+      email: creator.email,
+      role: 'admin',
+    });
     const byCreator: Actor = { kind: 'user', userId: creator.id, email: creator.email };
     f.syncClock(-80 * DAY_MS);
     await createBrandKey(deps, byCreator, { workspaceId: f.workspaceId, name: 'Old website build' });

@@ -14,7 +14,7 @@ import { DEMO_BRAND } from '../../src/services/demo-brand.js';
 import { findOrCreateUser } from '../../src/services/workspaces.js';
 import type { UserRecord } from '../../src/store/store.js';
 import { describeEachBackend, snapshotTables } from '../support/databases.js';
-import { type Fixture as SharedFixture, outcome, useFixture } from '../support/http-fixture.js';
+import { type Fixture as SharedFixture, isoNow, outcome, useFixture } from '../support/http-fixture.js';
 import { addUser } from '../support/users.js';
 
 /*
@@ -597,7 +597,7 @@ async function matrixExtra(f: SharedFixture): Promise<MatrixExtra> {
   });
   const signIn = { email: `signer${next()}@example.com`, password: 'correct horse battery' };
   const signer = await findOrCreateUser(f.deps, signIn.email);
-  await f.store.users.setPasswordHash(signer.id, cheapPasswordHash(signIn.password));
+  await f.store.users.setPasswordHash(signer.id, cheapPasswordHash(signIn.password), isoNow(f));
   const webhookId = await newWebhook(f);
   const test = await f.app.services.webhooks.sendTest(OPERATOR, f.workspaceId, webhookId);
   return { campaignId: campaign.id, webhookId, deliveryId: test.delivery_id, signIn };

@@ -148,7 +148,7 @@ describe('README "Webhooks"', () => {
     database = await sqliteBackend.create();
     testApp = await startTestApp(database);
     const { deps, clock } = testApp;
-    const { webhooks } = testApp.app.services;
+    const { webhooks, accountMail } = testApp.app.services;
     const owner = await findOrCreateUser(deps, 'owner@example.com');
     const actor: Actor = { kind: 'user', userId: owner.id, email: owner.email };
     const { id: workspaceId } = await createWorkspace(deps, actor, { name: 'Acme Coffee', owner });
@@ -164,9 +164,9 @@ describe('README "Webhooks"', () => {
       await service.create(deps, actor, { workspaceId, name: 'newsletter pipeline' });
     }
     clock.advance(80 * DAY_MS);
-    await sweepKeyExpiry(deps);
+    await sweepKeyExpiry(deps, accountMail);
     clock.advance(11 * DAY_MS);
-    await sweepKeyExpiry(deps);
+    await sweepKeyExpiry(deps, accountMail);
     await replaceBrand(deps, actor, workspaceId, parseBrandDocument(DEMO_BRAND));
     const draft = newCampaignSchema.parse({ name: 'December newsletter' });
     const target = {
@@ -177,7 +177,7 @@ describe('README "Webhooks"', () => {
     await updateCampaign(deps, actor, target, { subject: 'Our winter blend is back' });
     await scheduleCampaign(deps, actor, target);
     const member = { email: 'sam@example.com', role: 'admin' };
-    const added = await addMember(deps, actor, 'owner', workspaceId, member);
+    const added = await addMember(deps, accountMail, actor, 'owner', workspaceId, member);
     await removeMember(deps, actor, 'owner', workspaceId, added.user_id);
     await webhooks.sendTest(actor, workspaceId, webhook.id);
 

@@ -18,6 +18,7 @@ import { WebhookService } from '../../src/services/webhooks.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
+import { testAccountMail } from '../support/fixtures/account-email.js';
 import { DAY_MS, ManualClock } from '../support/clock.js';
 import { describeEachBackend, type TestDatabase } from '../support/databases.js';
 import { type Arrival, WebhookReceiver } from '../support/webhook-receiver.js';
@@ -104,7 +105,7 @@ describeEachBackend('webhook delivery', (backend) => {
       { subject: 'Hi' },
     );
     await scheduleCampaign(deps, OPERATOR, { workspaceId, id: campaign.id, ifMatch: undefined });
-    const member = await addMember(deps, OPERATOR, 'owner', workspaceId, {
+    const member = await addMember(deps, testAccountMail(store), OPERATOR, 'owner', workspaceId, {
       email: 'dana@example.com',
       role: 'member',
     });
@@ -121,9 +122,9 @@ describeEachBackend('webhook delivery', (backend) => {
         });
       }
     }
-    expect(await sweepKeyExpiry(deps)).toBe(6);
+    expect(await sweepKeyExpiry(deps, testAccountMail(store))).toBe(6);
     // Each notice goes out once, however often (and on however many nodes) the sweep runs.
-    expect(await sweepKeyExpiry(deps)).toBe(0);
+    expect(await sweepKeyExpiry(deps, testAccountMail(store))).toBe(0);
 
     // The 11 changes, the 6 keys made for the sweep, and its 6 notices: 14 and 3 days before, and expired.
     const expected = 11 + 6 + 6;

@@ -69,11 +69,18 @@ export function serveCommand(program: Command): void {
         httpTimeouts: config.httpTimeouts,
         installDir: INSTALL_DIR,
         webhooks: config.delivery,
+        email: config.email,
       });
       const { startDeliveryWorker } = await import('../../delivery/worker.js');
       const worker =
         config.delivery.workers > 0
-          ? startDeliveryWorker({ deps, config: config.delivery, smtpUrl: config.email.smtpUrl, logger })
+          ? startDeliveryWorker({
+              deps,
+              config: config.delivery,
+              smtpUrl: config.email.smtpUrl,
+              emailFrom: config.email.from,
+              logger,
+            })
           : undefined;
 
       let stopping = false;

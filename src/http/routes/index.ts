@@ -30,6 +30,7 @@ import { KEY_ROUTES } from './api/keys/kinds.js';
 import { listKeysRoute } from './api/keys/list.js';
 import { revokeKeyRoute } from './api/keys/revoke.js';
 import { addMemberRoute } from './api/members/add.js';
+import { resendInviteRoute } from './api/members/invite.js';
 import { listMembersRoute } from './api/members/list.js';
 import { removeMemberRoute } from './api/members/remove.js';
 import { createTokenRoute } from './api/tokens/create.js';
@@ -48,6 +49,9 @@ import { testWebhookRoute } from './api/webhooks/test.js';
 import { updateWebhookRoute } from './api/webhooks/update.js';
 import { createWorkspaceRoute } from './api/workspaces/create.js';
 import { listWorkspacesRoute } from './api/workspaces/list.js';
+import { acceptInviteRoute } from './auth/invite-accept.js';
+import { requestPasswordResetRoute } from './auth/password-reset.js';
+import { confirmPasswordResetRoute } from './auth/password-reset-confirm.js';
 import { sessionRoutes } from './auth/session.js';
 import { signInRoute } from './auth/token.js';
 import { brandAgentRoutes } from './brand-agent.js';
@@ -88,7 +92,10 @@ const WORKSPACE_RESOURCES: readonly { prefix: string; routes: Route[] }[] = [
         ? [createKeyRoute(keys), listKeysRoute(keys), revokeKeyRoute(keys)]
         : [listKeysRoute(keys)],
   })),
-  { prefix: '/members', routes: [listMembersRoute, addMemberRoute, removeMemberRoute] },
+  {
+    prefix: '/members',
+    routes: [listMembersRoute, addMemberRoute, removeMemberRoute, resendInviteRoute],
+  },
   { prefix: '/audit-log', routes: [auditLogRoute] },
   {
     prefix: '/campaigns',
@@ -157,9 +164,15 @@ async function sessionScope(scope: ZodApp): Promise<void> {
   scope.addHook('preValidation', refuseNulInPathAndQuery);
 }
 
-/** `/auth/v1`: sign-in for a user token, and the console's session. */
+/**
+ * `/auth/v1`: sign-in for a user token, the links of account email (README "Account email"), and the
+ * console's session.
+ */
 async function authRoutes(auth: ZodApp, options: Pick<RouteTreeOptions, 'installDir'>): Promise<void> {
   signInRoute(auth);
+  acceptInviteRoute(auth);
+  requestPasswordResetRoute(auth);
+  confirmPasswordResetRoute(auth);
   await auth.register(async (session: ZodApp) => {
     await sessionScope(session);
     sessionRoutes(session, options.installDir);

@@ -91,4 +91,34 @@ export class AccountTokensTable implements AccountTokensRepository {
       .where('expires_at', '>', at)
       .execute();
   }
+
+  async expireInvites(userId: string, workspaceId: string, at: string): Promise<void> {
+    await this.session.db
+      .updateTable('account_tokens')
+      .set({ expires_at: at })
+      .where('user_id', '=', userId)
+      .where('workspace_id', '=', workspaceId)
+      .where('purpose', '=', 'invite')
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', at)
+      .execute();
+  }
+
+  async pendingInvites(workspaceId: string): Promise<AccountTokenRecord[]> {
+    const rows = await this.session.db
+      .selectFrom('account_tokens')
+      .innerJoin('users', 'users.id', 'account_tokens.user_id')
+      .selectAll('account_tokens')
+      .where('account_tokens.workspace_id', '=', workspaceId)
+      .where('account_tokens.purpose', '=', 'invite')
+      .where('account_tokens.used_at', 'is', null)
+      .where('users.password_hash', 'is', null)
+      .orderBy('account_tokens.created_at', 'desc')
+      .orderBy('account_tokens.id', 'desc')
+      .execute();
+    // Newest first, so the first of each user is their newest.
+    const newest = new Map<string, AccountTokenRecord>();
+    for (const row of rows) if (!newest.has(row.user_id)) newest.set(row.user_id, toAccountToken(row));
+    return [...newest.values()];
+  }
 }

@@ -6,11 +6,18 @@ export interface UserColumns {
   id: string;
   email: string;
   password_hash: string | null;
+  password_changed_at: string | null;
   created_at: string;
 }
 
 function toUser(row: Selectable<UserColumns>): UserRecord {
-  return { id: row.id, email: row.email, passwordHash: row.password_hash, createdAt: row.created_at };
+  return {
+    id: row.id,
+    email: row.email,
+    passwordHash: row.password_hash,
+    passwordChangedAt: row.password_changed_at,
+    createdAt: row.created_at,
+  };
 }
 
 /**
@@ -27,6 +34,7 @@ export class UsersTable implements UsersRepository {
         id: user.id,
         email: user.email,
         password_hash: user.passwordHash,
+        password_changed_at: user.passwordChangedAt,
         created_at: user.createdAt,
       })
       .execute();
@@ -46,10 +54,10 @@ export class UsersTable implements UsersRepository {
     return row && toUser(row);
   }
 
-  async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
+  async setPasswordHash(userId: string, passwordHash: string, changedAt: string): Promise<void> {
     await this.session.db
       .updateTable('users')
-      .set({ password_hash: passwordHash })
+      .set({ password_hash: passwordHash, password_changed_at: changedAt })
       .where('id', '=', userId)
       .execute();
   }

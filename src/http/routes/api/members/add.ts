@@ -14,8 +14,9 @@ import {
 } from '../../../schemas.js';
 
 /**
- * POST /api/v1/workspaces/{id}/members: adds an account by email (created if new), optionally with a
- * temporary password for an account that has none (README "Management API"). Admins cannot add owners.
+ * POST /api/v1/workspaces/{id}/members: adds an account by email (created if new). An account without a
+ * password is emailed an invite, or given the temporary password sent along (README "Account email").
+ * Admins cannot add owners.
  */
 export function addMemberRoute(app: ZodApp): void {
   app.post(
@@ -29,14 +30,16 @@ export function addMemberRoute(app: ZodApp): void {
         security: MANAGEMENT_SECURITY,
         params: workspaceParams,
         description:
-          'With `password`, a new account (or one without a password yet) gets it as a temporary password to sign in with; an account with a password of its own answers 409 account_has_password.',
+          'A new account (or one without a password yet) is emailed an invite: a link to choose a password, valid for 7 days (`invite` in the answer). With `password`, it gets that as a temporary password instead, and no invite; an account with a password of its own answers 409 account_has_password.',
         body: z.strictObject({
           email: z.string(),
           role: z.enum(ROLES),
           password: z
             .string()
             .optional()
-            .describe('Temporary password (at least 12 characters): share it safely; the member changes it'),
+            .describe(
+              'Temporary password (at least 12 characters) instead of an invite: share it safely; the member can replace it with "Forgot password?"',
+            ),
         }),
         response: withProblems({ 201: jsonResponse('The new member', addedMemberSchema) }, [
           ...managementProblems('write', 'members.write'),
@@ -50,6 +53,7 @@ export function addMemberRoute(app: ZodApp): void {
       const { role } = membershipOf(request);
       const member = await addMember(
         app.services.deps,
+        app.services.accountMail,
         actorOf(request),
         role,
         request.params.id,

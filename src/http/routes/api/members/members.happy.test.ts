@@ -3,6 +3,7 @@ import { findOrCreateUser } from '../../../../services/workspaces.js';
 import { describeEachBackend, snapshotTables } from '../../../../../test/support/databases.js';
 import { addUser } from '../../../../../test/support/users.js';
 import { auditLog, isoNow, outcome, useFixture } from '../../../../../test/support/http-fixture.js';
+import { DAY_MS } from '../../../../../test/support/clock.js';
 import { MINUTE_MS } from '../../../../../test/support/fixtures/campaigns.js';
 import {
   type Member,
@@ -19,7 +20,7 @@ describeEachBackend('Members API: the happy paths', (backend) => {
   const fixture = useFixture(backend);
 
   describe('listing', () => {
-    it('shows every role the same list of members, each with email, role and the time they joined', async () => {
+    it('shows every role the same list of members, each with email, role, the time they joined and no pending invite', async () => {
       const f = fixture();
       const [owners, admins, members] = await Promise.all(
         [f.owner, f.admin, f.member].map((caller) => membersOf(f, f.workspaceId, caller.token)),
@@ -31,6 +32,7 @@ describeEachBackend('Members API: the happy paths', (backend) => {
             email: f[role].user.email,
             role,
             created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) as string,
+            invite: null,
           })),
         ),
       );
@@ -40,7 +42,7 @@ describeEachBackend('Members API: the happy paths', (backend) => {
   });
 
   describe('adding', () => {
-    it('lets an owner add an owner and an admin: 201 with the member, who then appears in the list and the audit log', async () => {
+    it('lets an owner add an owner and an admin: 201 with the member and their invite, who then appears in the list and the audit log', async () => {
       const f = fixture();
       f.clock.advance(MINUTE_MS);
       const api = membersApi(f, f.owner.token);
@@ -49,11 +51,13 @@ describeEachBackend('Members API: the happy paths', (backend) => {
         const response = await api.add({ email, role });
         expect(response.statusCode).toBe(201);
         const added = response.json<Member>();
+        const invite = { sent_at: isoNow(f), expires_at: new Date(f.clock.now() + 7 * DAY_MS).toISOString() };
         expect(added).toEqual({
           user_id: expect.stringMatching(/^usr_/) as string,
           email,
           role,
           created_at: isoNow(f),
+          invite,
           temporary_password_set: false,
         });
         expect(await membersOf(f)).toContainEqual({
@@ -61,6 +65,7 @@ describeEachBackend('Members API: the happy paths', (backend) => {
           email,
           role,
           created_at: isoNow(f),
+          invite,
         });
         const event = (await auditLog(f)).find(
           (candidate) => candidate.action === 'member.added' && candidate.target.id === added.user_id,
@@ -68,7 +73,7 @@ describeEachBackend('Members API: the happy paths', (backend) => {
         expect(event).toMatchObject({
           actor: { type: 'user', id: f.owner.user.id },
           target: { type: 'user', id: added.user_id },
-          details: { email, role },
+          details: { email, role, invited: true },
         });
       }
     });
@@ -107,6 +112,7 @@ describeEachBackend('Members API: the happy paths', (backend) => {
         email,
         role: 'member',
         created_at: isoNow(f),
+        invite: null,
         temporary_password_set: true,
       });
       expect(response.body).not.toContain(TEMPORARY);

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import type { ZodApp } from '../../context.js';
+import { BODY_PROBLEMS, withProblems } from '../../schemas.js';
+
+/** What the routes taking a link's token and a new password take, and may be refused with. */
+export const LINK_REQUEST = {
+  bodyLimit: 16 * 1024,
+  body: z.strictObject({
+    token: z.string().max(200).describe('The `token` parameter of the link in the email'),
+    password: z.string().max(1024).describe('The new password: at least 12 characters'),
+  }),
+  problems: [...BODY_PROBLEMS, 'link_invalid', 'rate_limited', 'sign_in_busy'],
+} as const;
+
+/**
+ * POST /auth/v1/password-reset/confirm: sets a new password with a reset link's token, and ends every sign-in
+ * session of the account (README "Account email").
+ */
+export function confirmPasswordResetRoute(app: ZodApp): void {
+  app.post(
+    '/password-reset/confirm',
+    {
+      bodyLimit: LINK_REQUEST.bodyLimit,
+      schema: {
+        tags: ['auth'],
+        operationId: 'confirmPasswordReset',
+        summary: 'Set a new password',
+        security: [],
+        description:
+          'Sets the new password with the token of a password reset link, which works once, for an hour. Every session signed in before ends; personal access tokens keep working.',
+        body: LINK_REQUEST.body,
+        response: withProblems({ 204: z.null().describe('The password is set') }, LINK_REQUEST.problems),
+      },
+    },
+    async (request, reply) => {
+      await app.services.accountLinks.confirmPasswordReset(request.body, request.ip);
+      return reply.code(204).send(null);
+    },
+  );
+}

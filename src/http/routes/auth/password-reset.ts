@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import type { ZodApp } from '../../context.js';
+import { BODY_PROBLEMS, jsonResponse, withProblems } from '../../schemas.js';
+
+const passwordResetAcceptedSchema = z.object({ message: z.string() }).meta({ id: 'PasswordResetAccepted' });
+
+/** The same words whether or not the address has an account, so the answer does not tell. */
+const ACCEPTED = {
+  message:
+    'If an account has this email address, a link to choose a new password is on its way. It works once, for an hour.',
+};
+
+/**
+ * POST /auth/v1/password-reset: emails a reset link to the account of an address, if there is one; the
+ * answer is the same either way (README "Account email").
+ */
+export function requestPasswordResetRoute(app: ZodApp): void {
+  app.post(
+    '/password-reset',
+    {
+      bodyLimit: 16 * 1024,
+      schema: {
+        tags: ['auth'],
+        operationId: 'requestPasswordReset',
+        summary: 'Ask for a password reset link',
+        security: [],
+        description:
+          'Always 202 with the same body, whether or not an account has the address. Throttled per client address and per email address.',
+        body: z.strictObject({ email: z.string().max(320) }),
+        response: withProblems(
+          {
+            202: jsonResponse(
+              'Accepted: an email is sent if the account exists',
+              passwordResetAcceptedSchema,
+            ),
+          },
+          [...BODY_PROBLEMS, 'rate_limited'],
+        ),
+      },
+    },
+    async (request, reply) => {
+      await app.services.accountLinks.requestPasswordReset(request.body, request.ip);
+      return reply.code(202).send(ACCEPTED);
+    },
+  );
+}

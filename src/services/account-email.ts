@@ -1,0 +1,279 @@
+import { randomBytes } from 'node:crypto';
+import type { MemberInvite } from '../contract/members.js';
+import type { IssuedSession } from '../contract/session.js';
+import { type AttemptLimit, AttemptWindows } from '../core/attempt-windows.js';
+import { newId } from '../core/base62.js';
+import { isoAt } from '../core/clock.js';
+import { AppError, type DetailValues } from '../core/errors.js';
+import { emailSchema, parseInput, passwordSchema } from '../core/inputs.js';
+import { ACCOUNT_LINK_PREFIXES, hashKey } from '../core/secret-keys.js';
+import type { AccountTokenRecord, Repositories, UserRecord, WorkspaceRecord } from '../store/store.js';
+import { type AccountMessage, inviteMessage, passwordResetMessage } from './account-messages.js';
+import { type Actor, recordAudit } from './audit.js';
+import type { Deps } from './deps.js';
+import { queueEmail } from './email-queue.js';
+import { type PasswordHasher, passwordHasher } from './passwords.js';
+import type { SecretBox } from './secret-box.js';
+import type { TokenService } from './tokens.js';
+
+/** What account email needs besides the store (README "Account email"). */
+export interface AccountMail {
+  /** Seals the bodies, which carry one-time links. */
+  secrets: SecretBox;
+  /** The From header (EMAIL_FROM). */
+  from: string;
+  /** Where links point: PUBLIC_URL, or else the address the service listens on. */
+  publicUrl: () => string;
+}
+
+type LinkPurpose = AccountTokenRecord['purpose'];
+
+const HOUR_MS = 60 * 60 * 1000;
+/** How long a link works: an invite waits for a week, a password reset for an hour. */
+const LINK_LIFETIME_MS: Record<LinkPurpose, number> = { invite: 7 * 24 * HOUR_MS, password_reset: HOUR_MS };
+/** The console's pages that take the links. */
+const LINK_PATHS: Record<LinkPurpose, string> = {
+  invite: '/accept-invite',
+  password_reset: '/reset-password',
+};
+/** 256 random bits: a token no one guesses, so stored as a plain SHA-256 like keys. */
+const TOKEN_BYTES = 32;
+
+interface Link {
+  url: string;
+  expiresAt: string;
+}
+
+/** Creates a one-time link for the account; only its token's hash is stored. */
+async function createLink(
+  store: Pick<Repositories, 'accountTokens'>,
+  mail: AccountMail,
+  at: string,
+  link: { purpose: LinkPurpose; userId: string; workspaceId: string | null },
+): Promise<Link> {
+  const token = ACCOUNT_LINK_PREFIXES[link.purpose] + randomBytes(TOKEN_BYTES).toString('base64url');
+  const expiresAt = new Date(Date.parse(at) + LINK_LIFETIME_MS[link.purpose]).toISOString();
+  await store.accountTokens.create({
+    id: newId('lnk'),
+    tokenHash: hashKey(token),
+    purpose: link.purpose,
+    userId: link.userId,
+    workspaceId: link.workspaceId,
+    createdAt: at,
+    expiresAt,
+    usedAt: null,
+  });
+  return { url: `${mail.publicUrl()}${LINK_PATHS[link.purpose]}?token=${token}`, expiresAt };
+}
+
+/** Queues account email to one address, from EMAIL_FROM. */
+export async function sendAccountEmail(
+  store: Pick<Repositories, 'email'>,
+  mail: Pick<AccountMail, 'secrets' | 'from'>,
+  at: string,
+  to: { email: string; workspaceId: string | null },
+  message: AccountMessage,
+): Promise<void> {
+  await queueEmail(store, mail.secrets, at, {
+    workspaceId: to.workspaceId,
+    source: 'account',
+    from: mail.from,
+    to: [to.email],
+    ...message,
+  });
+}
+
+/**
+ * Invites `user` into the workspace: a link to choose a password, replacing the invites sent before. Call it
+ * in the transaction of the change that invites (the membership), so the email goes out only if it commits.
+ */
+export async function queueInvite(
+  store: Pick<Repositories, 'accountTokens' | 'email'>,
+  mail: AccountMail,
+  at: string,
+  invite: { user: UserRecord; workspace: WorkspaceRecord; invitedBy: Actor },
+): Promise<MemberInvite> {
+  const { user, workspace, invitedBy } = invite;
+  await store.accountTokens.expireInvites(user.id, workspace.id, at);
+  const link = await createLink(store, mail, at, {
+    purpose: 'invite',
+    userId: user.id,
+    workspaceId: workspace.id,
+  });
+  await sendAccountEmail(
+    store,
+    mail,
+    at,
+    { email: user.email, workspaceId: workspace.id },
+    inviteMessage({
+      workspaceName: workspace.name,
+      invitedBy: invitedBy.kind === 'user' ? invitedBy.email : null,
+      link: link.url,
+      expiresAt: link.expiresAt,
+    }),
+  );
+  return { sent_at: at, expires_at: link.expiresAt };
+}
+
+/** Throttles of the routes that take an email address or a link (README "Account email"). */
+export interface AccountLinkLimits {
+  /** Password reset requests one IP address may make per window, whatever the addresses. */
+  resetPerIp: AttemptLimit;
+  /** Password reset requests for one email address per window, from all addresses: the emails it may get. */
+  resetPerEmail: AttemptLimit;
+  /** Invite and password reset links one IP address may try per window. */
+  linkPerIp: AttemptLimit;
+}
+
+export const DEFAULT_ACCOUNT_LINK_LIMITS: AccountLinkLimits = {
+  resetPerIp: { attempts: 10, windowSeconds: 15 * 60 },
+  resetPerEmail: { attempts: 3, windowSeconds: 60 * 60 },
+  linkPerIp: { attempts: 20, windowSeconds: 15 * 60 },
+};
+
+/** Counts an attempt, or answers 429 with Retry-After (a refused attempt is not counted). */
+function take(windows: AttemptWindows, key: string, limit: DetailValues<'rate_limited'>['limit']): void {
+  const msBeforeNext = windows.take(key);
+  if (msBeforeNext === undefined) return;
+  const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
+  throw new AppError(
+    'rate_limited',
+    { limit, retryAfter: seconds },
+    { headers: { 'retry-after': String(seconds) } },
+  );
+}
+
+/**
+ * The links of account email: accepting an invite, and asking for and confirming a password reset
+ * (README "Account email"). Each link works once, until it expires; setting a password through one ends
+ * the account's other links, and a password reset ends its sign-in sessions.
+ */
+export class AccountLinks {
+  private readonly resetPerIp: AttemptWindows;
+  private readonly resetPerEmail: AttemptWindows;
+  private readonly linkPerIp: AttemptWindows;
+
+  constructor(
+    private readonly deps: Deps<'users' | 'accountTokens' | 'email' | 'audit'>,
+    private readonly mail: AccountMail,
+    private readonly tokens: TokenService,
+    limits: AccountLinkLimits = DEFAULT_ACCOUNT_LINK_LIMITS,
+    private readonly passwords: PasswordHasher = passwordHasher,
+  ) {
+    this.resetPerIp = new AttemptWindows(limits.resetPerIp, deps.clock);
+    this.resetPerEmail = new AttemptWindows(limits.resetPerEmail, deps.clock);
+    this.linkPerIp = new AttemptWindows(limits.linkPerIp, deps.clock);
+  }
+
+  /** Sets the invited account's first password and signs it in, answering as POST /auth/v1/token does. */
+  async acceptInvite(input: { token: string; password: string }, ip: string): Promise<IssuedSession> {
+    const user = await this.setPasswordByLink('invite', input, ip, async (tx, link, account, at) => {
+      if (link.workspaceId === null) return;
+      await recordAudit(tx, { kind: 'user', userId: account.id, email: account.email }, at, {
+        workspaceId: link.workspaceId,
+        action: 'member.invite_accepted',
+        targetType: 'user',
+        targetId: account.id,
+        details: { email: account.email },
+      });
+    });
+    return this.tokens.issueSession(user);
+  }
+
+  /**
+   * Queues a reset link for the account of `email`, if there is one. The caller learns nothing either way:
+   * the same answer, after the same statements up to the writes that need an account.
+   */
+  async requestPasswordReset(input: { email: string }, ip: string): Promise<void> {
+    take(this.resetPerIp, ip, 'reset_ip');
+    const email = parseInput(emailSchema, input.email, 'email');
+    take(this.resetPerEmail, email, 'reset_email');
+    const at = isoAt(this.deps.clock);
+    const user = await this.deps.store.users.findByEmail(email);
+    await this.mail.secrets.load();
+    await this.deps.store.transaction(async (tx) => {
+      // A new link replaces the earlier ones (for an unknown address, this finds none to end).
+      await tx.accountTokens.expireUnused(user?.id ?? '', 'password_reset', at);
+      if (!user) return;
+      const link = await createLink(tx, this.mail, at, {
+        purpose: 'password_reset',
+        userId: user.id,
+        workspaceId: null,
+      });
+      await sendAccountEmail(
+        tx,
+        this.mail,
+        at,
+        { email: user.email, workspaceId: null },
+        passwordResetMessage({ email: user.email, link: link.url, expiresAt: link.expiresAt }),
+      );
+    });
+  }
+
+  /** Sets a new password through a reset link; every sign-in session issued before ends. */
+  async confirmPasswordReset(input: { token: string; password: string }, ip: string): Promise<void> {
+    await this.setPasswordByLink('password_reset', input, ip, async (tx, _link, account, at) => {
+      await recordAudit(tx, { kind: 'user', userId: account.id, email: account.email }, at, {
+        workspaceId: null,
+        action: 'user.password_reset',
+        targetType: 'user',
+        targetId: account.id,
+        details: { email: account.email },
+      });
+    });
+  }
+
+  /**
+   * Uses the link and sets the password of its account, with `record` (the audit) in the same transaction;
+   * any refusal changes nothing. Returns the account as it is now.
+   */
+  private async setPasswordByLink(
+    purpose: LinkPurpose,
+    input: { token: string; password: string },
+    ip: string,
+    record: (
+      tx: Pick<Repositories, 'audit'>,
+      link: AccountTokenRecord,
+      account: UserRecord,
+      at: string,
+    ) => Promise<void>,
+  ): Promise<UserRecord> {
+    take(this.linkPerIp, ip, 'link_ip');
+    const password = parseInput(passwordSchema, input.password, 'password');
+    // Checked before the password is hashed: scrypt's work is spent on links that can be used.
+    await this.usableLink(this.deps.store, purpose, input.token);
+    const passwordHash = await this.passwords.hash(password);
+    const at = isoAt(this.deps.clock);
+    return this.deps.store.transaction(async (tx) => {
+      // Again inside: the link may have been used or replaced while the password was hashed.
+      const link = await this.usableLink(tx, purpose, input.token);
+      const account = await tx.users.get(link.userId);
+      // An invite is for an account without a password: one chosen since (a reset, the operator) stays.
+      if (!account || (purpose === 'invite' && account.passwordHash !== null)) {
+        throw new AppError('link_invalid', { reason: 'used' });
+      }
+      if (!(await tx.accountTokens.use(link.id, at))) throw new AppError('link_invalid', { reason: 'used' });
+      await tx.users.setPasswordHash(account.id, passwordHash, at);
+      // The account has a password now: the other links sent to set one are of no use any more.
+      await tx.accountTokens.expireUnused(account.id, 'invite', at);
+      await tx.accountTokens.expireUnused(account.id, 'password_reset', at);
+      await record(tx, link, account, at);
+      return { ...account, passwordHash, passwordChangedAt: at };
+    });
+  }
+
+  /** The link of `token` for `purpose`, or 400 link_invalid saying why it cannot be used. */
+  private async usableLink(
+    store: Pick<Repositories, 'accountTokens'>,
+    purpose: LinkPurpose,
+    token: string,
+  ): Promise<AccountTokenRecord> {
+    const link = await store.accountTokens.findByHash(hashKey(token));
+    if (link?.purpose !== purpose) throw new AppError('link_invalid', { reason: 'unknown' });
+    if (link.usedAt !== null) throw new AppError('link_invalid', { reason: 'used' });
+    if (Date.parse(link.expiresAt) <= this.deps.clock.now()) {
+      throw new AppError('link_invalid', { reason: 'expired' });
+    }
+    return link;
+  }
+}
