@@ -15,11 +15,12 @@ import { WebhookService } from '../../src/services/webhooks.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { EmailMessageWithRecipients, Store } from '../../src/store/store.js';
+import { startTestApp } from '../support/app.js';
 import { describeEachBackend, type TestDatabase } from '../support/databases.js';
+import { EMAIL_MESSAGES_URL, emailKeyWithSender, FROM, message } from '../support/fixtures/email.js';
+import { call } from '../support/http-fixture.js';
 import { SmtpRelay } from '../support/smtp-server.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
-
-const FROM = 'Acme Coffee <hello@acme.example>';
 
 describeEachBackend('email delivery', (backend) => {
   let database: TestDatabase;
@@ -39,6 +40,7 @@ describeEachBackend('email delivery', (backend) => {
       retrySchedule?: number[];
       leaseMs?: number;
       concurrency?: number;
+      deps?: Deps;
     } = {},
   ): DeliveryWorker {
     const sink = new Writable({
@@ -48,7 +50,7 @@ describeEachBackend('email delivery', (backend) => {
       },
     });
     const worker = new DeliveryWorker({
-      deps,
+      deps: options.deps ?? deps,
       secrets,
       sender: new WebhookSender({ allowPrivate: true }),
       smtp: 'smtp' in options ? options.smtp : relaySender(),
@@ -393,5 +395,32 @@ describeEachBackend('email delivery', (backend) => {
     await stopWorkers(0);
     expect((await eventsOf(id)).map((event) => event.type)).toEqual(['queued', 'sent']);
     expect((await stored(id)).recipients[0]).toMatchObject({ status: 'sent', attempts: 1 });
+  });
+
+  it('sends one message for the same Idempotency-Key sent twice at once over HTTP', async () => {
+    const testApp = await startTestApp(database);
+    try {
+      const { key } = await emailKeyWithSender(testApp, workspaceId);
+      // The app's own (manual) clock: the message is due by it.
+      startWorker({ deps: testApp.deps });
+      const send = () =>
+        call(testApp, key, 'POST', EMAIL_MESSAGES_URL, {
+          body: message(),
+          headers: { 'idempotency-key': 'order-1024' },
+        });
+      const responses = await Promise.all([send(), send()]);
+
+      expect(responses.map((response) => response.statusCode)).toEqual([202, 202]);
+      const ids = new Set(responses.map((response) => response.json<{ id: string }>().id));
+      expect(ids.size).toBe(1);
+      const [id = ''] = ids;
+      await settledAs(id, 'sent');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(relay.received).toHaveLength(1);
+      expect(relay.received[0]?.mail.headers.get('x-brand-context-id')).toBe(id);
+    } finally {
+      await stopWorkers();
+      await testApp.close();
+    }
   });
 });
