@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { brandCommand } from './commands/brand.js';
+import { emailSendersCommand, emailSuppressionsCommand, mailboxCommand } from './commands/email.js';
 import { KEY_KIND_LIST } from '../core/key-kinds.js';
 import { keysCommand } from './commands/keys.js';
 import { mcpCommand } from './commands/mcp.js';
@@ -24,6 +25,9 @@ export function buildProgram(): Command {
     usersCommand,
     brandCommand,
     ...KEY_KIND_LIST.map(keysCommand),
+    emailSendersCommand,
+    emailSuppressionsCommand,
+    mailboxCommand,
     webhooksCommand,
     mcpCommand,
   ])

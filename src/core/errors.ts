@@ -253,11 +253,17 @@ export const PROBLEMS = {
     resolution: 'List the messages to find its id (GET /email/v1/messages).',
     detail: (v: { messageId: string }) => `This workspace has no message ${v.messageId}.`,
   },
+  email_sender_not_found: {
+    status: 404,
+    title: 'Not an allowed sender',
+    resolution: 'List the allowed senders to find it (brand-context email-senders list --workspace <id>).',
+    detail: (v: { sender: string }) => `${v.sender} is not an allowed sender of this workspace.`,
+  },
   suppression_not_found: {
     status: 404,
     title: 'Address not suppressed',
     resolution:
-      'List the suppressed addresses to find it (GET /api/v1/workspaces/{id}/email-suppressions).',
+      'List the suppressed addresses to find it: Settings → Email, GET /api/v1/workspaces/{id}/email-suppressions, or brand-context email-suppressions list.',
     detail: (v: { email: string }) => `${v.email} is not suppressed in this workspace.`,
   },
   link_invalid: {

@@ -25,6 +25,9 @@ import { updateCampaignRoute } from './api/campaigns/update.js';
 import { emailMessageContentRoute } from './api/email-messages/content.js';
 import { getEmailMessageRoute } from './api/email-messages/get.js';
 import { listEmailMessagesRoute } from './api/email-messages/list.js';
+import { listEmailSendersRoute } from './api/email-senders/list.js';
+import { listEmailSuppressionsRoute } from './api/email-suppressions/list.js';
+import { removeEmailSuppressionRoute } from './api/email-suppressions/remove.js';
 import { createKeyRoute } from './api/keys/create.js';
 import { KEY_ROUTES } from './api/keys/kinds.js';
 import { listKeysRoute } from './api/keys/list.js';
@@ -122,6 +125,11 @@ const WORKSPACE_RESOURCES: readonly { prefix: string; routes: Route[] }[] = [
       getDeliveryRoute,
       retryDeliveryRoute,
     ],
+  },
+  { prefix: '/email-senders', routes: [listEmailSendersRoute] },
+  {
+    prefix: '/email-suppressions',
+    routes: [listEmailSuppressionsRoute, removeEmailSuppressionRoute],
   },
   {
     prefix: '/email-messages',

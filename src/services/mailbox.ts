@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import type { CapturedEmail } from '../contract/email.js';
+import { parseInput } from '../core/inputs.js';
+import type { Deps } from './deps.js';
+import { toEmailMessage } from './email.js';
+import { openEmailBody } from './email-queue.js';
+import type { SecretBox } from './secret-box.js';
+
+/** How many messages `brand-context mailbox` shows unless told otherwise, and at most. */
+export const MAILBOX_LIMITS = { default: 10, max: 100 } as const;
+
+const mailboxSchema = z.object({
+  to: z.string().trim().toLowerCase().max(320).optional(),
+  limit: z.number().int().min(1).max(MAILBOX_LIMITS.max).default(MAILBOX_LIMITS.default),
+});
+
+/**
+ * The development mailbox of the whole installation (README "Transactional email", no SMTP_URL): the
+ * captured messages of every workspace and of none (a password reset), newest first, with their bodies,
+ * optionally only those to `to`. The operator's, at the CLI: it holds every account's one-time links.
+ */
+export async function readMailbox(
+  deps: Deps<'email'>,
+  secrets: SecretBox,
+  options: { to?: string | undefined; limit?: number | undefined },
+): Promise<CapturedEmail[]> {
+  const query = parseInput(mailboxSchema, options, '', 'Invalid mailbox query');
+  const messages = await deps.store.email.listCaptured(query);
+  return Promise.all(
+    messages.map(async (message) => {
+      const [events, body] = await Promise.all([
+        deps.store.email.events(message.id),
+        openEmailBody(secrets, message),
+      ]);
+      return { ...toEmailMessage(message, events), html: body.html, text: body.text };
+    }),
+  );
+}
