@@ -467,7 +467,7 @@ export const PROBLEMS = {
     status: 413,
     title: 'Request body too large',
     resolution:
-      'Send a smaller body: the read operation takes only {"action":"context","workspace_id":"…"} (at most 16 KiB), a campaign draft at most 4 MiB.',
+      'Send a smaller body: the read operation takes only {"action":"context","workspace_id":"…"} (at most 16 KiB), a campaign draft at most 4 MiB, a message to POST /email/v1/messages at most 5 MiB.',
     detail: byReason({
       body: 'The request body exceeds the size limit.',
       chunk_extensions: 'The chunk extensions of the body are too large.',

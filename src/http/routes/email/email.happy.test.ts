@@ -206,15 +206,19 @@ describeEachBackend('Transactional email API: the happy paths', (backend) => {
         { email: 'bounced@example.com', field: 'to', status: 'suppressed' },
         { email: 'ada@example.com', field: 'to', status: 'queued' },
       ]);
-      expect(sent.events).toEqual([
-        { type: 'queued', at: isoNow(f), recipient: null, detail: null },
-        {
-          type: 'suppressed',
-          at: isoNow(f),
-          recipient: 'bounced@example.com',
-          detail: expect.stringContaining('bounced') as string,
-        },
-      ]);
+      // Both at the same instant: the log's order between them is not defined.
+      expect(sent.events).toHaveLength(2);
+      expect(sent.events).toEqual(
+        expect.arrayContaining([
+          { type: 'queued', at: isoNow(f), recipient: null, detail: null },
+          {
+            type: 'suppressed',
+            at: isoNow(f),
+            recipient: 'bounced@example.com',
+            detail: expect.stringContaining('bounced') as string,
+          },
+        ]),
+      );
     });
 
     it('answers 202 suppressed when every recipient is suppressed, leaving nothing to send', async () => {
