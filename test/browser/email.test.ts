@@ -122,7 +122,9 @@ describeInBrowser('Email in the console (Settings → Email)', () => {
     const messages = page.getByRole('table', { name: 'Messages', exact: true });
     // A header row and the first page, newest first.
     await eventually(() => messages.getByRole('row').count(), 21);
-    expect(await messages.getByRole('row').nth(1).getByRole('rowheader').innerText()).toBe('Receipt 21');
+    expect(await messages.getByRole('row').nth(1).getByRole('rowheader').innerText()).toBe(
+      `Receipt 21\nFrom Acme Coffee <${SENDER}>`,
+    );
     expect(await cellText(page, 'Messages', 'Receipt 21', 'Recipients')).toBe('ada@example.com\nQueued');
     await page.getByRole('button', { name: 'Load more', exact: true }).click();
     await eventually(() => messages.getByRole('row').count(), 23);

@@ -1,5 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
+import { newEmailMessageSchema } from '../../src/contract/email.js';
+import { newId } from '../../src/core/base62.js';
 import { type Actor, OPERATOR } from '../../src/services/audit.js';
 import { createApiKey, createBrandKey } from '../../src/services/keys.js';
 import { addMember } from '../../src/services/members.js';
@@ -14,6 +16,7 @@ import {
   useBrowserFixture,
   WAIT_MS,
 } from './browser-harness.js';
+import { emailKeyWithSender } from '../support/fixtures/email.js';
 
 /** A phone, and the two laptop widths where the key tables used to scroll sideways. */
 const WIDTHS = [
@@ -87,6 +90,8 @@ describeInBrowser('The console at 390, 1280 and 1366 px: no sideways scrolling, 
   const longKeyName = 'Newsletter pipeline for the winter subscription campaign';
   const longWebhookUrl =
     'https://hooks.acme-coffee-roasters.example/integrations/brand-context/webhooks/receiver?source=console';
+  const longSubject = 'Your order 1042 from Acme Coffee Roasters has shipped and is on its way to you';
+  const longRecipient = 'marketing.operations@acme-coffee-roasters.example';
   let webhookId = '';
 
   // Keys as a busy workspace has them: made in the console by someone with a long address, used, one
@@ -141,6 +146,63 @@ describeInBrowser('The console at 390, 1280 and 1366 px: no sideways scrolling, 
       { status: 'retrying', nextAttemptAt: new Date(now + 5 * 60_000).toISOString() },
     );
     await webhooks.sendTest(OPERATOR, f.workspaceId, endpoint.id);
+
+    // Email as a busy workspace has it: a message to more recipients than a row names, with tags, one of
+    // them bounced with a long answer (and so suppressed); and one captured, for the development mailbox.
+    await emailKeyWithSender(f.testApp, f.workspaceId, 'acme-coffee-roasters.example');
+    const { email } = f.testApp.app.services;
+    const from = 'Acme Coffee Roasters Customer Care <customer.care@acme-coffee-roasters.example>';
+    await email.send(
+      f.workspaceId,
+      newEmailMessageSchema.parse({
+        from,
+        to: [longRecipient, 'wholesale.orders@acme-coffee-roasters.example', 'ada@example.com'],
+        cc: 'roastery.floor.manager@acme-coffee-roasters.example',
+        subject: longSubject,
+        text: 'Your order is on its way.',
+        tags: { order: '1042', campaign: 'winter-blend-launch-announcement' },
+      }),
+    );
+    await email.send(
+      f.workspaceId,
+      newEmailMessageSchema.parse({ from, to: 'ada@example.com', subject: 'Welcome', text: 'Hello.' }),
+    );
+    const bounce =
+      '550 5.1.1 <marketing.operations@acme-coffee-roasters.example>: Recipient address rejected: User unknown in virtual mailbox table';
+    const at = new Date(now).toISOString();
+    const copies = await store.emailQueue.claim({
+      lease: 'layout',
+      now: at,
+      leaseUntil: new Date(now + 60_000).toISOString(),
+      limit: 10,
+    });
+    for (const { recipient, message } of copies) {
+      // The rest (the invite of the member added above among them) stays queued.
+      const bounced = message.subject === longSubject && recipient.email === longRecipient;
+      const status = bounced ? 'bounced' : message.subject === 'Welcome' ? 'captured' : undefined;
+      if (status === undefined) {
+        await store.emailQueue.release(recipient.id, 'layout');
+        continue;
+      }
+      const response = bounced ? bounce : 'SMTP_URL is not set: kept in the mailbox';
+      await store.emailQueue.settle(recipient.id, 'layout', {
+        eventId: newId('ee'),
+        status,
+        attempts: 1,
+        nextAttemptAt: null,
+        response,
+        at,
+      });
+      if (bounced)
+        await store.email.suppress({
+          workspaceId: f.workspaceId,
+          email: recipient.email,
+          reason: 'bounced',
+          detail: bounce,
+          messageId: message.id,
+          createdAt: at,
+        });
+    }
   });
 
   /** Each page, with what shows that its content has loaded, and how many row buttons it has at least. */
@@ -232,6 +294,18 @@ describeInBrowser('The console at 390, 1280 and 1366 px: no sideways scrolling, 
         // Details for both deliveries, Retry for the one that failed.
         rowButtons: 3,
         ready: (page) => rowOf(table(page, 'Deliveries'), '503').waitFor(),
+      },
+      {
+        name: 'email',
+        path: `${workspace}/settings/email`,
+        title: 'Email',
+        // Details of both messages, Open of the captured one, Remove of the bounced address.
+        rowButtons: 4,
+        ready: async (page) => {
+          await rowOf(table(page, 'Messages'), longSubject).waitFor();
+          await rowOf(table(page, 'Captured messages'), 'Welcome').waitFor();
+          await rowOf(table(page, 'Suppressions'), longRecipient).waitFor();
+        },
       },
       {
         name: 'access-tokens',

@@ -75,12 +75,18 @@ export function MessageLog({ workspaceId, log, status, onStatusChange, onRefresh
           name="Messages"
           columns={[
             {
-              header: 'Subject',
+              header: 'Message',
               rowHeader: true,
               className: 'cell-subject',
-              cell: (message) => message.subject,
+              cell: (message) => (
+                <>
+                  {message.subject}
+                  <span className="cell-detail">
+                    From <Email address={message.from} />
+                  </span>
+                </>
+              ),
             },
-            { header: 'From', className: 'cell-email', cell: (message) => <Email address={message.from} /> },
             {
               header: 'Recipients',
               className: 'cell-email',
