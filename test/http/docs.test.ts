@@ -1,21 +1,27 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newCampaignSchema } from '../../src/contract/campaigns.js';
+import { newEmailMessageSchema } from '../../src/contract/email.js';
 import { WEBHOOK_EVENT_TYPES, type EventEnvelope } from '../../src/contract/webhooks.js';
 import { parseBrandDocument } from '../../src/core/brand-context.js';
 import { DEFAULT_RETRY_SCHEDULE } from '../../src/core/delivery-schedule.js';
+import { EmailChannel } from '../../src/delivery/email-channel.js';
+import { SmtpSender } from '../../src/delivery/smtp-sender.js';
 import { KEY_SERVICES } from '../../src/services/keys.js';
 import type { Actor } from '../../src/services/audit.js';
 import { replaceBrand } from '../../src/services/brand.js';
 import { createCampaign, scheduleCampaign, updateCampaign } from '../../src/services/campaigns.js';
 import { DEMO_BRAND } from '../../src/services/demo-brand.js';
 import { sweepKeyExpiry } from '../../src/services/key-expiry.js';
+import { SecretBox } from '../../src/services/secret-box.js';
 import { addMember, removeMember } from '../../src/services/members.js';
 import { createWorkspace, findOrCreateUser } from '../../src/services/workspaces.js';
 import { REPO_ROOT } from '../cli/cli-process.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { DAY_MS } from '../support/clock.js';
+import { DAY_MS, type ManualClock } from '../support/clock.js';
 import { sqliteBackend, type TestDatabase } from '../support/databases.js';
+import { emailKeyWithSender } from '../support/fixtures/email.js';
+import { SmtpRelay } from '../support/smtp-server.js';
 
 /** Every `src` and `href` of the page, resolved against the page's own URL. */
 function referencesOf(html: string, pageUrl: string): string[] {
@@ -123,6 +129,58 @@ function shapeDifferences(sample: unknown, actual: unknown, path: string): strin
     : [`${path} is a ${typeof actual}, shown as a ${typeof sample}`];
 }
 
+/** Every copy of the email queue due now, attempted once by `channel` and recorded, as the worker does. */
+async function attemptDue(channel: EmailChannel, clock: ManualClock): Promise<void> {
+  const now = clock.now();
+  const jobs = await channel.claim({
+    lease: 'docs',
+    now: new Date(now).toISOString(),
+    leaseUntil: new Date(now + 60_000).toISOString(),
+    limit: 100,
+  });
+  for (const job of jobs) await (await job.send(new AbortController().signal))?.();
+}
+
+/**
+ * Each `email.*` event once: a message through a relay that accepts one recipient, refuses one for good,
+ * asks to try one again later and one until its one retry is spent; a message to the refused address
+ * since (suppressed); and one while no relay is set (captured).
+ */
+async function publishEmailEvents(testApp: TestApp, workspaceId: string): Promise<void> {
+  const { deps, clock, app } = testApp;
+  await emailKeyWithSender(testApp, workspaceId, 'orders@acme.example');
+  const secrets = new SecretBox(deps.store);
+  const send = (to: string[]) =>
+    app.services.email.send(
+      workspaceId,
+      newEmailMessageSchema.parse({
+        from: 'Acme Coffee <orders@acme.example>',
+        to,
+        subject: 'Your order 1042',
+        text: 'Thank you for your order.',
+        tags: { order: '1042' },
+      }),
+    );
+  const relay = await SmtpRelay.start();
+  const smtp = new SmtpSender(relay.url, { maxConnections: 1 });
+  try {
+    relay.rejects.add('gone@example.com');
+    relay.defersOnce.add('later@example.com');
+    relay.defersOnce.add('never@example.com');
+    const channel = new EmailChannel({ deps, secrets, smtp, logger: app.log, retrySchedule: [0] });
+    await send(['ada@example.com', 'gone@example.com', 'later@example.com', 'never@example.com']);
+    await attemptDue(channel, clock);
+    relay.defersOnce.add('never@example.com');
+    await attemptDue(channel, clock);
+  } finally {
+    smtp.close();
+    await relay.close();
+  }
+  await send(['gone@example.com', 'bob@example.com']);
+  const capturing = new EmailChannel({ deps, secrets, smtp: undefined, logger: app.log, retrySchedule: [0] });
+  await attemptDue(capturing, clock);
+}
+
 describe('README "Webhooks"', () => {
   let database: TestDatabase;
   let testApp: TestApp;
@@ -161,7 +219,8 @@ describe('README "Webhooks"', () => {
     for (const service of Object.values(KEY_SERVICES)) {
       const revoked = await service.create(deps, actor, { workspaceId, name: 'old pipeline' });
       await service.revoke(deps, actor, workspaceId, revoked.id);
-      await service.create(deps, actor, { workspaceId, name: 'newsletter pipeline' });
+      // An expiry for every kind: transactional email keys have none unless the operator gives one.
+      await service.create(deps, actor, { workspaceId, name: 'newsletter pipeline', expiresInDays: 90 });
     }
     clock.advance(80 * DAY_MS);
     await sweepKeyExpiry(deps, accountMail);
@@ -180,6 +239,7 @@ describe('README "Webhooks"', () => {
     const added = await addMember(deps, accountMail, actor, 'owner', workspaceId, member);
     await removeMember(deps, actor, 'owner', workspaceId, added.user_id);
     await webhooks.sendTest(actor, workspaceId, webhook.id);
+    await publishEmailEvents(testApp, workspaceId);
 
     let cursor: string | undefined;
     do {
