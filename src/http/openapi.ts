@@ -59,7 +59,7 @@ export const OPENAPI_OPTIONS: FastifyDynamicSwaggerOptions = {
           type: 'http',
           scheme: 'bearer',
           description:
-            'A user token (from sign-in, or a personal access token), a workspace API key (`wsk_…`, campaign routes only) or, for the read operation only, a brand read key (`brk_…`).',
+            'A user token (from sign-in, or a personal access token), a workspace API key (`wsk_…`, campaign routes only), for the read operation only a brand read key (`brk_…`), and for /email/v1 only a transactional email key (`tek_…`).',
         },
         sessionCookie: {
           type: 'apiKey',

@@ -60,8 +60,9 @@ export const MANAGEMENT_SECURITY: Record<string, string[]>[] = [{ bearer: [] }, 
 /**
  * Problems every management route answers before it runs (README "Management API"): the credential; any
  * input with a NUL character; a write made with the session cookie but no CSRF token; a workspace API key
- * outside the campaign routes; and on a workspace's routes (those with a `permission`), the workspace and
- * the caller's role in it. A write also fails, saving nothing, when the database's disk is full.
+ * outside the campaign routes, and a transactional email key anywhere; and on a workspace's routes (those
+ * with a `permission`), the workspace and the caller's role in it. A write also fails, saving nothing, when
+ * the database's disk is full.
  */
 export function managementProblems(access: 'read' | 'write', permission?: Permission): ProblemCode[] {
   const problems: ProblemCode[] = [
@@ -73,6 +74,7 @@ export function managementProblems(access: 'read' | 'write', permission?: Permis
     'api_key_expired',
     'api_key_revoked',
     'brand_key_not_allowed',
+    'email_key_not_allowed',
     'invalid_request',
   ];
   if (access === 'write') problems.push('csrf_failed', 'storage_full');

@@ -5,6 +5,7 @@ import { startTestApp, type TestApp } from '../support/app.js';
 import { describeEachBackend, sqliteBackend, type TestDatabase } from '../support/databases.js';
 import { call, type CallOptions, outcome, useFixture } from '../support/http-fixture.js';
 import { campaignsApi, newDraft } from '../support/fixtures/campaigns.js';
+import { emailKeyWithSender, message, sendEmail } from '../support/fixtures/email.js';
 
 interface MediaType {
   schema: { $ref?: string; properties?: Record<string, unknown>; required?: string[] };
@@ -74,6 +75,9 @@ describe('GET /openapi.json', () => {
         'POST /auth/v1/session',
         'GET /auth/v1/session',
         'DELETE /auth/v1/session',
+        'POST /auth/v1/invites/accept',
+        'POST /auth/v1/password-reset',
+        'POST /auth/v1/password-reset/confirm',
         'GET /api/v1/workspaces',
         'POST /api/v1/workspaces',
         'GET /api/v1/workspaces/{id}/brand',
@@ -84,6 +88,7 @@ describe('GET /openapi.json', () => {
         'GET /api/v1/workspaces/{id}/members',
         'POST /api/v1/workspaces/{id}/members',
         'DELETE /api/v1/workspaces/{id}/members/{user_id}',
+        'POST /api/v1/workspaces/{id}/members/{user_id}/invite',
         'GET /api/v1/workspaces/{id}/audit-log',
         'GET /api/v1/tokens',
         'POST /api/v1/tokens',
@@ -108,6 +113,15 @@ describe('GET /openapi.json', () => {
         'GET /api/v1/workspaces/{id}/webhooks/{webhook_id}/deliveries',
         'GET /api/v1/workspaces/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}',
         'POST /api/v1/workspaces/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/retry',
+        'GET /api/v1/workspaces/{id}/email-senders',
+        'GET /api/v1/workspaces/{id}/email-suppressions',
+        'DELETE /api/v1/workspaces/{id}/email-suppressions/{email}',
+        'GET /api/v1/workspaces/{id}/email-messages',
+        'GET /api/v1/workspaces/{id}/email-messages/{message_id}',
+        'GET /api/v1/workspaces/{id}/email-messages/{message_id}/content',
+        'POST /email/v1/messages',
+        'GET /email/v1/messages',
+        'GET /email/v1/messages/{message_id}',
       ].sort(),
     );
   });
@@ -290,6 +304,12 @@ describeEachBackend('Documented problems are the ones the API answers', (backend
     expect(leased.map((delivery) => delivery.id)).toContain(deliveryId);
     const disabled = `${ws}/webhooks/${await newWebhook()}`;
     expect((await call(f, owner, 'PATCH', disabled, json({ enabled: false }))).statusCode).toBe(200);
+    // A transactional email key and a message it sent, under an Idempotency-Key.
+    const { key: emailKey } = await emailKeyWithSender(f, f.workspaceId);
+    const sent = '/email/v1/messages';
+    const reused = { body: message(), headers: { 'idempotency-key': 'openapi-1' } };
+    expect((await call(f, emailKey, 'POST', sent, reused)).statusCode).toBe(202);
+    const { id: messageId } = await sendEmail(f, emailKey);
 
     const provoked: ProvokedProblems = {
       // The read operation, in its order of checks.
@@ -411,6 +431,30 @@ describeEachBackend('Documented problems are the ones the API answers', (backend
       'POST /api/v1/workspaces/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/retry': [
         ['409 delivery_in_progress', `${hook}/deliveries/${deliveryId}/retry`, owner],
         ['404 delivery_not_found', `${hook}/deliveries/dlv_none/retry`, owner],
+      ],
+      'GET /api/v1/workspaces/{id}/email-messages': [
+        ['403 email_key_not_allowed', `${ws}/email-messages`, emailKey],
+        ['403 insufficient_role', `${ws}/email-messages`, member],
+      ],
+      'GET /api/v1/workspaces/{id}/email-messages/{message_id}': [
+        ['404 email_message_not_found', `${ws}/email-messages/em_none`, owner],
+      ],
+      'GET /api/v1/workspaces/{id}/email-messages/{message_id}/content': [
+        ['404 email_message_not_found', `${ws}/email-messages/${messageId}/content`, owner],
+      ],
+      'POST /email/v1/messages': [
+        ['401 email_key_missing', sent, undefined, json(message())],
+        ['401 email_key_invalid', sent, apiKey, json(message())],
+        ['400 invalid_request', sent, emailKey, json(message({ subject: 'a\r\nBcc: x@example.com' }))],
+        ['422 sender_not_allowed', sent, emailKey, json(message({ from: 'a@elsewhere.example' }))],
+        ['422 idempotency_key_reused', sent, emailKey, { ...reused, body: message({ subject: 'Other' }) }],
+        ['413 payload_too_large', sent, emailKey, raw('x'.repeat(6 * 1024 * 1024))],
+        ['415 unsupported_media_type', sent, emailKey, raw('to=a', 'text/html')],
+      ],
+      'GET /email/v1/messages': [['400 invalid_request', `${sent}?status=opened`, emailKey]],
+      'GET /email/v1/messages/{message_id}': [
+        ['404 email_message_not_found', `${sent}/em_none`, emailKey],
+        ['401 email_key_invalid', `${sent}/${messageId}`, owner],
       ],
     };
 
