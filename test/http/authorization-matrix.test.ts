@@ -3,8 +3,11 @@ import { METHODS } from 'node:http';
 import type { HTTPMethods, LightMyRequestResponse } from 'fastify';
 import { SignJWT } from 'jose';
 import { expect, it } from 'vitest';
+import { newId } from '../../src/core/base62.js';
 import { PROBLEMS, type ProblemCode } from '../../src/core/errors.js';
+import { KEY_KINDS } from '../../src/core/key-kinds.js';
 import { API_KEY_PERMISSIONS, can, PERMISSIONS, type Permission, ROLES } from '../../src/core/roles.js';
+import { ACCOUNT_LINK_PREFIXES, hashKey } from '../../src/core/secret-keys.js';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
 import { OPERATOR } from '../../src/services/audit.js';
@@ -14,6 +17,15 @@ import { DEMO_BRAND } from '../../src/services/demo-brand.js';
 import { findOrCreateUser } from '../../src/services/workspaces.js';
 import type { UserRecord } from '../../src/store/store.js';
 import { describeEachBackend, snapshotTables } from '../support/databases.js';
+import { NEW_PASSWORD } from '../support/fixtures/account-email.js';
+import {
+  capturedEmail,
+  type EmailKeys,
+  emailKeys,
+  message,
+  sendEmail,
+  suppress,
+} from '../support/fixtures/email.js';
 import { type Fixture as SharedFixture, isoNow, outcome, useFixture } from '../support/http-fixture.js';
 import { addUser } from '../support/users.js';
 
@@ -33,6 +45,8 @@ const CALLERS = [
   'otherBrandKey',
   'apiKey',
   'otherApiKey',
+  'emailKey',
+  'otherEmailKey',
   'owner',
   'admin',
   'member',
@@ -50,6 +64,8 @@ const CALLER_NAMES: Record<CallerKind, string> = {
   otherBrandKey: 'a brand read key of another workspace',
   apiKey: 'a workspace API key of the target workspace',
   otherApiKey: 'a workspace API key of another workspace',
+  emailKey: 'a transactional email key of the target workspace',
+  otherEmailKey: 'a transactional email key of another workspace',
   owner: 'an owner of the target workspace',
   admin: 'an admin of the target workspace',
   member: 'a member of the target workspace',
@@ -59,6 +75,9 @@ const CALLER_NAMES: Record<CallerKind, string> = {
 /** What a caller gets: the route's success status, or a problem (its status is PROBLEMS[code].status). */
 type Outcome = 'ok' | ProblemCode;
 type Access = 'public' | 'methodNotAllowed' | 'read' | 'account' | 'consoleSession' | 'signOut' | Permission;
+
+/** What a transactional email key may do: call /email/v1, and nothing else. */
+const EMAIL_KEY_PERMISSIONS: readonly Permission[] = KEY_KINDS.email.permissions;
 
 function everyCaller(outcome: Outcome): Record<CallerKind, Outcome> {
   return Object.fromEntries(CALLERS.map((caller) => [caller, outcome])) as Record<CallerKind, Outcome>;
@@ -78,6 +97,8 @@ const WITHOUT_USER = {
   otherBrandKey: 'brand_key_not_allowed',
   apiKey: 'api_key_not_allowed',
   otherApiKey: 'api_key_not_allowed',
+  emailKey: 'email_key_not_allowed',
+  otherEmailKey: 'email_key_not_allowed',
 } as const satisfies Partial<Record<CallerKind, Outcome>>;
 
 /** On the campaign routes a workspace API key acts in its own workspace only. */
@@ -106,6 +127,8 @@ const EXPECTED: Record<Access, Record<CallerKind, Outcome>> = {
     // A workspace API key reaches campaigns only (README "Workspace API keys"); the read operation takes brand read keys.
     apiKey: 'malformed_key',
     otherApiKey: 'malformed_key',
+    emailKey: 'malformed_key',
+    otherEmailKey: 'malformed_key',
     owner: 'ok',
     admin: 'ok',
     member: 'ok',
@@ -198,16 +221,45 @@ const EXPECTED: Record<Access, Record<CallerKind, Outcome>> = {
     member: 'insufficient_role',
     outsider: 'workspace_forbidden',
   },
+  // /email/v1 (README "Transactional email"): transactional email keys, each acting in its own workspace;
+  // nothing else is even looked up.
+  'email.send': {
+    ...everyCaller('email_key_invalid'),
+    anonymous: 'email_key_missing',
+    emailKey: 'ok',
+    otherEmailKey: 'ok',
+  },
+  // Settings → Email: owners and admins only; the keys that send email do not manage it.
+  'email.read': {
+    ...WITHOUT_USER,
+    owner: 'ok',
+    admin: 'ok',
+    member: 'insufficient_role',
+    outsider: 'workspace_forbidden',
+  },
+  'email.write': {
+    ...WITHOUT_USER,
+    owner: 'ok',
+    admin: 'ok',
+    member: 'insufficient_role',
+    outsider: 'workspace_forbidden',
+  },
 };
 
-/** The shared fixture, plus a draft to read, a webhook endpoint with a delivery, and an account that signs in. */
-interface MatrixExtra {
+/**
+ * The shared fixture, plus a draft to read, a webhook endpoint with a delivery, an account that signs in,
+ * a transactional email key and allowed sender in each workspace, and messages of the target workspace.
+ */
+interface MatrixExtra extends EmailKeys {
   /** A draft of the target workspace, for the routes that only read one. */
   campaignId: string;
   /** An endpoint of the target workspace (never disabled) and a delivery of its, for the webhook routes. */
   webhookId: string;
   deliveryId: string;
   signIn: { email: string; password: string };
+  /** A message the target workspace sent through /email/v1, and one captured (with its bodies). */
+  messageId: string;
+  capturedId: string;
 }
 type Fixture = SharedFixture & MatrixExtra;
 
@@ -230,6 +282,11 @@ interface RouteRow {
   mutating?: boolean;
   /** A fresh target (and body) per call, so cells do not depend on one another. */
   build?: (fixture: Fixture, actor: UserRecord) => Promise<Built> | Built;
+  /**
+   * What a caller gets here instead of its access's cell, once authorized: a transactional email key of
+   * another workspace acts in its own, which has neither the target's messages nor its sender.
+   */
+  overrides?: Partial<Record<CallerKind, Outcome>>;
 }
 
 let sequence = 0;
@@ -294,6 +351,28 @@ const ROUTES: RouteRow[] = [
   { method: 'POST', path: '/auth/v1/session', access: 'public', ok: 200, build: (f) => ({ body: f.signIn }) },
   ...withHead({ method: 'GET', path: '/auth/v1/session', access: 'consoleSession', ok: 200 }),
   { method: 'DELETE', path: '/auth/v1/session', access: 'signOut', ok: 204 },
+  // Account email's links (README "Account email"): a fresh link per call, since each works once.
+  {
+    method: 'POST',
+    path: '/auth/v1/invites/accept',
+    access: 'public',
+    ok: 200,
+    build: async (f) => ({ body: { token: await linkToken(f, 'invite'), password: NEW_PASSWORD } }),
+  },
+  {
+    method: 'POST',
+    path: '/auth/v1/password-reset',
+    access: 'public',
+    ok: 202,
+    build: () => ({ body: { email: `forgetful${next()}@example.com` } }),
+  },
+  {
+    method: 'POST',
+    path: '/auth/v1/password-reset/confirm',
+    access: 'public',
+    ok: 204,
+    build: async (f) => ({ body: { token: await linkToken(f, 'password_reset'), password: NEW_PASSWORD } }),
+  },
   ...withHead({ method: 'GET', path: '/api/v1/workspaces', access: 'account', ok: 200 }),
   {
     method: 'POST',
@@ -381,6 +460,18 @@ const ROUTES: RouteRow[] = [
     access: 'members.write',
     ok: 204,
     mutating: true,
+    build: async (f) => {
+      const { user } = await addUser(f, { workspaceId: f.workspaceId, role: 'member' });
+      return { params: { user_id: user.id } };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/workspaces/{id}/members/{user_id}/invite',
+    access: 'members.write',
+    ok: 202,
+    mutating: true,
+    // A member who has not chosen a password yet.
     build: async (f) => {
       const { user } = await addUser(f, { workspaceId: f.workspaceId, role: 'member' });
       return { params: { user_id: user.id } };
@@ -534,6 +625,69 @@ const ROUTES: RouteRow[] = [
     mutating: true,
     build: (f) => ({ params: { webhook_id: f.webhookId, delivery_id: f.deliveryId } }),
   },
+  ...withHead({ method: 'GET', path: '/api/v1/workspaces/{id}/email-keys', access: 'email.read', ok: 200 }),
+  ...withHead({
+    method: 'GET',
+    path: '/api/v1/workspaces/{id}/email-senders',
+    access: 'email.read',
+    ok: 200,
+  }),
+  ...withHead({
+    method: 'GET',
+    path: '/api/v1/workspaces/{id}/email-suppressions',
+    access: 'email.read',
+    ok: 200,
+  }),
+  {
+    method: 'DELETE',
+    path: '/api/v1/workspaces/{id}/email-suppressions/{email}',
+    access: 'email.write',
+    ok: 204,
+    mutating: true,
+    build: async (f) => {
+      const email = `bounced${next()}@example.com`;
+      await suppress(f, f.workspaceId, email);
+      return { params: { email } };
+    },
+  },
+  ...withHead({
+    method: 'GET',
+    path: '/api/v1/workspaces/{id}/email-messages',
+    access: 'email.read',
+    ok: 200,
+  }),
+  ...withHead({
+    method: 'GET',
+    path: '/api/v1/workspaces/{id}/email-messages/{message_id}',
+    access: 'email.read',
+    ok: 200,
+    build: (f) => ({ params: { message_id: f.messageId } }),
+  }),
+  ...withHead({
+    method: 'GET',
+    path: '/api/v1/workspaces/{id}/email-messages/{message_id}/content',
+    access: 'email.read',
+    ok: 200,
+    build: (f) => ({ params: { message_id: f.capturedId } }),
+  }),
+  {
+    method: 'POST',
+    path: '/email/v1/messages',
+    access: 'email.send',
+    ok: 202,
+    mutating: true,
+    build: () => ({ body: message({ subject: `Matrix ${next()}` }) }),
+    overrides: { otherEmailKey: 'sender_not_allowed' },
+  },
+  ...withHead({ method: 'GET', path: '/email/v1/messages', access: 'email.send', ok: 200 }),
+  ...withHead({
+    method: 'GET',
+    path: '/email/v1/messages/{message_id}',
+    access: 'email.send',
+    ok: 200,
+    build: (f) => ({ params: { message_id: f.messageId } }),
+    overrides: { otherEmailKey: 'email_message_not_found' },
+  }),
 ];
 
 async function newDraft(f: Fixture): Promise<string> {
@@ -556,6 +710,26 @@ async function newWebhook(f: SharedFixture): Promise<string> {
   return webhook.id;
 }
 
+/**
+ * The token of a working one-time link of account email for a new account, stored as the service stores
+ * one: the matrix checks who may follow a link, the account email suites how it is mailed.
+ */
+async function linkToken(f: Fixture, purpose: keyof typeof ACCOUNT_LINK_PREFIXES): Promise<string> {
+  const { user } = await addUser(f, { workspaceId: f.workspaceId, role: 'member' });
+  const token = ACCOUNT_LINK_PREFIXES[purpose] + randomBytes(32).toString('base64url');
+  await f.store.accountTokens.create({
+    id: newId('lnk'),
+    tokenHash: hashKey(token),
+    purpose,
+    userId: user.id,
+    workspaceId: purpose === 'invite' ? f.workspaceId : null,
+    createdAt: isoNow(f),
+    expiresAt: new Date(f.clock.now() + HOUR_S * 1000).toISOString(),
+    usedAt: null,
+  });
+  return token;
+}
+
 const routeName = (row: { method: string; path: string }) => `${row.method} ${row.path}`;
 
 /** `{name}` placeholders, and a trailing `*` (a wildcard route) from `params['*']`. */
@@ -567,8 +741,13 @@ function fillPath(template: string, params: Record<string, string>): string {
   });
 }
 
+/** What `caller` gets on `row`: its access's cell, unless the row says otherwise. */
+function outcomeOf(row: RouteRow, caller: CallerKind): Outcome {
+  return row.overrides?.[caller] ?? EXPECTED[row.access][caller];
+}
+
 function expectedCell(row: RouteRow, caller: CallerKind): string {
-  const outcome = EXPECTED[row.access][caller];
+  const outcome = outcomeOf(row, caller);
   if (outcome === 'ok') return String(row.ok);
   // HEAD answers carry no body, so only the status can be compared.
   return row.method === 'HEAD' ? String(PROBLEMS[outcome].status) : `${PROBLEMS[outcome].status} ${outcome}`;
@@ -597,10 +776,19 @@ async function matrixExtra(f: SharedFixture): Promise<MatrixExtra> {
   });
   const signIn = { email: `signer${next()}@example.com`, password: 'correct horse battery' };
   const signer = await findOrCreateUser(f.deps, signIn.email);
-  await f.store.users.setPasswordHash(signer.id, cheapPasswordHash(signIn.password), isoNow(f));
+  await f.store.users.setPasswordHash(signer.id, cheapPasswordHash(signIn.password));
   const webhookId = await newWebhook(f);
   const test = await f.app.services.webhooks.sendTest(OPERATOR, f.workspaceId, webhookId);
-  return { campaignId: campaign.id, webhookId, deliveryId: test.delivery_id, signIn };
+  const keys = await emailKeys(f);
+  return {
+    campaignId: campaign.id,
+    webhookId,
+    deliveryId: test.delivery_id,
+    signIn,
+    ...keys,
+    messageId: (await sendEmail(f, keys.emailKey)).id,
+    capturedId: await capturedEmail(f, f.workspaceId),
+  };
 }
 
 /** The user a caller acts as (whose token a DELETE /api/v1/tokens/{token_id} row revokes). */
@@ -658,6 +846,10 @@ async function credentialOf(f: Fixture, caller: CallerKind): Promise<string | un
       return `Bearer ${f.apiKey}`;
     case 'otherApiKey':
       return `Bearer ${f.otherApiKey}`;
+    case 'emailKey':
+      return `Bearer ${f.emailKey}`;
+    case 'otherEmailKey':
+      return `Bearer ${f.otherEmailKey}`;
     case 'owner':
     case 'admin':
     case 'member':
@@ -685,22 +877,35 @@ async function call(
 }
 
 describeEachBackend('Authorization matrix: every route × every kind of caller', (backend) => {
-  const fixture = useFixture(backend, { extend: matrixExtra });
+  // Every caller follows each account link, and the invalid-body test once more: past the per-client throttles.
+  const unthrottled = { attempts: 1000, windowSeconds: 60 };
+  const fixture = useFixture(backend, {
+    extend: matrixExtra,
+    app: {
+      accountLinkLimits: { resetPerIp: unthrottled, resetPerEmail: unthrottled, linkPerIp: unthrottled },
+    },
+  });
 
-  it('keeps the role and API key columns in step with the PERMISSIONS and API_KEY_PERMISSIONS tables', () => {
+  it('keeps the role and key columns in step with the PERMISSIONS table and the key kinds', () => {
     for (const permission of Object.keys(PERMISSIONS) as Permission[]) {
+      const cells = EXPECTED[permission];
+      // /email/v1 takes transactional email keys alone: no user or other key gets as far as a role check.
+      if (EMAIL_KEY_PERMISSIONS.includes(permission)) {
+        expect(cells.emailKey, `emailKey on ${permission}`).toBe('ok');
+        for (const role of ROLES) expect(cells[role], `${role} on ${permission}`).toBe('email_key_invalid');
+        continue;
+      }
       for (const role of ROLES) {
-        expect(EXPECTED[permission][role], `${role} on ${permission}`).toBe(
+        expect(cells[role], `${role} on ${permission}`).toBe(
           can(role, permission) ? 'ok' : 'insufficient_role',
         );
       }
       const keyMay = API_KEY_PERMISSIONS.includes(permission);
-      expect(EXPECTED[permission].apiKey, `apiKey on ${permission}`).toBe(
-        keyMay ? 'ok' : 'api_key_not_allowed',
-      );
-      expect(EXPECTED[permission].otherApiKey, `otherApiKey on ${permission}`).toBe(
+      expect(cells.apiKey, `apiKey on ${permission}`).toBe(keyMay ? 'ok' : 'api_key_not_allowed');
+      expect(cells.otherApiKey, `otherApiKey on ${permission}`).toBe(
         keyMay ? 'workspace_forbidden' : 'api_key_not_allowed',
       );
+      expect(cells.emailKey, `emailKey on ${permission}`).toBe('email_key_not_allowed');
     }
   });
 
@@ -715,7 +920,7 @@ describeEachBackend('Authorization matrix: every route × every kind of caller',
         const authorization = await credentialOf(f, caller);
         const built = (await row.build?.(f, actorOf(f, caller))) ?? {};
         expected[label] = expectedCell(row, caller);
-        const refused = EXPECTED[row.access][caller] !== 'ok';
+        const refused = outcomeOf(row, caller) !== 'ok';
         const before = row.mutating === true && refused ? await snapshotTables(f.database.config) : undefined;
         const response = await call(f, row, authorization, built);
         actual[label] = outcome(response);
