@@ -319,6 +319,59 @@ describeEachBackend('email delivery', (backend) => {
     }
   });
 
+  it('publishes email.failed, email.suppressed and email.captured as the recipients reach them', async () => {
+    const receiver = await WebhookReceiver.start();
+    try {
+      const webhooks = new WebhookService(deps, secrets, { allowPrivate: true });
+      await webhooks.create(OPERATOR, workspaceId, { url: receiver.url, events: ['*'] });
+      await relay.close();
+      startWorker({ retrySchedule: [] });
+      const failed = await queue({ to: ['ada@example.com'] });
+      await settledAs(failed, 'failed');
+      await stopWorkers();
+
+      const suppressed = await queue({ to: ['late@example.com'] });
+      await store.email.suppress({
+        workspaceId,
+        email: 'late@example.com',
+        reason: 'bounced',
+        detail: '550 5.1.1 No such user',
+        messageId: null,
+        createdAt: new Date().toISOString(),
+      });
+      const captured = await queue({ to: ['bob@example.com'] });
+      startWorker({ smtp: undefined });
+      await settledAs(suppressed, 'suppressed');
+      await settledAs(captured, 'captured');
+
+      const arrivals = await receiver.count(3);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(receiver.arrivals).toHaveLength(3);
+      const published = arrivals
+        .map((arrival) => (JSON.parse(arrival.body) as EventEnvelope).data)
+        .map(({ message_id, recipient, status, detail }) => ({ message_id, recipient, status, detail }));
+      expect(published).toEqual(
+        expect.arrayContaining([
+          {
+            message_id: failed,
+            recipient: 'ada@example.com',
+            status: 'failed',
+            detail: 'not sent: no connection to the relay (ECONNREFUSED)',
+          },
+          {
+            message_id: suppressed,
+            recipient: 'late@example.com',
+            status: 'suppressed',
+            detail: 'not sent: the address bounced before',
+          },
+          { message_id: captured, recipient: 'bob@example.com', status: 'captured', detail: CAPTURED_DETAIL },
+        ]) as unknown,
+      );
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('captures every recipient when there is no SMTP_URL, and logs account email without its body', async () => {
     startWorker({ smtp: undefined });
     const transactional = await queue({ to: ['ada@example.com'], cc: ['bob@example.com'] });

@@ -95,6 +95,8 @@ describeEachBackend('webhook delivery', (backend) => {
     await KEY_SERVICES.brand.revoke(deps, OPERATOR, workspaceId, brandKey.id);
     const apiKey = await KEY_SERVICES.api.create(deps, OPERATOR, { workspaceId, name: 'pipeline' });
     await KEY_SERVICES.api.revoke(deps, OPERATOR, workspaceId, apiKey.id);
+    const emailKey = await KEY_SERVICES.email.create(deps, OPERATOR, { workspaceId, name: 'receipts' });
+    await KEY_SERVICES.email.revoke(deps, OPERATOR, workspaceId, emailKey.id);
     const { workspace_id: _w, version: _v, updated_at: _u, ...brand } = await getBrand(deps, workspaceId);
     await replaceBrand(deps, OPERATOR, workspaceId, { ...brand, description: 'Changed for the webhook' });
     const campaign = await createCampaign(deps, OPERATOR, workspaceId, DRAFT);
@@ -112,22 +114,24 @@ describeEachBackend('webhook delivery', (backend) => {
     await removeMember(deps, OPERATOR, 'owner', workspaceId, member.user_id);
     const { id: webhookId } = (await webhooks.list(workspaceId))[0] ?? { id: '' };
     await webhooks.sendTest(OPERATOR, workspaceId, webhookId);
-    // Expiry: keys made long ago, with 13 days, 2 days and none left (expired half a day ago) now.
-    for (const kind of ['brand', 'api'] as const) {
+    // Expiry: 90-day keys made long ago (the operator's email keys expire only when asked to), with 13 days,
+    // 2 days and none left (expired half a day ago) now.
+    for (const kind of ['brand', 'api', 'email'] as const) {
       for (const daysLeft of [13, 2, -0.5]) {
         const madeAt = new ManualClock(Date.now() - (90 - daysLeft) * DAY_MS);
         await KEY_SERVICES[kind].create({ store, clock: madeAt }, OPERATOR, {
           workspaceId,
           name: `${String(daysLeft)} days`,
+          ...(kind === 'email' && { expiresInDays: 90 }),
         });
       }
     }
-    expect(await sweepKeyExpiry(deps, testAccountMail(store))).toBe(6);
+    expect(await sweepKeyExpiry(deps, testAccountMail(store))).toBe(9);
     // Each notice goes out once, however often (and on however many nodes) the sweep runs.
     expect(await sweepKeyExpiry(deps, testAccountMail(store))).toBe(0);
 
-    // The 11 changes, the 6 keys made for the sweep, and its 6 notices: 14 and 3 days before, and expired.
-    const expected = 11 + 6 + 6;
+    // The 13 changes, the 9 keys made for the sweep, and its 9 notices: 14 and 3 days before, and expired.
+    const expected = 13 + 9 + 9;
     const received = await receiver.count(expected);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(receiver.arrivals).toHaveLength(expected);
@@ -139,14 +143,17 @@ describeEachBackend('webhook delivery', (backend) => {
       expect(verified.workspace_id).toBe(workspaceId);
       return verified.type;
     });
-    for (const type of WEBHOOK_EVENT_TYPES) expect(types, type).toContain(type);
+    // Email's events come from its delivery: test/email/delivery.test.ts shows them arrive.
+    for (const type of WEBHOOK_EVENT_TYPES.filter((type) => !type.startsWith('email.'))) {
+      expect(types, type).toContain(type);
+    }
     expect(types.filter((type) => type === 'brand_key.expiring')).toHaveLength(2);
     expect(types.filter((type) => type === 'api_key.expired')).toHaveLength(1);
     const notices = received.map(envelopeOf).filter((event) => event.type.endsWith('.expiring'));
-    expect(notices.map((event) => event.data.days_before_expiry).sort()).toEqual([14, 14, 3, 3]);
+    expect(notices.map((event) => event.data.days_before_expiry).sort()).toEqual([14, 14, 14, 3, 3, 3]);
     // No secret in any payload: neither a whole key (listings' 8-character prefixes are not secret) nor the
     // signing secret.
-    for (const request of received) expect(request.body).not.toMatch(/(brk|wsk)_[0-9A-Za-z]{36}|whsec_/);
+    for (const request of received) expect(request.body).not.toMatch(/(brk|wsk|tek)_[0-9A-Za-z]{36}|whsec_/);
   });
 
   it('sends the same webhook-id on every retry, and the log shows each attempt', async () => {
