@@ -15,10 +15,25 @@ describe('PROBLEMS', () => {
     'token_revoked',
   ];
   const apiKey401s = ['api_key_expired', 'api_key_invalid', 'api_key_revoked'] as const;
+  const emailKey401s = [
+    'email_key_expired',
+    'email_key_invalid',
+    'email_key_missing',
+    'email_key_revoked',
+  ] as const;
 
-  it('has five 401 codes for brand read keys, five for user sign-in and tokens, three for workspace API keys', () => {
-    expect(withStatus(401).sort()).toEqual([...brandKey401s, ...userToken401s, ...apiKey401s].sort());
+  it('has five 401 codes for brand read keys, five for user sign-in and tokens, three for workspace API keys, four for transactional email keys', () => {
+    expect(withStatus(401).sort()).toEqual(
+      [...brandKey401s, ...userToken401s, ...apiKey401s, ...emailKey401s].sort(),
+    );
   });
+
+  it.each(emailKey401s)(
+    'tells a client with a bad transactional email key (%s) to ask the operator',
+    (code) => {
+      expect(PROBLEMS[code].resolution).toContain('issued by the operator of this service');
+    },
+  );
 
   it.each(apiKey401s)('tells a client with a bad workspace API key (%s) to create a new one', (code) => {
     expect(PROBLEMS[code].resolution).toContain('Create a workspace API key in Settings → Agent Access');
