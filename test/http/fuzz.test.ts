@@ -1,11 +1,17 @@
 import type { HTTPMethods, LightMyRequestResponse } from 'fastify';
 import { beforeAll, expect, it } from 'vitest';
 import { BRAND_SECTIONS } from '../../src/core/brand-context.js';
-import { BRAND_KEY, WEBHOOK_SECRET_PREFIX, WORKSPACE_API_KEY } from '../../src/core/secret-keys.js';
+import {
+  BRAND_KEY,
+  KEY_FORMATS,
+  WEBHOOK_SECRET_PREFIX,
+  WORKSPACE_API_KEY,
+} from '../../src/core/secret-keys.js';
 import { OPERATOR } from '../../src/services/audit.js';
 import { generateWebhookSecret } from '../../src/services/secret-box.js';
 import { describeEachBackend } from '../support/databases.js';
 import { campaignsUrl, newDraft } from '../support/fixtures/campaigns.js';
+import { emailKeyWithSender, emailMessagesUrl, sendEmail } from '../support/fixtures/email.js';
 import { useFixture } from '../support/http-fixture.js';
 
 /** mulberry32: a seeded PRNG, so that a failure reproduces from the printed seed. */
@@ -20,6 +26,8 @@ function prng(seed: number): () => number {
 }
 
 const REQUESTS_PER_BACKEND = 1500;
+/** The fields of POST /email/v1/messages. */
+const EMAIL_FIELDS = ['from', 'to', 'cc', 'bcc', 'reply_to', 'subject', 'html', 'text', 'headers', 'tags'];
 const SEED = 20_261_122;
 
 /*
@@ -32,9 +40,13 @@ describeEachBackend('generated requests', (backend) => {
   const fixture = useFixture(backend);
   let campaignId = '';
   let webhookId = '';
+  let emailKey = '';
+  let messageId = '';
   beforeAll(async () => {
     const f = fixture();
     campaignId = (await newDraft(f)).id;
+    emailKey = (await emailKeyWithSender(f, f.workspaceId)).key;
+    messageId = (await sendEmail(f, emailKey)).id;
     webhookId = (
       await f.app.services.webhooks.create(OPERATOR, f.workspaceId, {
         url: 'https://hooks.example.com/fuzz',
@@ -54,6 +66,8 @@ describeEachBackend('generated requests', (backend) => {
       const value = pick([
         () => BRAND_KEY.generate(),
         () => WORKSPACE_API_KEY.generate(),
+        () => KEY_FORMATS.email.generate(),
+        () => emailKey,
         () => f.brandKey,
         () => f.apiKey,
         () => `eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c3JfJHtpbnQoMWU5KX0ifQ.${BRAND_KEY.generate().slice(4)}`,
@@ -110,6 +124,7 @@ describeEachBackend('generated requests', (backend) => {
       'events',
       'enabled',
       'description',
+      ...EMAIL_FIELDS,
       ...BRAND_SECTIONS,
       '__proto__',
       'constructor',
@@ -202,6 +217,19 @@ describeEachBackend('generated requests', (backend) => {
           `/api/v1/workspaces/${workspace()}/webhooks/${pick([webhookId, 'wh_nope', secret()])}/${pick(['rotate-secret', 'test', `deliveries/${pick(['dlv_nope', secret()])}/retry`])}`,
         fields: [],
       },
+      { method: 'POST', url: () => '/email/v1/messages', fields: EMAIL_FIELDS },
+      {
+        method: 'GET',
+        url: () =>
+          `/email/v1/messages${pick(['', '?limit=0', '?limit=101', '?cursor=%00', `?cursor=${secret()}`, '?status=x', `/${pick([messageId, 'em_nope', '%00', secret()])}`])}`,
+        fields: [],
+      },
+      {
+        method: 'GET',
+        url: () =>
+          `${emailMessagesUrl(workspace())}${pick(['', '?status=captured&limit=2', `?cursor=${secret()}`, `/${pick([messageId, 'em_nope', secret()])}`, `/${pick([messageId, 'em_nope', secret()])}/content`])}`,
+        fields: [],
+      },
     ];
     const credentials = [
       undefined,
@@ -210,6 +238,7 @@ describeEachBackend('generated requests', (backend) => {
       () => f.otherOwner.token,
       () => f.apiKey,
       () => f.brandKey,
+      () => emailKey,
       () => secret(),
       () => `${f.owner.token.slice(0, -3)}abc`,
     ];
