@@ -45,8 +45,6 @@ interface Idempotency {
   requestHash: string;
 }
 
-type EmailStore = Pick<Repositories, 'email' | EventRepositories>;
-
 export function toEmailSummary(record: EmailMessageWithRecipients): EmailMessageSummary {
   return {
     id: record.id,
@@ -259,10 +257,10 @@ export class EmailService {
 
 /**
  * The first answer to the request `earlier` recorded, if this is the same request; 422 otherwise. It said
- * `suppressed` when no recipient was queued: suppressed recipients stay so.
+ * `suppressed` when every recipient was (so does a replay once every address has bounced meanwhile).
  */
 async function replay(
-  store: EmailStore,
+  store: Pick<Repositories, 'email'>,
   earlier: IdempotencyRecord,
   request: Idempotency,
 ): Promise<SentEmail> {
