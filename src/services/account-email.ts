@@ -253,12 +253,12 @@ export class AccountLinks {
         throw new AppError('link_invalid', { reason: 'used' });
       }
       if (!(await tx.accountTokens.use(link.id, at))) throw new AppError('link_invalid', { reason: 'used' });
-      await tx.users.setPasswordHash(account.id, passwordHash, at);
+      await tx.users.setPasswordHash(account.id, passwordHash);
       // The account has a password now: the other links sent to set one are of no use any more.
       await tx.accountTokens.expireUnused(account.id, 'invite', at);
       await tx.accountTokens.expireUnused(account.id, 'password_reset', at);
       await record(tx, link, account, at);
-      return { ...account, passwordHash, passwordChangedAt: at };
+      return { ...account, passwordHash };
     });
   }
 

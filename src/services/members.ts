@@ -70,7 +70,7 @@ export async function addMember(
       if (user.passwordHash !== null) {
         throw new AppError('account_has_password', { email: user.email });
       }
-      await tx.users.setPasswordHash(user.id, passwordHash, createdAt);
+      await tx.users.setPasswordHash(user.id, passwordHash);
     }
     await tx.workspaces.addMember({ workspaceId, userId: user.id, role, createdAt });
     const invite =

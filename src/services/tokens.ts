@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   createRemoteJWKSet,
   decodeJwt,
@@ -28,8 +28,19 @@ const DAY_S = 24 * 60 * 60;
 const MIN_SECRET_LENGTH = 32;
 /** Sign-in sessions carry a `jti` of this prefix (personal access tokens carry their record's id). */
 const SESSION_ID_PREFIX = 'ses';
-/** Sign-in sessions carry when the account's password last changed as they were issued. */
-const PASSWORD_CHANGED_CLAIM = 'password_changed_at';
+/** Sign-in sessions carry a fingerprint of the account's password hash as they were issued. */
+const PASSWORD_CLAIM = 'password_fingerprint';
+
+/**
+ * What a session knows of the password it was signed in with: a new password (a fresh salt, even for the same
+ * password) changes it. Reveals nothing of the password: a truncated SHA-256 of its scrypt hash.
+ */
+export function passwordFingerprint(user: UserRecord): string {
+  return createHash('sha256')
+    .update(user.passwordHash ?? '')
+    .digest('base64url')
+    .slice(0, 16);
+}
 
 export interface AuthConfig {
   /** HS256 secret for tokens this service issues; generated once and kept in the store when absent. */
@@ -136,7 +147,7 @@ export class TokenService {
   async issueSession(user: UserRecord): Promise<IssuedSession> {
     const ttl = this.config.sessionTtlSeconds;
     const token = await this.sign(user, this.deps.clock.now() + ttl * 1000, newId(SESSION_ID_PREFIX), {
-      [PASSWORD_CHANGED_CLAIM]: user.passwordChangedAt,
+      [PASSWORD_CLAIM]: passwordFingerprint(user),
     });
     return { access_token: token, token_type: 'bearer', expires_in: ttl };
   }
@@ -249,9 +260,9 @@ export class TokenService {
     if (!user) throw new AppError('invalid_token', { reason: 'no_account' });
     const expiresAt = payload.exp * 1000;
     if (isSession) {
-      // A password change ends the sessions issued before it. (`iat` counts whole seconds, too coarse to
-      // tell a session issued just before a reset from one issued just after.)
-      if ((payload[PASSWORD_CHANGED_CLAIM] ?? null) !== user.passwordChangedAt)
+      // A password change ends the sessions issued before it. (Their `iat` would not do: it counts whole
+      // seconds, too coarse to tell a session issued just before a reset from one issued just after.)
+      if (payload[PASSWORD_CLAIM] !== passwordFingerprint(user))
         throw new AppError('token_revoked', { reason: 'password_changed' });
       if (await this.deps.store.tokens.isSessionSignedOut(payload.jti))
         throw new AppError('token_revoked', { reason: 'signed_out' });

@@ -17,14 +17,12 @@ export async function findOrCreateUser(
   const normalized = parseInput(emailSchema, email, 'email');
   const existing = await deps.store.users.findByEmail(normalized);
   if (existing) return existing;
-  const createdAt = isoAt(deps.clock);
   const user: UserRecord = {
     id: newId('usr'),
     email: normalized,
     passwordHash:
       password === undefined ? null : await hashPassword(parseInput(passwordSchema, password, 'password')),
-    passwordChangedAt: password === undefined ? null : createdAt,
-    createdAt,
+    createdAt: isoAt(deps.clock),
   };
   await deps.store.users.create(user);
   return user;
@@ -42,7 +40,6 @@ export async function setPassword(deps: Deps<'users'>, email: string, password: 
   await deps.store.users.setPasswordHash(
     user.id,
     await hashPassword(parseInput(passwordSchema, password, 'password')),
-    isoAt(deps.clock),
   );
   return user;
 }

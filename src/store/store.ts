@@ -19,8 +19,6 @@ export interface UserRecord {
   id: string;
   email: string;
   passwordHash: string | null;
-  /** When the password was last set; sign-in sessions issued before are refused. */
-  passwordChangedAt: string | null;
   createdAt: string;
 }
 
@@ -129,8 +127,7 @@ export interface UsersRepository {
   create(user: UserRecord): Promise<void>;
   get(id: string): Promise<UserRecord | undefined>;
   findByEmail(email: string): Promise<UserRecord | undefined>;
-  /** Sets the password, and `changedAt` as when it changed. */
-  setPasswordHash(userId: string, passwordHash: string, changedAt: string): Promise<void>;
+  setPasswordHash(userId: string, passwordHash: string): Promise<void>;
 }
 
 /** Workspaces and who belongs to them, with which role. */

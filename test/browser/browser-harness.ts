@@ -5,7 +5,6 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, onTestFailed } from 'vitest';
 import { parseBrandDocument } from '../../src/core/brand-context.js';
-import { isoAt } from '../../src/core/clock.js';
 import { newCampaignSchema } from '../../src/contract/campaigns.js';
 import { OPERATOR } from '../../src/services/audit.js';
 import { replaceBrand } from '../../src/services/brand.js';
@@ -409,7 +408,7 @@ export function useBrowserFixture(): () => BrowserFixture {
     for (const role of ['owner', 'admin', 'member'] as const) {
       const email = `${role}@browser.example`;
       const user = await findOrCreateUser(deps, email);
-      await testApp.store.users.setPasswordHash(user.id, PASSWORD_HASHES[role], isoAt(clock));
+      await testApp.store.users.setPasswordHash(user.id, PASSWORD_HASHES[role]);
       accounts.set(role, { user, userId: user.id, email, password: PASSWORDS[role], role });
     }
     const owner = accounts.get('owner');

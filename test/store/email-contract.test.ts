@@ -213,13 +213,7 @@ describeEachBackend('Email store contract', (backend) => {
   describe('account tokens', () => {
     async function user() {
       const id = unique('usr');
-      await store.users.create({
-        id,
-        email: `${id}@example.com`,
-        passwordHash: null,
-        passwordChangedAt: null,
-        createdAt: at(0),
-      });
+      await store.users.create({ id, email: `${id}@example.com`, passwordHash: null, createdAt: at(0) });
       return id;
     }
     function token(userId: string, overrides: Partial<AccountTokenRecord> = {}): AccountTokenRecord {

@@ -155,7 +155,6 @@ describeEachBackend('Store contract', (backend) => {
         id: unique('usr'),
         email: `${unique('u')}@example.com`,
         passwordHash: 'scrypt$x',
-        passwordChangedAt: at(0),
         createdAt: at(0),
       };
       await store.users.create(user);
@@ -462,7 +461,6 @@ describeEachBackend('Store contract', (backend) => {
         id: unique('usr'),
         email: `${unique('m')}@example.com`,
         passwordHash: null,
-        passwordChangedAt: null,
         createdAt: at(0),
       };
       await store.users.create(user);
@@ -491,15 +489,12 @@ describeEachBackend('Store contract', (backend) => {
       expect(await store.workspaces.getMember(first.id, user.id)).toBeUndefined();
     });
 
-    it('sets a password hash with when it changed, and finds the user by id', async () => {
+    it('sets a password hash and finds the user by id', async () => {
       const ws = workspace();
       await store.workspaces.create(ws, emptyBrand());
       const user = await member('member', ws);
-      await store.users.setPasswordHash(user.id, 'scrypt$new', at(3));
-      expect(await store.users.get(user.id)).toMatchObject({
-        passwordHash: 'scrypt$new',
-        passwordChangedAt: at(3),
-      });
+      await store.users.setPasswordHash(user.id, 'scrypt$new');
+      expect(await store.users.get(user.id)).toMatchObject({ passwordHash: 'scrypt$new' });
       expect(await store.users.get('usr_missing')).toBeUndefined();
     });
 

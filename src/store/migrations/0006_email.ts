@@ -142,7 +142,4 @@ export async function up(db: AnyDatabase): Promise<void> {
     .addColumn('used_at', timestamp)
     .execute();
   await db.schema.createIndex('account_tokens_user_idx').on('account_tokens').column('user_id').execute();
-
-  // When the password last changed: a sign-in session issued before it is refused (a password reset ends them).
-  await db.schema.alterTable('users').addColumn('password_changed_at', timestamp).execute();
 }

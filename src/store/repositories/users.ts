@@ -6,18 +6,11 @@ export interface UserColumns {
   id: string;
   email: string;
   password_hash: string | null;
-  password_changed_at: string | null;
   created_at: string;
 }
 
 function toUser(row: Selectable<UserColumns>): UserRecord {
-  return {
-    id: row.id,
-    email: row.email,
-    passwordHash: row.password_hash,
-    passwordChangedAt: row.password_changed_at,
-    createdAt: row.created_at,
-  };
+  return { id: row.id, email: row.email, passwordHash: row.password_hash, createdAt: row.created_at };
 }
 
 /**
@@ -34,7 +27,6 @@ export class UsersTable implements UsersRepository {
         id: user.id,
         email: user.email,
         password_hash: user.passwordHash,
-        password_changed_at: user.passwordChangedAt,
         created_at: user.createdAt,
       })
       .execute();
@@ -54,10 +46,10 @@ export class UsersTable implements UsersRepository {
     return row && toUser(row);
   }
 
-  async setPasswordHash(userId: string, passwordHash: string, changedAt: string): Promise<void> {
+  async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
     await this.session.db
       .updateTable('users')
-      .set({ password_hash: passwordHash, password_changed_at: changedAt })
+      .set({ password_hash: passwordHash })
       .where('id', '=', userId)
       .execute();
   }
