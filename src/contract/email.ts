@@ -130,15 +130,36 @@ const addressSchema = z
     return parsed;
   });
 
+/**
+ * What is wrong with an address field when neither form fits: zod's own word for a failed union is "Invalid
+ * input", which would hide a line break in a display name behind it.
+ */
+function addressesIssue(input: unknown, max: number): string {
+  if (typeof input === 'string') {
+    const parsed = parseAddress(input);
+    return typeof parsed === 'string' ? parsed : 'is not a valid address';
+  }
+  if (!Array.isArray(input)) return 'must be an address or a list of addresses';
+  if (input.length > max) return `must name at most ${max} addresses`;
+  for (const [index, item] of input.entries()) {
+    if (typeof item !== 'string') return `item ${index + 1} must be a string`;
+    const parsed = parseAddress(item);
+    if (typeof parsed === 'string') return `item ${index + 1} ${parsed}`;
+  }
+  return 'is not a valid list of addresses';
+}
+
 /** One address or a list of them. */
 function addressesSchema(max: number) {
   return z
-    .union([addressSchema.transform((one) => [one]), z.array(addressSchema).max(max)])
+    .union([addressSchema.transform((one) => [one]), z.array(addressSchema).max(max)], {
+      error: (issue) => addressesIssue(issue.input, max),
+    })
     .describe('An address ("a@example.com" or "Ada <a@example.com>"), or a list of them');
 }
 
-/** Header names a client may set: X- headers only, and none this service writes itself. */
-const HEADER_NAME = /^X-[A-Za-z0-9-]{1,76}$/;
+/** Header names a client may set: X- headers only (in any case), and none this service writes itself. */
+const HEADER_NAME = /^X-[A-Za-z0-9-]{1,76}$/i;
 export const RESERVED_HEADER = 'X-Brand-Context-Id';
 
 const headersSchema = z
@@ -169,7 +190,9 @@ const tagsSchema = z
 
 export const newEmailMessageSchema = z
   .strictObject({
-    from: addressSchema.describe('An allowed sender of the workspace ("Name <a@example.com>" or the address)'),
+    from: addressSchema.describe(
+      'An allowed sender of the workspace ("Name <a@example.com>" or the address)',
+    ),
     to: addressesSchema(EMAIL_LIMITS.recipients),
     cc: addressesSchema(EMAIL_LIMITS.recipients).optional(),
     bcc: addressesSchema(EMAIL_LIMITS.recipients).optional(),

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { EmailStatus } from '../../contract/email.js';
 import type { Session } from '../session.js';
 import type {
@@ -229,6 +229,9 @@ export class EmailTable implements EmailRepository {
       .selectAll()
       .where('message_id', '=', messageId)
       .orderBy('at')
+      // At one instant, the message's own event (queued) comes before its recipients' (suppressed at once).
+      .orderBy(sql`recipient is not null`)
+      .orderBy('recipient')
       .orderBy('id')
       .execute();
     return rows.map((row) => ({

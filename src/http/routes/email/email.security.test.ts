@@ -218,9 +218,16 @@ describeEachBackend('Transactional email API: security', (backend) => {
       ['a header name', { headers: { 'X-Order\r\nBcc': 'victim@example.com' } }],
       ['a tag value', { tags: { order: '1\nBcc: victim@example.com' } }],
     ] as const) {
-      it(`refuses a line break in ${where} with 400, and queues nothing`, async () => {
+      it(`refuses a line break in ${where} with 400 saying so, and queues nothing`, async () => {
         const f = fixture();
-        await refused(f, () => emailApi(f, f.emailKey).send(message(fields)), '400 invalid_request');
+        const response = await refused(
+          f,
+          () => emailApi(f, f.emailKey).send(message(fields)),
+          '400 invalid_request',
+        );
+        expect(problemOf(response).detail).toMatch(
+          where === 'a header name' ? /X- header name/ : /line breaks/,
+        );
       });
     }
   });

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { messageStatus, newEmailMessageSchema, parseAddress } from './email.js';
+
+describe('parseAddress', () => {
+  it('reads a bare address, a display name, and a quoted display name, lower-casing the address', () => {
+    expect(parseAddress('Ada@Example.com')).toEqual({ address: 'ada@example.com', name: undefined });
+    expect(parseAddress('Ada Lovelace <ada@example.com>')).toEqual({
+      address: 'ada@example.com',
+      name: 'Ada Lovelace',
+    });
+    expect(parseAddress('"Lovelace, Ada" <ada@example.com>')).toEqual({
+      address: 'ada@example.com',
+      name: 'Lovelace, Ada',
+    });
+  });
+
+  it('names what is wrong: a line break, a quote in a name, or no address at all', () => {
+    expect(parseAddress('Ada\r\nBcc: eve@example.com <ada@example.com>')).toMatch(/line breaks/);
+    expect(parseAddress('Ada "the" Countess <ada@example.com>')).toMatch(/display name/);
+    expect(parseAddress('ada')).toMatch(/must be an email address/);
+    expect(parseAddress('<>')).toMatch(/must be an email address/);
+  });
+});
+
+describe('newEmailMessageSchema', () => {
+  const base = { from: 'shop@example.com', subject: 'Receipt', text: 'Thanks' };
+
+  it('takes one address or a list, and says which item of a list is wrong', () => {
+    expect(newEmailMessageSchema.parse({ ...base, to: 'a@example.com' }).to).toEqual([
+      { address: 'a@example.com', name: undefined },
+    ]);
+    const result = newEmailMessageSchema.safeParse({ ...base, to: ['a@example.com', 'nobody'] });
+    const [issue] = result.error?.issues ?? [];
+    expect(issue?.path).toEqual(['to']);
+    expect(issue?.message).toMatch(/^item 2 must be an email address/);
+  });
+
+  it('takes X- header names in any case, but not the one this service sets', () => {
+    expect(
+      newEmailMessageSchema.safeParse({ ...base, to: 'a@example.com', headers: { 'x-order': '1' } }).success,
+    ).toBe(true);
+    expect(
+      newEmailMessageSchema.safeParse({
+        ...base,
+        to: 'a@example.com',
+        headers: { 'x-brand-context-id': 'em_1' },
+      }).success,
+    ).toBe(false);
+  });
+});
+
+describe('messageStatus', () => {
+  it('is deferred or queued while any recipient is, then the gravest outcome', () => {
+    expect(messageStatus(['sent', 'deferred', 'queued'])).toBe('deferred');
+    expect(messageStatus(['sent', 'queued'])).toBe('queued');
+    expect(messageStatus(['sent', 'bounced', 'suppressed'])).toBe('bounced');
+    expect(messageStatus(['sent', 'failed', 'bounced'])).toBe('failed');
+    expect(messageStatus(['sent', 'sent'])).toBe('sent');
+    expect(messageStatus(['captured', 'captured'])).toBe('captured');
+    expect(messageStatus(['captured', 'suppressed'])).toBe('suppressed');
+  });
+});
