@@ -17,20 +17,24 @@ describeEachBackend('the console’s pages and assets', (backend) => {
   afterAll(() => rm(consoleDir, { recursive: true, force: true }));
   const fixture = useFixture(backend, { app: { consoleDir } });
 
-  it.each(['/', '/sign-in', '/w/ws_x/settings/agent-access', '/account/tokens'])(
-    'serves the console page %s with a strict Content-Security-Policy',
-    async (url) => {
-      const response = await fixture().app.inject({ method: 'GET', url });
-      expect(response.statusCode).toBe(200);
-      expect(response.headers['content-type']).toMatch(/^text\/html/);
-      expect(response.body).toContain('<title>Brand Context</title>');
-      expect(response.headers['content-security-policy']).toContain("script-src 'self'");
-      expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
-      expect(response.headers['content-security-policy']).not.toContain('unsafe');
-      expect(response.headers['x-frame-options']).toBe('DENY');
-      expect(response.headers['cache-control']).toBe('no-cache');
-    },
-  );
+  it.each([
+    '/',
+    '/sign-in',
+    '/accept-invite?token=bci_x',
+    '/reset-password',
+    '/w/ws_x/settings/agent-access',
+    '/account/tokens',
+  ])('serves the console page %s with a strict Content-Security-Policy', async (url) => {
+    const response = await fixture().app.inject({ method: 'GET', url });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.body).toContain('<title>Brand Context</title>');
+    expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(response.headers['content-security-policy']).not.toContain('unsafe');
+    expect(response.headers['x-frame-options']).toBe('DENY');
+    expect(response.headers['cache-control']).toBe('no-cache');
+  });
 
   it('caches the hashed console assets for good', async () => {
     const response = await fixture().app.inject({ method: 'GET', url: '/assets/app-1a2b3c.js' });

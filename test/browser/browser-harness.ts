@@ -330,6 +330,8 @@ export interface ReadResult {
 
 export interface BrowserFixture {
   testApp: TestApp;
+  /** The service's database, for what the tests read from its tables (the email it queued). */
+  database: TestDatabase;
   /** The service's base URL, e.g. http://127.0.0.1:41234 */
   baseUrl: string;
   browser: Browser;
@@ -449,6 +451,7 @@ export function useBrowserFixture(): () => BrowserFixture {
 
     fixture = {
       testApp,
+      database,
       baseUrl,
       browser,
       workspaceId: workspace.id,

@@ -2,6 +2,7 @@ import { createBrowserRouter, createRoutesFromElements, Navigate, Route } from '
 import { RequireSession } from './components/RequireSession';
 import { Shell } from './components/Shell';
 import { WorkspaceGate } from './components/WorkspaceGate';
+import { AcceptInvite } from './pages/AcceptInvite';
 import { AccessTokens } from './pages/AccessTokens';
 import { AgentAccess } from './pages/AgentAccess';
 import { AuditLog } from './pages/AuditLog';
@@ -12,6 +13,7 @@ import { EmailSettings } from './pages/Email';
 import { Home } from './pages/Home';
 import { Members } from './pages/Members';
 import { NotFound } from './pages/NotFound';
+import { ResetPassword } from './pages/ResetPassword';
 import { SignIn } from './pages/SignIn';
 import { WebhookEndpoint } from './pages/WebhookEndpoint';
 import { Webhooks } from './pages/Webhooks';
@@ -24,6 +26,8 @@ export const router = createBrowserRouter(
   createRoutesFromElements(
     <>
       <Route path="/sign-in" element={<SignIn />} />
+      <Route path="/accept-invite" element={<AcceptInvite />} />
+      <Route path="/reset-password" element={<ResetPassword />} />
       <Route element={<RequireSession />}>
         <Route element={<Shell />}>
           <Route index element={<Home />} />

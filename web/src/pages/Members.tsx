@@ -13,7 +13,7 @@ import { canManage, useWorkspace } from '../components/WorkspaceGate';
 import { capitalize } from '../format';
 import { useNotice } from '../notice';
 import { useSignedIn } from '../session';
-import type { AddedMember, Member } from '../../../src/contract/members';
+import type { AddedMember, Member, MemberInvite } from '../../../src/contract/members';
 import type { Role } from '../../../src/core/roles';
 import { useResource } from '../useResource';
 import { useSubmit } from '../useSubmit';
@@ -30,7 +30,23 @@ export function Members() {
   const members = useResource<{ members: Member[] }>(workspacePath(workspace.id, '/members'));
   const [notice, showNotice] = useNotice();
   const [removing, setRemoving] = useState<Member | null>(null);
+  const resending = useSubmit();
   const manage = canManage(workspace);
+
+  function resendInvite(member: Member) {
+    resending.run(
+      () =>
+        api.post<MemberInvite>(
+          workspacePath(workspace.id, `/members/${encodeURIComponent(member.user_id)}/invite`),
+        ),
+      (invite) => {
+        members.update(({ members: list }) => ({
+          members: list.map((other) => (other.user_id === member.user_id ? { ...other, invite } : other)),
+        }));
+        showNotice(`Invite sent again to ${member.email}`);
+      },
+    );
+  }
 
   return (
     <>
@@ -43,13 +59,17 @@ export function Members() {
           workspaceId={workspace.id}
           onAdded={({ temporary_password_set: withPassword, ...member }) => {
             members.update(({ members: list }) => ({ members: [...list, member] }));
-            showNotice(
-              `${member.email} added as ${member.role}${withPassword ? ', with the temporary password' : ''}`,
-            );
+            const how = withPassword
+              ? ', with the temporary password'
+              : member.invite === null
+                ? ''
+                : ': an invite to choose a password is on its way';
+            showNotice(`${member.email} added as ${member.role}${how}`);
           }}
         />
       )}
       <ProblemAlert error={members.error} />
+      <ProblemAlert error={resending.error} />
       {members.data === undefined ? (
         members.loading && <p className="muted">Loading members…</p>
       ) : (
@@ -64,6 +84,7 @@ export function Members() {
                 <>
                   <Email address={member.email} />
                   {member.user_id === user.id && <span className="muted"> (you)</span>}
+                  {member.invite !== null && <InviteState invite={member.invite} now={members.loadedAt} />}
                 </>
               ),
             },
@@ -80,14 +101,26 @@ export function Members() {
           actions={
             manage
               ? (member) => (
-                  <RowButton
-                    action="Remove"
-                    target={member.email}
-                    danger
-                    onClick={() => {
-                      setRemoving(member);
-                    }}
-                  />
+                  <span className="row-buttons">
+                    {member.invite !== null && (
+                      <RowButton
+                        action="Resend invite"
+                        target={member.email}
+                        disabled={resending.pending}
+                        onClick={() => {
+                          resendInvite(member);
+                        }}
+                      />
+                    )}
+                    <RowButton
+                      action="Remove"
+                      target={member.email}
+                      danger
+                      onClick={() => {
+                        setRemoving(member);
+                      }}
+                    />
+                  </span>
                 )
               : undefined
           }
@@ -115,6 +148,21 @@ export function Members() {
         />
       )}
     </>
+  );
+}
+
+/** A member who has not chosen a password yet: when their invite's link stops working, or that it has. */
+function InviteState({ invite, now }: { invite: MemberInvite; now: number }) {
+  return (
+    <p className="cell-note">
+      {Date.parse(invite.expires_at) > now ? (
+        <>
+          Invite sent, valid until <Time iso={invite.expires_at} withTime />
+        </>
+      ) : (
+        'Invite expired: resend it'
+      )}
+    </p>
   );
 }
 
@@ -173,7 +221,7 @@ function AddMemberForm({
           onChange={setPassword}
           autoComplete="new-password"
           error={error?.fieldError('password')}
-          hint="Optional, until invitations exist: at least 12 characters, for someone who has no password yet. Share it safely (in person or through a password manager, never in the same message as the address). They cannot change it themselves yet: an operator can, with brand-context users set-password."
+          hint="Optional. Without it, someone who has no password yet gets an email to choose one. With it (at least 12 characters), no email is sent: share it safely (in person or through a password manager, never in the same message as the address); they can change it with “Forgot password?” on the sign-in page."
           className="grow"
         />
         <button type="submit" className="button button-primary" disabled={pending}>

@@ -1,5 +1,6 @@
 import { type SubmitEvent, useState } from 'react';
-import { Navigate, useLocation } from 'react-router';
+import { Link, Navigate, useLocation } from 'react-router';
+import { AuthCard } from '../components/AuthCard';
 import { TextField } from '../components/fields';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { useSession } from '../session';
@@ -28,37 +29,32 @@ export function SignIn() {
   }
 
   return (
-    <main className="centered-page">
-      <title>Sign in · Brand Context</title>
-      <div className="sign-in-card">
-        <p className="brand-mark">
-          <span className="brand-mark-dot" aria-hidden="true" />
-          Brand Context
-        </p>
-        <h1>Sign in</h1>
-        <ProblemAlert error={error} />
-        <form onSubmit={submit} className="stack">
-          <TextField
-            label="Email"
-            type="email"
-            autoComplete="username"
-            required
-            value={email}
-            onChange={setEmail}
-          />
-          <TextField
-            label="Password"
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={setPassword}
-          />
-          <button type="submit" className="button button-primary button-block" disabled={pending}>
-            Sign in
-          </button>
-        </form>
-      </div>
-    </main>
+    <AuthCard title="Sign in">
+      <ProblemAlert error={error} />
+      <form onSubmit={submit} className="stack">
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="username"
+          required
+          value={email}
+          onChange={setEmail}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={setPassword}
+        />
+        <button type="submit" className="button button-primary button-block" disabled={pending}>
+          Sign in
+        </button>
+      </form>
+      <p>
+        <Link to="/reset-password">Forgot password?</Link>
+      </p>
+    </AuthCard>
   );
 }

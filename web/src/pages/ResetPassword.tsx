@@ -1,0 +1,99 @@
+import { type SubmitEvent, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { api } from '../api';
+import { AuthCard } from '../components/AuthCard';
+import { TextField } from '../components/fields';
+import { NewPasswordForm } from '../components/NewPasswordForm';
+import { ProblemAlert } from '../components/ProblemAlert';
+import { StatusMessage } from '../components/StatusMessage';
+import { useSubmit } from '../useSubmit';
+
+/**
+ * "Forgot password?" (README "Account email"): without a token, asks for a reset link; with the token of the
+ * link in the email, sets the new password.
+ */
+export function ResetPassword() {
+  const [params] = useSearchParams();
+  const token = params.get('token');
+  return token === null ? <RequestLink /> : <ChooseNewPassword token={token} />;
+}
+
+function RequestLink() {
+  const [email, setEmail] = useState('');
+  const [sent, setSent] = useState<string | null>(null);
+  const { pending, error, run } = useSubmit();
+
+  function submit(event: SubmitEvent) {
+    event.preventDefault();
+    setSent(null);
+    run(
+      () => api.post<{ message: string }>('/auth/v1/password-reset', { email }),
+      ({ message }) => {
+        setSent(message);
+      },
+    );
+  }
+
+  return (
+    <AuthCard title="Reset your password">
+      <p className="muted">We email a link to choose a new password to the address of your account.</p>
+      <ProblemAlert error={error} />
+      <StatusMessage message={sent} />
+      <form onSubmit={submit} className="stack">
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="username"
+          required
+          value={email}
+          onChange={setEmail}
+          error={error?.fieldError('email')}
+        />
+        <button type="submit" className="button button-primary button-block" disabled={pending}>
+          Send reset link
+        </button>
+      </form>
+      <p>
+        <Link to="/sign-in">Back to sign in</Link>
+      </p>
+    </AuthCard>
+  );
+}
+
+function ChooseNewPassword({ token }: { token: string }) {
+  const [done, setDone] = useState(false);
+  const { pending, error, run } = useSubmit();
+
+  function confirm(password: string) {
+    run(
+      () => api.post('/auth/v1/password-reset/confirm', { token, password }),
+      () => {
+        setDone(true);
+      },
+    );
+  }
+
+  return (
+    <AuthCard title="Choose a new password">
+      {done ? (
+        <>
+          <StatusMessage message="Your new password is set. Wherever you were signed in with the old one, you are signed out." />
+          <p>
+            <Link to="/sign-in">Sign in</Link>
+          </p>
+        </>
+      ) : (
+        <>
+          <ProblemAlert error={error} />
+          <NewPasswordForm
+            label="New password"
+            submitLabel="Set new password"
+            pending={pending}
+            error={error}
+            onSubmit={confirm}
+          />
+        </>
+      )}
+    </AuthCard>
+  );
+}
