@@ -66,7 +66,7 @@ async function createLink(
   return { url: `${mail.publicUrl()}${LINK_PATHS[link.purpose]}?token=${token}`, expiresAt };
 }
 
-/** Queues account email to one address, from EMAIL_FROM. */
+/** Queues account email to one address, from EMAIL_FROM (in a transaction: as queueInvite says). */
 export async function sendAccountEmail(
   store: Pick<Repositories, 'email'>,
   mail: Pick<AccountMail, 'secrets' | 'from'>,
@@ -85,7 +85,8 @@ export async function sendAccountEmail(
 
 /**
  * Invites `user` into the workspace: a link to choose a password, replacing the invites sent before. Call it
- * in the transaction of the change that invites (the membership), so the email goes out only if it commits.
+ * in the transaction of the change that invites (the membership), so the email goes out only if it commits,
+ * with `mail.secrets` loaded before that transaction began (SecretBox.load).
  */
 export async function queueInvite(
   store: Pick<Repositories, 'accountTokens' | 'email'>,
