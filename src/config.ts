@@ -236,11 +236,15 @@ export function parseEmailSettings(env: NodeJS.ProcessEnv): EmailConfig {
   }
   const from = env.EMAIL_FROM || DEFAULT_EMAIL_FROM;
   if (typeof parseAddress(from) === 'string') {
-    throw new ConfigError(`EMAIL_FROM must be an address, as "Brand Context <no-reply@example.com>", got "${from}"`);
+    throw new ConfigError(
+      `EMAIL_FROM must be an address, as "Brand Context <no-reply@example.com>", got "${from}"`,
+    );
   }
   const publicUrl = env.PUBLIC_URL || undefined;
   if (publicUrl !== undefined && !/^https?:\/\/[^\s/]+(\/\S*)?$/.test(publicUrl)) {
-    throw new ConfigError(`PUBLIC_URL must be an http(s) URL, as https://brand.example.com, got "${publicUrl}"`);
+    throw new ConfigError(
+      `PUBLIC_URL must be an http(s) URL, as https://brand.example.com, got "${publicUrl}"`,
+    );
   }
   return { smtpUrl, from, publicUrl: publicUrl?.replace(/\/+$/, '') };
 }

@@ -11,7 +11,10 @@ export interface BrandKeyTimes {
 }
 
 /** The stored ISO timestamps of a key (or personal access token) as the lifecycle reads them. */
-export function lifecycleTimes(stored: { expiresAt: string | null; revokedAt: string | null }): BrandKeyTimes {
+export function lifecycleTimes(stored: {
+  expiresAt: string | null;
+  revokedAt: string | null;
+}): BrandKeyTimes {
   return {
     // A key without an expiry (a transactional email key, unless the operator gave it one) never reaches it.
     expiresAt: stored.expiresAt === null ? Number.POSITIVE_INFINITY : Date.parse(stored.expiresAt),

@@ -104,7 +104,11 @@ export async function up(db: AnyDatabase): Promise<void> {
     .addColumn('detail', 'text')
     .addColumn('at', timestamp, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('email_events_message_idx').on('email_events').columns(['message_id', 'at']).execute();
+  await db.schema
+    .createIndex('email_events_message_idx')
+    .on('email_events')
+    .columns(['message_id', 'at'])
+    .execute();
 
   await db.schema
     .createTable('email_suppressions')

@@ -22,10 +22,11 @@ export interface KeyColumns {
 }
 
 /** The table of each key kind: the one place that maps a kind to where its keys live. */
-export const KEY_TABLES = { brand: 'brand_keys', api: 'api_keys', email: 'email_keys' } as const satisfies Record<
-  KeyKindId,
-  string
->;
+export const KEY_TABLES = {
+  brand: 'brand_keys',
+  api: 'api_keys',
+  email: 'email_keys',
+} as const satisfies Record<KeyKindId, string>;
 
 export type KeyTable = (typeof KEY_TABLES)[KeyKindId];
 
