@@ -1,4 +1,5 @@
 import type { Clock } from './clock.js';
+import { AppError, type DetailValues } from './errors.js';
 
 /** At most `attempts` per key in a window of `windowSeconds`, which starts at a key's first attempt. */
 export interface AttemptLimit {
@@ -67,4 +68,19 @@ export class AttemptWindows {
     }
     this.windows.set(key, { count: 1, endsAt: now + this.limit.windowSeconds * 1000 });
   }
+}
+
+/** Which limit refused an attempt, as the 429's detail names it. */
+type RateLimit = DetailValues<'rate_limited'>['limit'];
+
+/** Counts an attempt, or answers 429 `rate_limited` with Retry-After (a refused attempt is not counted). */
+export function takeAttempt(windows: AttemptWindows, key: string, limit: RateLimit): void {
+  const msBeforeNext = windows.take(key);
+  if (msBeforeNext === undefined) return;
+  const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
+  throw new AppError(
+    'rate_limited',
+    { limit, retryAfter: seconds },
+    { headers: { 'retry-after': String(seconds) } },
+  );
 }

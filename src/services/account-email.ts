@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { MemberInvite } from '../contract/members.js';
 import type { IssuedSession } from '../contract/session.js';
-import { type AttemptLimit, AttemptWindows } from '../core/attempt-windows.js';
+import { type AttemptLimit, AttemptWindows, takeAttempt } from '../core/attempt-windows.js';
 import { newId } from '../core/base62.js';
 import { isoAt } from '../core/clock.js';
-import { AppError, type DetailValues } from '../core/errors.js';
+import { AppError } from '../core/errors.js';
 import { emailSchema, parseInput, passwordSchema } from '../core/inputs.js';
 import { ACCOUNT_LINK_PREFIXES, hashKey } from '../core/secret-keys.js';
 import type { AccountTokenRecord, Repositories, UserRecord, WorkspaceRecord } from '../store/store.js';
@@ -132,18 +132,6 @@ export const DEFAULT_ACCOUNT_LINK_LIMITS: AccountLinkLimits = {
   linkPerIp: { attempts: 20, windowSeconds: 15 * 60 },
 };
 
-/** Counts an attempt, or answers 429 with Retry-After (a refused attempt is not counted). */
-function take(windows: AttemptWindows, key: string, limit: DetailValues<'rate_limited'>['limit']): void {
-  const msBeforeNext = windows.take(key);
-  if (msBeforeNext === undefined) return;
-  const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
-  throw new AppError(
-    'rate_limited',
-    { limit, retryAfter: seconds },
-    { headers: { 'retry-after': String(seconds) } },
-  );
-}
-
 /**
  * The links of account email: accepting an invite, and asking for and confirming a password reset
  * (README "Account email"). Each link works once, until it expires; setting a password through one ends
@@ -186,9 +174,9 @@ export class AccountLinks {
    * the same answer, after the same statements up to the writes that need an account.
    */
   async requestPasswordReset(input: { email: string }, ip: string): Promise<void> {
-    take(this.resetPerIp, ip, 'reset_ip');
+    takeAttempt(this.resetPerIp, ip, 'reset_ip');
     const email = parseInput(emailSchema, input.email, 'email');
-    take(this.resetPerEmail, email, 'reset_email');
+    takeAttempt(this.resetPerEmail, email, 'reset_email');
     const at = isoAt(this.deps.clock);
     const user = await this.deps.store.users.findByEmail(email);
     await this.mail.secrets.load();
@@ -239,7 +227,7 @@ export class AccountLinks {
       at: string,
     ) => Promise<void>,
   ): Promise<UserRecord> {
-    take(this.linkPerIp, ip, 'link_ip');
+    takeAttempt(this.linkPerIp, ip, 'link_ip');
     const password = parseInput(passwordSchema, input.password, 'password');
     // Checked before the password is hashed: scrypt's work is spent on links that can be used.
     await this.usableLink(this.deps.store, purpose, input.token);

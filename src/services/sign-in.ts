@@ -1,5 +1,5 @@
-import { type AttemptLimit, AttemptWindows } from '../core/attempt-windows.js';
-import { AppError, type DetailValues } from '../core/errors.js';
+import { type AttemptLimit, AttemptWindows, takeAttempt } from '../core/attempt-windows.js';
+import { AppError } from '../core/errors.js';
 import { emailSchema, parseInput } from '../core/inputs.js';
 import type { Deps } from './deps.js';
 import { type PasswordHasher, passwordHasher } from './passwords.js';
@@ -23,21 +23,6 @@ export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
   // OWASP ASVS 2.2.1: no more than 100 failed attempts per hour on a single account.
   perAccount: { attempts: 100, windowSeconds: 60 * 60 },
 };
-
-/** Which limit refused an attempt, as the 429's detail names it. */
-type SignInLimit = DetailValues<'rate_limited'>['limit'];
-
-/** Counts an attempt, or answers 429 with Retry-After (a refused attempt is not counted). */
-function take(windows: AttemptWindows, key: string, limit: SignInLimit): void {
-  const msBeforeNext = windows.take(key);
-  if (msBeforeNext === undefined) return;
-  const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
-  throw new AppError(
-    'rate_limited',
-    { limit, retryAfter: seconds },
-    { headers: { 'retry-after': String(seconds) } },
-  );
-}
 
 /**
  * Password sign-in, throttled per address, per account and address, and per account (README: sign-in).
@@ -64,14 +49,14 @@ export class SignInService {
     input: { email: string; password: string },
     ip: string,
   ): Promise<{ user: UserRecord; session: IssuedSession }> {
-    take(this.perIp, ip, 'ip');
+    takeAttempt(this.perIp, ip, 'ip');
     const email = parseInput(emailSchema, input.email, 'email');
     const accountAndIp = JSON.stringify([email, ip]);
     // Each attempt counts as a failure before its password is checked, so concurrent guesses cannot slip
     // past a limit while earlier ones are still being verified; anything but a wrong password gives it back.
-    take(this.perAccountAndIp, accountAndIp, 'account_and_ip');
+    takeAttempt(this.perAccountAndIp, accountAndIp, 'account_and_ip');
     try {
-      take(this.perAccount, email, 'account');
+      takeAttempt(this.perAccount, email, 'account');
     } catch (error) {
       this.perAccountAndIp.giveBack(accountAndIp);
       throw error;
