@@ -45,7 +45,7 @@ interface Idempotency {
   requestHash: string;
 }
 
-export function toEmailSummary(record: EmailMessageWithRecipients): EmailMessageSummary {
+function toEmailSummaryView(record: EmailMessageWithRecipients): EmailMessageSummary {
   return {
     id: record.id,
     workspace_id: record.workspaceId,
@@ -63,9 +63,9 @@ export function toEmailSummary(record: EmailMessageWithRecipients): EmailMessage
   };
 }
 
-export function toEmailMessage(record: EmailMessageWithRecipients, events: EmailEventRecord[]): EmailMessage {
+function toEmailMessageView(record: EmailMessageWithRecipients, events: EmailEventRecord[]): EmailMessage {
   return {
-    ...toEmailSummary(record),
+    ...toEmailSummaryView(record),
     reply_to: record.replyTo,
     headers: record.headers,
     events: events.map((event) => ({
@@ -75,6 +75,16 @@ export function toEmailMessage(record: EmailMessageWithRecipients, events: Email
       detail: event.detail,
     })),
   };
+}
+
+/** A captured message as the development mailbox shows it: its history, and its bodies opened. */
+export async function readCapturedEmail(
+  store: Pick<Repositories, 'email'>,
+  secrets: SecretBox,
+  message: EmailMessageWithRecipients,
+): Promise<CapturedEmail> {
+  const [events, body] = await Promise.all([store.email.events(message.id), openEmailBody(secrets, message)]);
+  return { ...toEmailMessageView(message, events), html: body.html, text: body.text };
 }
 
 /** A display name as a header carries it: bare when it is words, else quoted (RFC 5322 §3.2.4). */
@@ -205,7 +215,7 @@ export class EmailService {
   /** The message with its recipients and every status change. */
   async get(scope: MessageScope, messageId: string): Promise<EmailMessage> {
     const message = await this.requireMessage(scope, messageId);
-    return toEmailMessage(message, await this.deps.store.email.events(messageId));
+    return toEmailMessageView(message, await this.deps.store.email.events(messageId));
   }
 
   /** One page of the message log, newest first. */
@@ -221,7 +231,7 @@ export class EmailService {
         limit,
       }),
     );
-    return { items: records.map(toEmailSummary), next_cursor };
+    return { items: records.map(toEmailSummaryView), next_cursor };
   }
 
   /**
@@ -240,11 +250,7 @@ export class EmailService {
         },
       );
     }
-    const [events, body] = await Promise.all([
-      this.deps.store.email.events(messageId),
-      openEmailBody(this.secrets, message),
-    ]);
-    return { ...toEmailMessage(message, events), html: body.html, text: body.text };
+    return readCapturedEmail(this.deps.store, this.secrets, message);
   }
 
   private async requireMessage(scope: MessageScope, messageId: string): Promise<EmailMessageWithRecipients> {

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import type { CapturedEmail } from '../contract/email.js';
 import { parseInput } from '../core/inputs.js';
 import type { Deps } from './deps.js';
-import { toEmailMessage } from './email.js';
-import { openEmailBody } from './email-queue.js';
+import { readCapturedEmail } from './email.js';
 import type { SecretBox } from './secret-box.js';
 
 /** How many messages `brand-context mailbox` shows unless told otherwise, and at most. */
@@ -26,13 +25,5 @@ export async function readMailbox(
 ): Promise<CapturedEmail[]> {
   const query = parseInput(mailboxSchema, options, '', 'Invalid mailbox query');
   const messages = await deps.store.email.listCaptured(query);
-  return Promise.all(
-    messages.map(async (message) => {
-      const [events, body] = await Promise.all([
-        deps.store.email.events(message.id),
-        openEmailBody(secrets, message),
-      ]);
-      return { ...toEmailMessage(message, events), html: body.html, text: body.text };
-    }),
-  );
+  return Promise.all(messages.map((message) => readCapturedEmail(deps.store, secrets, message)));
 }
