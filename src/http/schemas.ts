@@ -14,6 +14,11 @@ export function jsonResponse<S extends z.ZodType>(description: string, schema: S
   return { description, content: { 'application/json': { schema } } };
 }
 
+/** A success response with an HTML body, described for the API reference. */
+export function htmlResponse(description: string) {
+  return { description, content: { 'text/html': { schema: z.string() } } };
+}
+
 type ProblemStatus = (typeof PROBLEMS)[ProblemCode]['status'];
 interface ProblemResponse {
   description: string;
@@ -26,10 +31,9 @@ interface ProblemResponse {
  * fail with internal_error, and answers service_unavailable while the service shuts down or its database
  * is out of reach.
  */
-export function withProblems<T extends Record<number, z.ZodType | ReturnType<typeof jsonResponse>>>(
-  success: T,
-  problems: readonly ProblemCode[],
-): T & Record<ProblemStatus, ProblemResponse> {
+export function withProblems<
+  T extends Record<number, z.ZodType | ReturnType<typeof jsonResponse> | ReturnType<typeof htmlResponse>>,
+>(success: T, problems: readonly ProblemCode[]): T & Record<ProblemStatus, ProblemResponse> {
   const codesByStatus = new Map<number, ProblemCode[]>();
   for (const code of new Set<ProblemCode>([...problems, 'internal_error', 'service_unavailable'])) {
     const { status } = PROBLEMS[code];

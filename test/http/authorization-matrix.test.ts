@@ -670,6 +670,13 @@ const ROUTES: RouteRow[] = [
     ok: 200,
     build: (f) => ({ params: { message_id: f.capturedId } }),
   }),
+  ...withHead({
+    method: 'GET',
+    path: '/api/v1/workspaces/{id}/email-messages/{message_id}/content.html',
+    access: 'email.read',
+    ok: 200,
+    build: (f) => ({ params: { message_id: f.capturedId } }),
+  }),
   {
     method: 'POST',
     path: '/email/v1/messages',

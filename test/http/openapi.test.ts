@@ -119,6 +119,7 @@ describe('GET /openapi.json', () => {
         'GET /api/v1/workspaces/{id}/email-messages',
         'GET /api/v1/workspaces/{id}/email-messages/{message_id}',
         'GET /api/v1/workspaces/{id}/email-messages/{message_id}/content',
+        'GET /api/v1/workspaces/{id}/email-messages/{message_id}/content.html',
         'POST /email/v1/messages',
         'GET /email/v1/messages',
         'GET /email/v1/messages/{message_id}',
@@ -221,7 +222,9 @@ describe('GET /openapi.json', () => {
         } else if (status === '204' || status === '304') {
           expect(response.content, `${name} ${status} has no body`).toBeUndefined();
         } else {
-          expect(Object.keys(response.content ?? {}), `${name} ${status}`).toEqual(['application/json']);
+          // A captured email's HTML body is the one page the API answers (the console's mailbox frames it).
+          const type = name.endsWith('/content.html') ? 'text/html' : 'application/json';
+          expect(Object.keys(response.content ?? {}), `${name} ${status}`).toEqual([type]);
         }
       }
     }
@@ -441,6 +444,9 @@ describeEachBackend('Documented problems are the ones the API answers', (backend
       ],
       'GET /api/v1/workspaces/{id}/email-messages/{message_id}/content': [
         ['404 email_message_not_found', `${ws}/email-messages/${messageId}/content`, owner],
+      ],
+      'GET /api/v1/workspaces/{id}/email-messages/{message_id}/content.html': [
+        ['404 email_message_not_found', `${ws}/email-messages/${messageId}/content.html`, owner],
       ],
       'POST /email/v1/messages': [
         ['401 email_key_missing', sent, undefined, json(message())],

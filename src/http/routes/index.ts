@@ -23,6 +23,7 @@ import { listCampaignsRoute } from './api/campaigns/list.js';
 import { scheduleCampaignRoute } from './api/campaigns/schedule.js';
 import { updateCampaignRoute } from './api/campaigns/update.js';
 import { emailMessageContentRoute } from './api/email-messages/content.js';
+import { emailMessageHtmlRoute } from './api/email-messages/content-html.js';
 import { getEmailMessageRoute } from './api/email-messages/get.js';
 import { listEmailMessagesRoute } from './api/email-messages/list.js';
 import { listEmailSendersRoute } from './api/email-senders/list.js';
@@ -133,7 +134,7 @@ const WORKSPACE_RESOURCES: readonly { prefix: string; routes: Route[] }[] = [
   },
   {
     prefix: '/email-messages',
-    routes: [listEmailMessagesRoute, getEmailMessageRoute, emailMessageContentRoute],
+    routes: [listEmailMessagesRoute, getEmailMessageRoute, emailMessageContentRoute, emailMessageHtmlRoute],
   },
 ];
 
