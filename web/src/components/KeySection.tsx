@@ -22,7 +22,8 @@ import { canManage } from './WorkspaceGate';
 /** The console's own words for a kind of key, beside its row of KEY_KINDS (route, label). */
 export interface KeySectionWords {
   description: string;
-  createButton: string;
+  /** The create button's label; none for the kinds the operator manages, which are listed read-only. */
+  createButton?: string;
 }
 
 /** Under this many days an active key is flagged "Expires soon": time enough to rotate calmly. */
@@ -46,6 +47,7 @@ export function KeySection({ kind, words, workspace, members, onNotice }: KeySec
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const [revoking, setRevoking] = useState<KeyView | null>(null);
   const manage = canManage(workspace) && kind.managedBy === 'workspace';
+  const createButton = manage ? words.createButton : undefined;
   // The API lists keys to owners and admins only: members get the table's frame and the reason it is empty.
   const refused = keys.error?.code === 'insufficient_role';
 
@@ -56,7 +58,7 @@ export function KeySection({ kind, words, workspace, members, onNotice }: KeySec
           <h2>{`${capitalizedLabel(kind)}s`}</h2>
           <p className="section-description">{words.description}</p>
         </div>
-        {manage && (
+        {createButton !== undefined && (
           <button
             type="button"
             className="button button-primary"
@@ -64,7 +66,7 @@ export function KeySection({ kind, words, workspace, members, onNotice }: KeySec
               setCreating(true);
             }}
           >
-            {words.createButton}
+            {createButton}
           </button>
         )}
       </div>

@@ -51,8 +51,6 @@ export function KeysSection({ workspace, senders }: KeysSectionProps) {
         words={{
           description:
             'Each key sends this workspace’s email (POST /email/v1/messages) and nothing else. It lives until it is revoked, unless the operator gave it an expiry.',
-          // KeySection shows no create button for a kind the operator manages.
-          createButton: '',
         }}
         workspace={workspace}
         members={undefined}

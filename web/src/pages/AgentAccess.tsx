@@ -26,7 +26,7 @@ const WORDS = {
       'For integrations that read and write this workspace’s campaign drafts through the campaign API. They expire after 90 days too.',
     createButton: 'Create API key',
   },
-} satisfies Record<WorkspaceKeyKindId, KeySectionWords>;
+} satisfies Record<WorkspaceKeyKindId, Required<KeySectionWords>>;
 
 const { envVar } = KEY_KINDS.brand;
 
