@@ -1,8 +1,8 @@
 import { workspacePath } from '../api';
 import { DataTable } from '../components/DataTable';
-import { Dialog } from '../components/Dialog';
+import { DetailDialog } from '../components/DetailDialog';
 import { Email } from '../components/Email';
-import { ProblemAlert } from '../components/ProblemAlert';
+import { Facts } from '../components/Facts';
 import { StatusBadge } from '../components/StatusBadge';
 import { Time } from '../components/Time';
 import type { EmailMessage, EmailMessageSummary } from '../../../src/contract/email';
@@ -26,94 +26,70 @@ export function MessageDialog({ workspaceId, message, onClose }: MessageDialogPr
   const shown = detail.data ?? message;
 
   return (
-    <Dialog title={message.subject} onClose={onClose}>
-      <div className="stack dialog-wide">
-        <ProblemAlert error={detail.error} />
-        <dl className="facts">
-          <div>
-            <dt>Status</dt>
-            <dd>
-              <StatusBadge status={shown.status} />
-            </dd>
-          </div>
-          <div>
-            <dt>From</dt>
-            <dd>
-              <Email address={shown.from} />
-            </dd>
-          </div>
-          <div>
-            <dt>Created</dt>
-            <dd>
-              <Time iso={shown.created_at} withTime />
-            </dd>
-          </div>
-          <div>
-            <dt>Message ID</dt>
-            <dd>
-              <code>{shown.id}</code>
-            </dd>
-          </div>
-          <div>
-            <dt>Tags</dt>
-            <dd>
-              <Tags tags={shown.tags} />
-            </dd>
-          </div>
-        </dl>
-        <h3>Recipients</h3>
-        <DataTable
-          name="Recipients"
-          columns={[
-            {
-              header: 'Recipient',
-              rowHeader: true,
-              className: 'cell-email',
-              cell: (recipient) => <Email address={recipient.email} />,
-            },
-            { header: 'Field', cell: (recipient) => recipient.field },
-            { header: 'Status', cell: (recipient) => <StatusBadge status={recipient.status} /> },
-          ]}
-          rows={shown.recipients}
-          rowKey={(recipient) => recipient.email}
-        />
-        {detail.data === undefined ? (
-          detail.loading && <p className="muted">Loading the message’s history…</p>
-        ) : (
-          <>
-            <h3>History</h3>
-            <DataTable
-              name="History"
-              columns={[
-                { header: 'When', rowHeader: true, cell: (event) => <Time iso={event.at} withTime /> },
-                { header: 'Status', cell: (event) => <StatusBadge status={event.type} /> },
-                {
-                  header: 'Recipient',
-                  className: 'cell-email',
-                  cell: (event) =>
-                    event.recipient === null ? (
-                      <span className="muted">Every recipient</span>
-                    ) : (
-                      <Email address={event.recipient} />
-                    ),
-                },
-                {
-                  header: 'Detail',
-                  className: 'cell-error',
-                  cell: (event) => event.detail ?? <span className="muted">None</span>,
-                },
-              ]}
-              rows={detail.data.events}
-              rowKey={(event) => `${event.at} ${event.type} ${event.recipient ?? ''}`}
-            />
-          </>
-        )}
-        <div className="dialog-actions">
-          <button type="button" className="button button-primary" onClick={onClose}>
-            Close
-          </button>
-        </div>
-      </div>
-    </Dialog>
+    <DetailDialog
+      title={message.subject}
+      detail={detail}
+      summary={
+        <>
+          <Facts
+            facts={[
+              ['Status', <StatusBadge status={shown.status} />],
+              ['From', <Email address={shown.from} />],
+              ['Created', <Time iso={shown.created_at} withTime />],
+              ['Message ID', <code>{shown.id}</code>],
+              ['Tags', <Tags tags={shown.tags} />],
+            ]}
+          />
+          <h3>Recipients</h3>
+          <DataTable
+            name="Recipients"
+            columns={[
+              {
+                header: 'Recipient',
+                rowHeader: true,
+                className: 'cell-email',
+                cell: (recipient) => <Email address={recipient.email} />,
+              },
+              { header: 'Field', cell: (recipient) => recipient.field },
+              { header: 'Status', cell: (recipient) => <StatusBadge status={recipient.status} /> },
+            ]}
+            rows={shown.recipients}
+            rowKey={(recipient) => recipient.email}
+          />
+        </>
+      }
+      loadingText="Loading the message’s history…"
+      onClose={onClose}
+    >
+      {(data) => (
+        <>
+          <h3>History</h3>
+          <DataTable
+            name="History"
+            columns={[
+              { header: 'When', rowHeader: true, cell: (event) => <Time iso={event.at} withTime /> },
+              { header: 'Status', cell: (event) => <StatusBadge status={event.type} /> },
+              {
+                header: 'Recipient',
+                className: 'cell-email',
+                cell: (event) =>
+                  event.recipient === null ? (
+                    <span className="muted">Every recipient</span>
+                  ) : (
+                    <Email address={event.recipient} />
+                  ),
+              },
+              {
+                header: 'Detail',
+                className: 'cell-error',
+                cell: (event) => event.detail ?? <span className="muted">None</span>,
+              },
+            ]}
+            rows={data.events}
+            rowKey={(event) => `${event.at} ${event.type} ${event.recipient ?? ''}`}
+          />
+        </>
+      )}
+    </DetailDialog>
   );
 }

@@ -1,8 +1,8 @@
 import { workspacePath } from '../api';
 import { CodeBlock } from '../components/CodeBlock';
 import { DataTable } from '../components/DataTable';
-import { Dialog } from '../components/Dialog';
-import { ProblemAlert } from '../components/ProblemAlert';
+import { DetailDialog } from '../components/DetailDialog';
+import { Facts } from '../components/Facts';
 import { StatusBadge } from '../components/StatusBadge';
 import { Time } from '../components/Time';
 import type { Delivery, DeliveryDetail } from '../../../src/contract/webhooks';
@@ -35,68 +35,52 @@ export function DeliveryDialog({ workspaceId, delivery, onClose }: DeliveryDialo
   const shown = detail.data ?? delivery;
 
   return (
-    <Dialog title={`Delivery of ${delivery.event_type}`} onClose={onClose}>
-      <div className="stack dialog-wide">
-        <ProblemAlert error={detail.error} />
-        <dl className="facts">
-          <div>
-            <dt>Status</dt>
-            <dd>
-              <StatusBadge status={shown.status} />
-            </dd>
-          </div>
-          <div>
-            <dt>Event ID</dt>
-            <dd>
-              <code>{shown.event_id}</code>
-            </dd>
-          </div>
-          <div>
-            <dt>Created</dt>
-            <dd>
-              <Time iso={shown.created_at} withTime />
-            </dd>
-          </div>
-          <div>
-            <dt>Next attempt</dt>
-            <dd>{shown.next_attempt_at === null ? 'None' : <Time iso={shown.next_attempt_at} withTime />}</dd>
-          </div>
-        </dl>
-        {detail.data === undefined ? (
-          detail.loading && <p className="muted">Loading the delivery…</p>
-        ) : (
-          <>
-            <h3>Attempts</h3>
-            <DataTable
-              name="Attempts"
-              columns={[
-                { header: 'Attempt', rowHeader: true, cell: (attempt) => `#${String(attempt.attempt)}` },
-                { header: 'When', cell: (attempt) => <Time iso={attempt.attempted_at} withTime /> },
-                {
-                  header: 'Response',
-                  cell: (attempt) => (attempt.response_status === null ? 'None' : attempt.response_status),
-                },
-                { header: 'Duration', cell: (attempt) => durationText(attempt.duration_ms) },
-                {
-                  header: 'Error',
-                  className: 'cell-error',
-                  cell: (attempt) => attempt.error ?? <span className="muted">None</span>,
-                },
-              ]}
-              rows={detail.data.history}
-              rowKey={(attempt) => String(attempt.attempt)}
-              emptyText="No attempt yet: it is queued."
-            />
-            <h3>Payload</h3>
-            <CodeBlock label="Payload">{readable(detail.data.payload)}</CodeBlock>
-          </>
-        )}
-        <div className="dialog-actions">
-          <button type="button" className="button button-primary" onClick={onClose}>
-            Close
-          </button>
-        </div>
-      </div>
-    </Dialog>
+    <DetailDialog
+      title={`Delivery of ${delivery.event_type}`}
+      detail={detail}
+      summary={
+        <Facts
+          facts={[
+            ['Status', <StatusBadge status={shown.status} />],
+            ['Event ID', <code>{shown.event_id}</code>],
+            ['Created', <Time iso={shown.created_at} withTime />],
+            [
+              'Next attempt',
+              shown.next_attempt_at === null ? 'None' : <Time iso={shown.next_attempt_at} withTime />,
+            ],
+          ]}
+        />
+      }
+      loadingText="Loading the delivery…"
+      onClose={onClose}
+    >
+      {(data) => (
+        <>
+          <h3>Attempts</h3>
+          <DataTable
+            name="Attempts"
+            columns={[
+              { header: 'Attempt', rowHeader: true, cell: (attempt) => `#${String(attempt.attempt)}` },
+              { header: 'When', cell: (attempt) => <Time iso={attempt.attempted_at} withTime /> },
+              {
+                header: 'Response',
+                cell: (attempt) => (attempt.response_status === null ? 'None' : attempt.response_status),
+              },
+              { header: 'Duration', cell: (attempt) => durationText(attempt.duration_ms) },
+              {
+                header: 'Error',
+                className: 'cell-error',
+                cell: (attempt) => attempt.error ?? <span className="muted">None</span>,
+              },
+            ]}
+            rows={data.history}
+            rowKey={(attempt) => String(attempt.attempt)}
+            emptyText="No attempt yet: it is queued."
+          />
+          <h3>Payload</h3>
+          <CodeBlock label="Payload">{readable(data.payload)}</CodeBlock>
+        </>
+      )}
+    </DetailDialog>
   );
 }
