@@ -124,3 +124,22 @@ export function useLiveLog<Item extends { id: string }>(
     refresh,
   };
 }
+
+/**
+ * Refreshes `ms` after each answer while an entry is `waiting` (about to change status), so that the page
+ * follows it. `waiting` is defined once, outside the component: a new one each render would restart the timer.
+ */
+export function useRefreshWhile<Item>(
+  items: Item[] | undefined,
+  waiting: (item: Item) => boolean,
+  refresh: () => void,
+  ms: number,
+): void {
+  useEffect(() => {
+    if (items === undefined || !items.some(waiting)) return;
+    const timer = setTimeout(refresh, ms);
+    return () => {
+      clearTimeout(timer);
+    };
+  }, [items, waiting, refresh, ms]);
+}

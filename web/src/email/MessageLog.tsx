@@ -1,24 +1,18 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { DataTable } from '../components/DataTable';
 import { Email } from '../components/Email';
-import { SelectField } from '../components/fields';
 import { LoadMoreButton } from '../components/LoadMoreButton';
+import { LogToolbar } from '../components/LogToolbar';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { RowButton } from '../components/RowButton';
 import { Time } from '../components/Time';
-import { capitalize } from '../format';
 import { EMAIL_STATUSES, type EmailMessageSummary, type EmailStatus } from '../../../src/contract/email';
-import type { LiveLog } from '../useLiveLog';
+import { type LiveLog, useRefreshWhile } from '../useLiveLog';
 import { MessageDialog } from './MessageDialog';
 import { Recipients, Tags } from './Recipients';
 
 /** How often the log is loaded again while a shown message still has recipients to send to. */
 const POLL_MS = 3000;
-
-const STATUS_OPTIONS: { value: EmailStatus | ''; label: string }[] = [
-  { value: '', label: 'All statuses' },
-  ...EMAIL_STATUSES.map((status) => ({ value: status, label: capitalize(status) })),
-];
 
 /** A message is `queued` or `deferred` while any of its recipients is (messageStatus). */
 function unsettled(message: EmailMessageSummary): boolean {
@@ -41,13 +35,7 @@ export function MessageLog({ workspaceId, log, status, onStatusChange, onRefresh
   const { items } = log;
 
   // While a message is being sent, its recipients' outcomes are fetched as they come.
-  useEffect(() => {
-    if (items === undefined || !items.some(unsettled)) return;
-    const timer = setTimeout(onRefresh, POLL_MS);
-    return () => {
-      clearTimeout(timer);
-    };
-  }, [items, onRefresh]);
+  useRefreshWhile(items, unsettled, onRefresh, POLL_MS);
 
   return (
     <section className="section">
@@ -60,12 +48,12 @@ export function MessageLog({ workspaceId, log, status, onStatusChange, onRefresh
             <em>bounced</em> (the address is suppressed from then on) or <em>failed</em>.
           </p>
         </div>
-        <div className="toolbar">
-          <SelectField label="Status" value={status} options={STATUS_OPTIONS} onChange={onStatusChange} />
-          <button type="button" className="button" onClick={onRefresh}>
-            Refresh
-          </button>
-        </div>
+        <LogToolbar
+          statuses={EMAIL_STATUSES}
+          status={status}
+          onStatusChange={onStatusChange}
+          onRefresh={onRefresh}
+        />
       </div>
       <ProblemAlert error={log.error} />
       {items === undefined ? (

@@ -1,13 +1,13 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { api, workspacePath } from '../api';
 import { DataTable } from '../components/DataTable';
-import { SelectField } from '../components/fields';
 import { LoadMoreButton } from '../components/LoadMoreButton';
+import { LogToolbar } from '../components/LogToolbar';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { RowButton } from '../components/RowButton';
 import { StatusBadge } from '../components/StatusBadge';
 import { Time } from '../components/Time';
-import type { LiveLog } from '../useLiveLog';
+import { type LiveLog, useRefreshWhile } from '../useLiveLog';
 import { useSubmit } from '../useSubmit';
 import {
   type Delivery,
@@ -15,7 +15,7 @@ import {
   type DeliveryStatus,
   type QueuedDelivery,
 } from '../../../src/contract/webhooks';
-import { capitalize, plural } from '../format';
+import { plural } from '../format';
 import { DeliveryDialog } from './DeliveryDialog';
 import { durationText } from './format';
 
@@ -24,22 +24,18 @@ const POLL_MS = 2000;
 /** A retry due within this is waited for on the page; later ones are picked up by Refresh. */
 const WATCH_AHEAD_MS = 60_000;
 
-const STATUS_OPTIONS: { value: DeliveryStatus | ''; label: string }[] = [
-  { value: '', label: 'All statuses' },
-  ...DELIVERY_STATUSES.map((status) => ({ value: status, label: capitalize(status) })),
-];
-
 /** The API path of an endpoint's delivery log. */
 export function deliveriesPath(workspaceId: string, webhookId: string): string {
   return workspacePath(workspaceId, `/webhooks/${encodeURIComponent(webhookId)}/deliveries`);
 }
 
-function awaitsAttempt(delivery: Delivery, now: number): boolean {
+/** A delivery about to be attempted: pending, or retrying within WATCH_AHEAD_MS. */
+function awaitsAttempt(delivery: Delivery): boolean {
   if (delivery.status === 'pending') return true;
   return (
     delivery.status === 'retrying' &&
     delivery.next_attempt_at !== null &&
-    Date.parse(delivery.next_attempt_at) - now < WATCH_AHEAD_MS
+    Date.parse(delivery.next_attempt_at) - Date.now() < WATCH_AHEAD_MS
   );
 }
 
@@ -73,13 +69,7 @@ export function DeliveryLog({
   const { items } = log;
 
   // While a delivery is about to be attempted, its outcome is fetched as it comes.
-  useEffect(() => {
-    if (items === undefined || !items.some((delivery) => awaitsAttempt(delivery, Date.now()))) return;
-    const timer = setTimeout(onRefresh, POLL_MS);
-    return () => {
-      clearTimeout(timer);
-    };
-  }, [items, onRefresh]);
+  useRefreshWhile(items, awaitsAttempt, onRefresh, POLL_MS);
 
   function retryDelivery(delivery: Delivery) {
     retry.run(
@@ -104,12 +94,12 @@ export function DeliveryLog({
             Retry sends the same event (the same <code>webhook-id</code>) once more, now.
           </p>
         </div>
-        <div className="toolbar">
-          <SelectField label="Status" value={status} options={STATUS_OPTIONS} onChange={onStatusChange} />
-          <button type="button" className="button" onClick={onRefresh}>
-            Refresh
-          </button>
-        </div>
+        <LogToolbar
+          statuses={DELIVERY_STATUSES}
+          status={status}
+          onStatusChange={onStatusChange}
+          onRefresh={onRefresh}
+        />
       </div>
       <ProblemAlert error={log.error ?? retry.error} />
       {items === undefined ? (
