@@ -1,7 +1,8 @@
 import { expect, it } from 'vitest';
 import { hashKey } from '../../../../core/secret-keys.js';
 import { describeEachBackend } from '../../../../../test/support/databases.js';
-import { call, outcome, refused, useFixture } from '../../../../../test/support/http-fixture.js';
+import { call, refused, useFixture } from '../../../../../test/support/http-fixture.js';
+import { refusedToEveryKey } from '../../../../../test/support/fixtures/email.js';
 import { createEmailKey, type KeyView, keysUrl } from '../../../../../test/support/fixtures/keys.js';
 
 describeEachBackend('Transactional email keys (/api/v1/workspaces/{id}/email-keys): security', (backend) => {
@@ -40,18 +41,8 @@ describeEachBackend('Transactional email keys (/api/v1/workspaces/{id}/email-key
   it('lets no key list them, a transactional email key included, and without credentials answers 401 missing_token', async () => {
     const f = fixture();
     const emailKey = await createEmailKey(f, 'sender');
-    const url = keysUrl(f, 'email-keys');
-    const responses = [
-      await call(f, emailKey.key, 'GET', url),
-      await call(f, f.apiKey, 'GET', url),
-      await call(f, f.brandKey, 'GET', url),
-      await call(f, undefined, 'GET', url),
-    ];
-    expect(responses.map(outcome)).toEqual([
-      '403 email_key_not_allowed',
-      '403 api_key_not_allowed',
-      '403 brand_key_not_allowed',
-      '401 missing_token',
+    const responses = await refusedToEveryKey(f, emailKey.key, [
+      { method: 'GET', url: keysUrl(f, 'email-keys') },
     ]);
     for (const response of responses) expect(response.body).not.toContain(emailKey.id);
   });
