@@ -17,7 +17,13 @@ import { openStore } from '../../src/store/open-store.js';
 import type { EmailMessageWithRecipients, Store } from '../../src/store/store.js';
 import { startTestApp } from '../support/app.js';
 import { describeEachBackend, type TestDatabase } from '../support/databases.js';
-import { EMAIL_MESSAGES_URL, emailKeyWithSender, FROM, message } from '../support/fixtures/email.js';
+import {
+  EMAIL_MESSAGES_URL,
+  emailKeyWithSender,
+  FROM,
+  message,
+  suppress,
+} from '../support/fixtures/email.js';
 import { call } from '../support/http-fixture.js';
 import { SmtpRelay } from '../support/smtp-server.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -221,14 +227,7 @@ describeEachBackend('email delivery', (backend) => {
 
   it('settles as suppressed, unsent, a recipient whose address bounced after the message was queued', async () => {
     const id = await queue({ to: ['late@example.com'] });
-    await store.email.suppress({
-      workspaceId,
-      email: 'late@example.com',
-      reason: 'bounced',
-      detail: '550 5.1.1 No such user',
-      messageId: null,
-      createdAt: new Date().toISOString(),
-    });
+    await suppress(deps, workspaceId, 'late@example.com');
     startWorker();
 
     await settledAs(id, 'suppressed');
@@ -331,14 +330,7 @@ describeEachBackend('email delivery', (backend) => {
       await stopWorkers();
 
       const suppressed = await queue({ to: ['late@example.com'] });
-      await store.email.suppress({
-        workspaceId,
-        email: 'late@example.com',
-        reason: 'bounced',
-        detail: '550 5.1.1 No such user',
-        messageId: null,
-        createdAt: new Date().toISOString(),
-      });
+      await suppress(deps, workspaceId, 'late@example.com');
       const captured = await queue({ to: ['bob@example.com'] });
       startWorker({ smtp: undefined });
       await settledAs(suppressed, 'suppressed');
