@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
+import { Waiters } from './waiters.js';
 
 /** One message as the relay took it: the SMTP envelope, and the message as a mail client reads it. */
 export interface Received {
@@ -33,7 +34,7 @@ export class SmtpRelay {
   /** How many messages came in while stalled (and were neither answered nor recorded). */
   stalled = 0;
   private server: SMTPServer | undefined;
-  private readonly waiters = new Set<() => void>();
+  private readonly waiters = new Waiters('relay');
 
   private constructor(
     private port: number,
@@ -106,7 +107,7 @@ export class SmtpRelay {
     for await (const chunk of stream) chunks.push(chunk as Buffer);
     if (this.stall) {
       this.stalled += 1;
-      this.notify();
+      this.waiters.notify();
       return true;
     }
     const raw = Buffer.concat(chunks).toString('utf8');
@@ -117,37 +118,13 @@ export class SmtpRelay {
       raw,
       mail: await simpleParser(raw),
     });
-    this.notify();
+    this.waiters.notify();
     return false;
-  }
-
-  private notify(): void {
-    for (const waiter of this.waiters) waiter();
   }
 
   /** Resolves once `done` holds; fails after `timeoutMs`. */
   until(done: () => boolean, timeoutMs = 10_000): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const check = () => {
-        if (!done()) return;
-        finish();
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        finish();
-        reject(
-          new Error(
-            `the relay's condition did not hold within ${String(timeoutMs)} ms; ${String(this.received.length)} messages arrived`,
-          ),
-        );
-      }, timeoutMs);
-      const finish = () => {
-        clearTimeout(timer);
-        this.waiters.delete(check);
-      };
-      this.waiters.add(check);
-      check();
-    });
+    return this.waiters.until(done, timeoutMs, () => `${String(this.received.length)} messages arrived`);
   }
 
   /** Resolves once `count` messages have arrived; fails after `timeoutMs`. */

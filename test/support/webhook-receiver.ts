@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import type { EventEnvelope } from '../../src/contract/webhooks.js';
+import { Waiters } from './waiters.js';
 
 /** One request as the receiver saw it. */
 export interface Arrival {
@@ -34,7 +35,7 @@ export class WebhookReceiver {
   /** How long each answer waits: an attempt stays in flight that long. */
   delayMs = 0;
   private server: Server | undefined;
-  private readonly waiters = new Set<() => void>();
+  private readonly waiters = new Waiters('receiver');
 
   private constructor(private port: number) {}
 
@@ -69,7 +70,7 @@ export class WebhookReceiver {
             body: Buffer.concat(chunks).toString('utf8'),
             at: Date.now(),
           }) - 1;
-        for (const waiter of this.waiters) waiter();
+        this.waiters.notify();
         setTimeout(() => {
           response.statusCode = this.statusFor?.(index) ?? this.status;
           response.end('ok');
@@ -87,28 +88,14 @@ export class WebhookReceiver {
   }
 
   /** Resolves once `done` holds for the arrivals so far; fails after `timeoutMs`. */
-  until(done: (arrivals: readonly Arrival[]) => boolean, timeoutMs = 10_000): Promise<Arrival[]> {
-    return new Promise((resolve, reject) => {
-      const check = () => {
-        if (!done(this.arrivals)) return;
-        finish();
-        resolve([...this.arrivals]);
-      };
-      const timer = setTimeout(() => {
-        finish();
-        reject(
-          new Error(
-            `the receiver's condition did not hold within ${String(timeoutMs)} ms; ${String(this.arrivals.length)} requests arrived: ${this.arrivals.map((arrival) => arrival.id).join(', ')}`,
-          ),
-        );
-      }, timeoutMs);
-      const finish = () => {
-        clearTimeout(timer);
-        this.waiters.delete(check);
-      };
-      this.waiters.add(check);
-      check();
-    });
+  async until(done: (arrivals: readonly Arrival[]) => boolean, timeoutMs = 10_000): Promise<Arrival[]> {
+    await this.waiters.until(
+      () => done(this.arrivals),
+      timeoutMs,
+      () =>
+        `${String(this.arrivals.length)} requests arrived: ${this.arrivals.map((arrival) => arrival.id).join(', ')}`,
+    );
+    return [...this.arrivals];
   }
 
   /** Resolves once `count` requests have arrived. */
