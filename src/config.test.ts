@@ -6,6 +6,7 @@ import {
   parseAuthSettings,
   parseDatabaseUrl,
   parseDeliverySettings,
+  parseEmailSettings,
   parseTrustProxy,
 } from './config.js';
 
@@ -96,6 +97,12 @@ const DEFAULT_DELIVERY = {
   encryptionKey: undefined,
 };
 
+const DEFAULT_EMAIL = {
+  smtpUrl: undefined,
+  from: 'Brand Context <no-reply@brand-context.localhost>',
+  publicUrl: undefined,
+};
+
 describe('loadConfig', () => {
   it('defaults to port 8787 on 127.0.0.1, log level info and SQLite in ./data', () => {
     expect(loadConfig({})).toEqual({
@@ -107,6 +114,7 @@ describe('loadConfig', () => {
       trustProxy: false,
       httpTimeouts: {},
       delivery: DEFAULT_DELIVERY,
+      email: DEFAULT_EMAIL,
     });
   });
 
@@ -135,6 +143,7 @@ describe('loadConfig', () => {
       trustProxy: false,
       httpTimeouts: {},
       delivery: DEFAULT_DELIVERY,
+      email: DEFAULT_EMAIL,
     });
   });
 
@@ -305,5 +314,34 @@ describe('parseDeliverySettings', () => {
   it('is part of loadConfig, so a bad delivery setting stops the service at start', () => {
     expect(loadConfig({ DELIVERY_WORKERS: '2' }).delivery.workers).toBe(2);
     expect(() => loadConfig({ DELIVERY_RETRY_SCHEDULE: 'never' })).toThrow(ConfigError);
+  });
+});
+
+describe('parseEmailSettings', () => {
+  it('takes an smtp:// or smtps:// relay, a sender and the public address, without a trailing slash', () => {
+    expect(
+      parseEmailSettings({
+        SMTP_URL: 'smtps://user:secret@mail.example.com:465',
+        EMAIL_FROM: 'Acme <no-reply@acme.example>',
+        PUBLIC_URL: 'https://brand.acme.example/',
+      }),
+    ).toEqual({
+      smtpUrl: 'smtps://user:secret@mail.example.com:465',
+      from: 'Acme <no-reply@acme.example>',
+      publicUrl: 'https://brand.acme.example',
+    });
+  });
+
+  it('refuses a relay URL of another scheme without repeating it: it may hold a password', () => {
+    const error = configError(() => parseEmailSettings({ SMTP_URL: 'http://user:hunter2@mail.example.com' }));
+    expect(error.message).toMatch(/^SMTP_URL must be smtp:/);
+    expect(error.message).not.toContain('hunter2');
+  });
+
+  it.each([
+    ['EMAIL_FROM', 'not an address', /^EMAIL_FROM must be an address/],
+    ['PUBLIC_URL', 'brand.example.com', /^PUBLIC_URL must be an http\(s\) URL/],
+  ])('refuses %s=%s, saying what it must be', (variable, value, message) => {
+    expect(configError(() => parseEmailSettings({ [variable]: value })).message).toMatch(message);
   });
 });
