@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { BRAND_KEY_LIFETIME_MS, brandKeyExpiry, brandKeyStatus, lifecycleTimes } from './key-lifecycle.js';
+import { BRAND_KEY_LIFETIME_MS, brandKeyStatus, lifecycleTimes } from './key-lifecycle.js';
 
 const created = Date.UTC(2026, 0, 1);
-const key = { expiresAt: brandKeyExpiry(created), revokedAt: null };
+const key = { expiresAt: created + BRAND_KEY_LIFETIME_MS, revokedAt: null };
 
 describe('brandKeyStatus', () => {
   it('is active from creation until just before 90 days have passed', () => {

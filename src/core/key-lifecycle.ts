@@ -1,5 +1,7 @@
-/** A key expires 90 days after creation (README "Brand read keys"). */
-export const BRAND_KEY_LIFETIME_MS = 90 * 24 * 60 * 60 * 1000;
+import { KEY_KINDS } from './key-kinds.js';
+
+/** A brand read key expires 90 days after creation (README "Brand read keys"). */
+export const BRAND_KEY_LIFETIME_MS = KEY_KINDS.brand.lifetimeDays * 24 * 60 * 60 * 1000;
 
 /** Where a key (or personal access token) is in its life, in the order it lives it. */
 export const KEY_STATUSES = ['active', 'expired', 'revoked'] as const;
@@ -20,10 +22,6 @@ export function lifecycleTimes(stored: {
     expiresAt: stored.expiresAt === null ? Number.POSITIVE_INFINITY : Date.parse(stored.expiresAt),
     revokedAt: stored.revokedAt === null ? null : Date.parse(stored.revokedAt),
   };
-}
-
-export function brandKeyExpiry(createdAt: number): number {
-  return createdAt + BRAND_KEY_LIFETIME_MS;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../core/clock.js';
 import { type KeyKindId, mapKeyKinds } from '../core/key-kinds.js';
-import { brandKeyExpiry } from '../core/key-lifecycle.js';
+import { BRAND_KEY_LIFETIME_MS } from '../core/key-lifecycle.js';
 import { hashKey, KEY_FORMATS } from '../core/secret-keys.js';
 import { ChangeHub } from '../store/change-feed.js';
 import type { KeyRecord } from '../store/store.js';
@@ -24,7 +24,7 @@ function fixture() {
     ...KEY_FORMATS[kind].hint(keys[kind]),
     createdBy: null,
     createdAt: new Date(NOW).toISOString(),
-    expiresAt: new Date(brandKeyExpiry(NOW)).toISOString(),
+    expiresAt: new Date(NOW + BRAND_KEY_LIFETIME_MS).toISOString(),
     revokedAt: null,
     lastUsedAt: null,
   });
