@@ -47,15 +47,6 @@ export const EMAIL_STATUSES = [
 ] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
-/** Statuses after which nothing more happens to a recipient. */
-export const SETTLED_EMAIL_STATUSES: readonly EmailStatus[] = [
-  'sent',
-  'bounced',
-  'failed',
-  'suppressed',
-  'captured',
-];
-
 /**
  * A message's status, from its recipients': still `deferred` or `queued` while any recipient is; once all
  * are settled, the gravest outcome any of them had, so a filter on `bounced` finds every message with a

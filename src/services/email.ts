@@ -25,7 +25,7 @@ import type { EventRepositories } from './events.js';
 import type { SecretBox } from './secret-box.js';
 
 /** How long an Idempotency-Key names its request (README "Transactional email", idempotency). */
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** Where a message log is read: the email API sees the messages sent through it, the console every one. */
 export interface MessageScope {
