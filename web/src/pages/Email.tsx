@@ -20,7 +20,7 @@ import { useResource } from '../useResource';
 const LEAD =
   'Send your product’s transactional email — receipts, sign-in links, notifications — through this service, and follow what happened to each message.';
 
-export const MANAGERS_ONLY = 'Only owners and admins see this workspace’s email.';
+const MANAGERS_ONLY = 'Only owners and admins see this workspace’s email.';
 
 /** Settings → Email (README "Transactional email"): keys, senders, the message log, suppressions, the mailbox. */
 export function EmailSettings() {
