@@ -19,6 +19,8 @@ export const CONSOLE_CSP = [
   "img-src 'self' data: https:",
   "font-src 'self'",
   "connect-src 'self'",
+  // The mailbox frames a captured email's HTML body, served with its own policy (…/content.html).
+  "frame-src 'self'",
   "manifest-src 'self'",
   "base-uri 'none'",
   "form-action 'self'",

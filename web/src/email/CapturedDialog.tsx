@@ -35,7 +35,8 @@ interface CapturedDialogProps {
 
 /**
  * A captured message as its recipient would get it (GET …/{id}/content): headers, the text body, and the
- * HTML body in a sandboxed frame that runs none of its scripts and cannot reach the console.
+ * HTML body as sent (GET …/{id}/content.html) in a sandboxed frame that runs none of its scripts and
+ * cannot reach the console.
  */
 export function CapturedDialog({ workspaceId, message, onClose }: CapturedDialogProps) {
   const content = useResource<CapturedEmail>(`${messagePath(workspaceId, message.id)}/content`);
@@ -67,11 +68,17 @@ export function CapturedDialog({ workspaceId, message, onClose }: CapturedDialog
               <>
                 <h3>HTML</h3>
                 <p className="field-hint">
-                  Without its scripts and inline styles, which this page’s security policy blocks: a mail
-                  client may show it more richly.
+                  As sent, with its styles. Its scripts never run here and its remote images are not loaded: a
+                  mail client may show those.
                 </p>
-                {/* sandbox="": no scripts, no forms, no navigation, an origin of its own. */}
-                <iframe className="mail-html" title="HTML body" sandbox="" srcDoc={captured.html} />
+                {/* The body's own page (…/content.html: its policy loads nothing from the network), framed
+                    with sandbox="": no scripts, no forms, an origin of its own. */}
+                <iframe
+                  className="mail-html"
+                  title="HTML body"
+                  sandbox=""
+                  src={`${messagePath(workspaceId, message.id)}/content.html`}
+                />
               </>
             )}
           </>
