@@ -539,8 +539,6 @@ export interface AccountTokensRepository {
   findByHash(tokenHash: string): Promise<AccountTokenRecord | undefined>;
   /** Marks the token used if it was not already: true for the one caller that used it. */
   use(id: string, usedAt: string): Promise<boolean>;
-  /** The newest unused invite of the user into the workspace, if any. */
-  latestInvite(userId: string, workspaceId: string): Promise<AccountTokenRecord | undefined>;
   /** Ends every unused token of the user for `purpose` (a new link replaces the old ones). */
   expireUnused(userId: string, purpose: AccountTokenRecord['purpose'], at: string): Promise<void>;
   /** Ends the user's unused invites into the workspace (resent, or the member removed). */

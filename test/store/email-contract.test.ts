@@ -242,14 +242,18 @@ describeEachBackend('Email store contract', (backend) => {
       expect((await store.accountTokens.findByHash(stored.tokenHash))?.usedAt).not.toBeNull();
     });
 
-    it('answers the newest unused invite into a workspace, and expires the unused ones of a purpose', async () => {
+    it('lists the newest unused invite into a workspace as pending, and expires the unused ones of a purpose', async () => {
       const userId = await user();
       const older = token(userId, { createdAt: at(1) });
       const newer = token(userId, { createdAt: at(2) });
       const reset = token(userId, { purpose: 'password_reset', workspaceId: null });
       for (const one of [older, newer, reset]) await store.accountTokens.create(one);
-      expect((await store.accountTokens.latestInvite(userId, workspaceId))?.id).toBe(newer.id);
-      expect(await store.accountTokens.latestInvite(userId, otherWorkspaceId)).toBeUndefined();
+      const pending = async (workspace: string) =>
+        (await store.accountTokens.pendingInvites(workspace))
+          .filter((invite) => invite.userId === userId)
+          .map((invite) => invite.id);
+      expect(await pending(workspaceId)).toEqual([newer.id]);
+      expect(await pending(otherWorkspaceId)).toEqual([]);
       await store.accountTokens.expireUnused(userId, 'invite', at(5));
       expect((await store.accountTokens.findByHash(newer.tokenHash))?.expiresAt).toBe(at(5));
       expect((await store.accountTokens.findByHash(reset.tokenHash))?.expiresAt).toBe(at(100));

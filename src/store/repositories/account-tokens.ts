@@ -67,20 +67,6 @@ export class AccountTokensTable implements AccountTokensRepository {
     return result.numUpdatedRows > 0n;
   }
 
-  async latestInvite(userId: string, workspaceId: string): Promise<AccountTokenRecord | undefined> {
-    const row = await this.session.db
-      .selectFrom('account_tokens')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('workspace_id', '=', workspaceId)
-      .where('purpose', '=', 'invite')
-      .where('used_at', 'is', null)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .executeTakeFirst();
-    return row && toAccountToken(row);
-  }
-
   async expireUnused(userId: string, purpose: AccountTokenRecord['purpose'], at: string): Promise<void> {
     await this.session.db
       .updateTable('account_tokens')
