@@ -21,6 +21,8 @@ const CONTRACT_CSP: Record<string, string> = {
   'base-uri': "'none'",
   'form-action': "'self'",
   'frame-ancestors': "'none'",
+  // The development mailbox frames a captured message's own page (README "Without SMTP_URL").
+  'frame-src': "'self'",
 };
 
 function directives(policy: string): Record<string, string> {
