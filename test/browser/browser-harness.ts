@@ -288,6 +288,32 @@ export async function eventually<T>(read: () => Promise<T>, expected: T, message
   await expect.poll(read, { timeout: WAIT_MS, interval: 100, message }).toEqual(expected);
 }
 
+/** A live log's first page (the console asks for 20 entries), with its header row. */
+const FIRST_PAGE_ROWS = 21;
+
+/**
+ * The rest of a live log (the delivery log, the message log) of `total` entries, once its first page shows:
+ * Load more brings the others and goes. Then its Status filter: by `none`, a status no entry has, it says
+ * `emptyText`; by `all`, the status of every entry, it shows the first page again.
+ */
+export async function expectLoadMoreAndFilter(
+  page: Page,
+  log: Locator,
+  total: number,
+  filter: { none: string; emptyText: string; all: string },
+): Promise<void> {
+  const loadMore = page.getByRole('button', { name: 'Load more', exact: true });
+  await loadMore.click();
+  await eventually(() => log.getByRole('row').count(), total + 1);
+  await loadMore.waitFor({ state: 'detached' });
+
+  const status = page.getByRole('combobox', { name: 'Status', exact: true });
+  await status.selectOption(filter.none);
+  await log.getByText(filter.emptyText, { exact: true }).waitFor({ timeout: WAIT_MS });
+  await status.selectOption(filter.all);
+  await eventually(() => log.getByRole('row').count(), FIRST_PAGE_ROWS);
+}
+
 export interface PageFetchResult {
   status: number;
   body: { code?: string } & Record<string, unknown>;

@@ -11,13 +11,13 @@ import {
   cellOf,
   describeInBrowser,
   eventually,
+  expectLoadMoreAndFilter,
   expectNoPageProblems,
   expectNoSeriousAxeViolations,
   navigate,
   rowOf,
   screenshot,
   useBrowserFixture,
-  WAIT_MS,
 } from './browser-harness.js';
 import { emailKeyWithSender } from '../support/fixtures/email.js';
 import { SmtpRelay } from '../support/smtp-server.js';
@@ -134,14 +134,11 @@ describeInBrowser('Email in the console (Settings → Email)', () => {
       `Receipt 21\nFrom Acme Coffee <${SENDER}>`,
     );
     expect(await cellText(page, 'Messages', 'Receipt 21', 'Recipients')).toBe('ada@example.com\nQueued');
-    await page.getByRole('button', { name: 'Load more', exact: true }).click();
-    await eventually(() => messages.getByRole('row').count(), 23);
-    await page.getByRole('button', { name: 'Load more', exact: true }).waitFor({ state: 'detached' });
-
-    await page.getByRole('combobox', { name: 'Status', exact: true }).selectOption('sent');
-    await messages.getByText('No sent messages.', { exact: true }).waitFor({ timeout: WAIT_MS });
-    await page.getByRole('combobox', { name: 'Status', exact: true }).selectOption('queued');
-    await eventually(() => messages.getByRole('row').count(), 21);
+    await expectLoadMoreAndFilter(page, messages, 22, {
+      none: 'sent',
+      emptyText: 'No sent messages.',
+      all: 'queued',
+    });
     await expectNoPageProblems(session, 'Email (message log)');
   });
 

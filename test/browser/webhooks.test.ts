@@ -13,12 +13,12 @@ import {
   describeInBrowser,
   eventually,
   expectHeading,
+  expectLoadMoreAndFilter,
   expectNoPageProblems,
   expectNoSeriousAxeViolations,
   navigate,
   rowOf,
   useBrowserFixture,
-  WAIT_MS,
 } from './browser-harness.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -275,14 +275,11 @@ describeInBrowser('Webhooks in the console (Settings → Webhooks)', () => {
       await deliveries.getByRole('button', { name: /^Retry / }).count(),
       'pending: nothing to retry',
     ).toBe(0);
-    await page.getByRole('button', { name: 'Load more', exact: true }).click();
-    await eventually(() => deliveries.getByRole('row').count(), 26);
-    await page.getByRole('button', { name: 'Load more', exact: true }).waitFor({ state: 'detached' });
-
-    await page.getByRole('combobox', { name: 'Status', exact: true }).selectOption('failed');
-    await deliveries.getByText('No failed deliveries.', { exact: true }).waitFor({ timeout: WAIT_MS });
-    await page.getByRole('combobox', { name: 'Status', exact: true }).selectOption('pending');
-    await eventually(() => deliveries.getByRole('row').count(), 21);
+    await expectLoadMoreAndFilter(page, deliveries, 25, {
+      none: 'failed',
+      emptyText: 'No failed deliveries.',
+      all: 'pending',
+    });
     await expectNoPageProblems(session, 'Webhooks (delivery log)');
   });
 
