@@ -68,6 +68,7 @@ const LINE_BREAK = /[\r\n]/;
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 const NO_LINE_BREAKS = 'must not contain line breaks (CR or LF)';
+const NO_CONTROLS = 'must not contain control characters';
 
 /** A header field's text: one line, no control characters (a CR/LF would start a header of its own). */
 function headerText(max: number) {
@@ -75,7 +76,7 @@ function headerText(max: number) {
     .string()
     .max(max)
     .refine((value) => !LINE_BREAK.test(value), NO_LINE_BREAKS)
-    .refine((value) => !CONTROL.test(value), 'must not contain control characters');
+    .refine((value) => !CONTROL.test(value), NO_CONTROLS);
 }
 
 const ADDR_SPEC = z.email({ pattern: z.regexes.html5Email });
@@ -93,7 +94,7 @@ export interface ParsedAddress {
  */
 export function parseAddress(text: string): ParsedAddress | string {
   if (LINE_BREAK.test(text)) return NO_LINE_BREAKS;
-  if (CONTROL.test(text)) return 'must not contain control characters';
+  if (CONTROL.test(text)) return NO_CONTROLS;
   const trimmed = text.trim();
   const angle = ANGLE_ADDR.exec(trimmed);
   let name = angle ? angle[1]?.trim() : undefined;
