@@ -250,7 +250,8 @@ export const PROBLEMS = {
   email_message_not_found: {
     status: 404,
     title: 'Message not found',
-    resolution: 'List the messages to find its id (GET /email/v1/messages).',
+    resolution:
+      'List the messages to find its id: GET /email/v1/messages with the transactional email key, or Settings → Email in the console.',
     detail: (v: { messageId: string }) => `This workspace has no message ${v.messageId}.`,
   },
   email_sender_not_found: {
