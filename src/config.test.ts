@@ -2,12 +2,15 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   ConfigError,
+  emailWarnings,
   loadConfig,
+  localBaseUrl,
   parseAuthSettings,
   parseDatabaseUrl,
   parseDeliverySettings,
   parseEmailSettings,
   parseTrustProxy,
+  relayAddress,
 } from './config.js';
 
 const CWD = resolve('/srv/brand');
@@ -341,7 +344,72 @@ describe('parseEmailSettings', () => {
   it.each([
     ['EMAIL_FROM', 'not an address', /^EMAIL_FROM must be an address/],
     ['PUBLIC_URL', 'brand.example.com', /^PUBLIC_URL must be an http\(s\) URL/],
+    ['SMTP_URL', 'smtp://', /^SMTP_URL must name the relay's host/],
+    ['PUBLIC_URL', 'https://brand.example.com/?a=1', /^PUBLIC_URL must not have a query or fragment/],
+    ['PUBLIC_URL', 'https://brand.example.com/#top', /^PUBLIC_URL must not have a query or fragment/],
   ])('refuses %s=%s, saying what it must be', (variable, value, message) => {
     expect(configError(() => parseEmailSettings({ [variable]: value })).message).toMatch(message);
+  });
+
+  it('refuses a PUBLIC_URL with a user or password without repeating it', () => {
+    const error = configError(() =>
+      parseEmailSettings({ PUBLIC_URL: 'https://ada:hunter2@brand.example.com' }),
+    );
+    expect(error.message).toBe('PUBLIC_URL must not hold a user or password: links would show them');
+  });
+});
+
+describe('localBaseUrl', () => {
+  it.each([
+    ['127.0.0.1', 'http://127.0.0.1:8787'],
+    ['brand.internal', 'http://brand.internal:8787'],
+    ['::1', 'http://[::1]:8787'],
+    ['0.0.0.0', 'http://127.0.0.1:8787'],
+    ['::', 'http://127.0.0.1:8787'],
+  ])('reaches a server listening on %s at %s', (host, url) => {
+    expect(localBaseUrl(host, 8787)).toBe(url);
+  });
+});
+
+describe('relayAddress', () => {
+  it.each([
+    ['smtp://user:secret@mail.example.com:2525', 'smtp://mail.example.com:2525'],
+    ['smtp://mail.example.com', 'smtp://mail.example.com:587'],
+    ['smtps://user:secret@mail.example.com', 'smtps://mail.example.com:465'],
+  ])('shows %s as %s, without the user or password', (url, shown) => {
+    expect(relayAddress(url)).toBe(shown);
+  });
+});
+
+describe('emailWarnings', () => {
+  const LISTEN = 'http://127.0.0.1:8787';
+  const RELAY = 'smtp://mail.example.com:587';
+
+  it('warns of nothing in development, or with a relay, a sender and the public address set', () => {
+    expect(emailWarnings(loadConfig({}), LISTEN)).toEqual([]);
+    const production = loadConfig({
+      SMTP_URL: RELAY,
+      EMAIL_FROM: 'Acme <no-reply@acme.example>',
+      PUBLIC_URL: 'https://brand.acme.example',
+      HOST: '0.0.0.0',
+    });
+    expect(emailWarnings(production, LISTEN)).toEqual([]);
+  });
+
+  it('warns that email would go out from the default sender, with links to the listen address', () => {
+    expect(emailWarnings(loadConfig({ SMTP_URL: RELAY }), LISTEN)).toEqual([
+      expect.stringMatching(
+        /^EMAIL_FROM is not set: account email goes out from .*no-reply@brand-context\.localhost/,
+      ),
+      expect.stringMatching(
+        /^PUBLIC_URL is not set: links in account email point at http:\/\/127\.0\.0\.1:8787,/,
+      ),
+    ]);
+  });
+
+  it.each(['0.0.0.0', '::'])('warns that links point at the loopback when HOST is %s', (host) => {
+    expect(emailWarnings(loadConfig({ HOST: host }), LISTEN)).toEqual([
+      expect.stringMatching(/^PUBLIC_URL is not set: .* which only this machine reaches/),
+    ]);
   });
 });

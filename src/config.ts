@@ -233,6 +233,9 @@ export function parseEmailSettings(env: NodeJS.ProcessEnv): EmailConfig {
     if (url?.protocol !== 'smtp:' && url?.protocol !== 'smtps:') {
       throw new ConfigError('SMTP_URL must be smtp://user:pass@host:587 or smtps://user:pass@host:465');
     }
+    if (url.hostname === '') {
+      throw new ConfigError("SMTP_URL must name the relay's host, as smtp://user:pass@mail.example.com:587");
+    }
   }
   const from = env.EMAIL_FROM || DEFAULT_EMAIL_FROM;
   if (typeof parseAddress(from) === 'string') {
@@ -241,12 +244,67 @@ export function parseEmailSettings(env: NodeJS.ProcessEnv): EmailConfig {
     );
   }
   const publicUrl = env.PUBLIC_URL || undefined;
-  if (publicUrl !== undefined && !/^https?:\/\/[^\s/]+(\/\S*)?$/.test(publicUrl)) {
+  if (publicUrl !== undefined) checkPublicUrl(publicUrl);
+  return { smtpUrl, from, publicUrl: publicUrl?.replace(/\/+$/, '') };
+}
+
+/** Links are PUBLIC_URL followed by their path and query: it can have a path, but no query or fragment. */
+function checkPublicUrl(publicUrl: string): void {
+  const parsed = URL.canParse(publicUrl) ? new URL(publicUrl) : undefined;
+  // Refused without repeating it: it may hold a password.
+  if (parsed !== undefined && (parsed.username !== '' || parsed.password !== '')) {
+    throw new ConfigError('PUBLIC_URL must not hold a user or password: links would show them');
+  }
+  if (parsed === undefined || !/^https?:\/\/[^\s/]+(\/\S*)?$/.test(publicUrl)) {
     throw new ConfigError(
       `PUBLIC_URL must be an http(s) URL, as https://brand.example.com, got "${publicUrl}"`,
     );
   }
-  return { smtpUrl, from, publicUrl: publicUrl?.replace(/\/+$/, '') };
+  if (/[?#]/.test(publicUrl)) {
+    throw new ConfigError(
+      `PUBLIC_URL must not have a query or fragment (links add their own path and query), got "${publicUrl}"`,
+    );
+  }
+}
+
+/** The unspecified addresses: listening on them is listening on every address of the machine. */
+const EVERY_ADDRESS = new Set(['0.0.0.0', '::', '0:0:0:0:0:0:0:0']);
+
+/**
+ * The address this machine reaches a server on `host`:`port` at. Listening on every address is reached on
+ * the loopback: http://0.0.0.0:… is no address to give anyone.
+ */
+export function localBaseUrl(host: string, port: number): string {
+  const reachable = EVERY_ADDRESS.has(host) ? '127.0.0.1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${String(port)}`;
+}
+
+/** The relay of SMTP_URL as logs show it: scheme, host and port (nodemailer's default), never the user or password. */
+export function relayAddress(smtpUrl: string): string {
+  const url = new URL(smtpUrl);
+  const port = url.port || (url.protocol === 'smtps:' ? '465' : '587');
+  return `${url.protocol}//${url.hostname}:${port}`;
+}
+
+/**
+ * What `serve` warns of at start (README "Account email"): settings with which account email would come
+ * from an address relays refuse, or hold links to where users cannot reach this server. `listenUrl` is where
+ * links point without PUBLIC_URL.
+ */
+export function emailWarnings(config: Pick<Config, 'host' | 'email'>, listenUrl: string): string[] {
+  const { smtpUrl, from, publicUrl } = config.email;
+  const warnings: string[] = [];
+  if (smtpUrl !== undefined && from === DEFAULT_EMAIL_FROM) {
+    warnings.push(
+      `EMAIL_FROM is not set: account email goes out from ${DEFAULT_EMAIL_FROM}, which relays refuse or mark as spam; set it to an address of your domain`,
+    );
+  }
+  if (publicUrl === undefined && (smtpUrl !== undefined || EVERY_ADDRESS.has(config.host))) {
+    warnings.push(
+      `PUBLIC_URL is not set: links in account email point at ${listenUrl}, which only this machine reaches; set it to the address users reach this server at`,
+    );
+  }
+  return warnings;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

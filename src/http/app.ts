@@ -18,7 +18,7 @@ import { EmailService } from '../services/email.js';
 import type { PasswordHasher } from '../services/passwords.js';
 import { DEFAULT_SIGN_IN_LIMITS, SignInService, type SignInLimits } from '../services/sign-in.js';
 import { type AuthConfig, TokenService } from '../services/tokens.js';
-import { DEFAULT_EMAIL_FROM, type DeliveryConfig, type EmailConfig } from '../config.js';
+import { DEFAULT_EMAIL_FROM, type DeliveryConfig, type EmailConfig, localBaseUrl } from '../config.js';
 import {
   AccountLinks,
   type AccountLinkLimits,
@@ -113,12 +113,11 @@ function requestId(request: IncomingMessage): string {
   return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
-/** The address the server listens on, as a URL; before it listens (requests injected in tests), localhost. */
+/** Where this machine reaches the server, as a URL; before it listens (requests injected in tests), localhost. */
 function listeningUrl(server: Server): string {
   const address = server.address();
   if (typeof address !== 'object' || address === null) return 'http://localhost';
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return `http://${host}:${String(address.port)}`;
+  return localBaseUrl(address.address, address.port);
 }
 
 /** The use cases every route reaches as `app.services`, each built with the ones it depends on. */

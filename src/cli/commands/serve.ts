@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { loadConfig } from '../../config.js';
+import { emailWarnings, loadConfig, localBaseUrl, relayAddress } from '../../config.js';
 import { systemClock } from '../../core/clock.js';
 import { createLogger } from '../../logger.js';
 import { type DemoSeed, seedDemo } from '../../services/demo.js';
@@ -109,7 +109,14 @@ export function serveCommand(program: Command): void {
       await app.listen({ port: config.port, host: config.host });
       const address = app.server.address();
       const port = typeof address === 'object' && address !== null ? address.port : config.port;
-      const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+      const baseUrl = localBaseUrl(config.host, port);
+      if (config.email.smtpUrl !== undefined) {
+        logger.info(
+          { relay: relayAddress(config.email.smtpUrl) },
+          'email goes out through the SMTP_URL relay',
+        );
+      }
+      for (const warning of emailWarnings(config, baseUrl)) logger.warn(warning);
 
       if (seed) {
         out.result({ ...seed, url: baseUrl }, () => demoBanner(baseUrl, store.kind, seed));
