@@ -155,21 +155,43 @@ async function revokeKey(
   return toKeyView(revocation.record, deps.clock.now());
 }
 
+/** The key to replace, and what the replacement changes: its name, and how many days it lives. */
+export interface RotateInput {
+  workspaceId: string;
+  keyId: string;
+  name?: string | undefined;
+  expiresInDays?: number | undefined;
+}
+
+/**
+ * How many days a replacement lives when not told: as long as the key it replaces did (its created→expires
+ * span, in whole days), for kinds without a lifetime of their own; undefined for the kind's own, or never.
+ */
+function replacementDays(kindId: KeyKindId, replaced: KeyView): number | undefined {
+  if (KEY_KINDS[kindId].lifetimeDays !== null || replaced.expires_at === null) return undefined;
+  const span = Date.parse(replaced.expires_at) - Date.parse(replaced.created_at);
+  return Math.max(1, Math.round(span / DAY_MS));
+}
+
 /**
  * Rotation's first step (README "Brand read keys"): a replacement for a key of the workspace, named after it
- * unless `name` is given. An unknown key id is refused before anything is created: a typo must not leave an
- * extra live key behind. The old key stays valid until it is revoked.
+ * unless `name` is given, living as long as it did unless `expiresInDays` is given. An unknown key id is
+ * refused before anything is created: a typo must not leave an extra live key behind. The old key stays valid
+ * until it is revoked.
  */
 async function rotateKey(
   kindId: KeyKindId,
   deps: KeyDeps,
   actor: Actor,
-  input: { workspaceId: string; keyId: string; name?: string | undefined },
+  input: RotateInput,
 ): Promise<{ replaced: KeyView; created: CreatedKey }> {
   const replaced = (await listKeys(kindId, deps, input.workspaceId)).find((key) => key.id === input.keyId);
   if (!replaced) throw keyNotFound(kindId, input.workspaceId, input.keyId);
-  const name = input.name ?? `${replaced.name} (rotated)`;
-  const created = await createKey(kindId, deps, actor, { workspaceId: input.workspaceId, name });
+  const created = await createKey(kindId, deps, actor, {
+    workspaceId: input.workspaceId,
+    name: input.name ?? `${replaced.name} (rotated)`,
+    expiresInDays: input.expiresInDays ?? replacementDays(kindId, replaced),
+  });
   return { replaced, created };
 }
 
@@ -181,7 +203,7 @@ export interface KeyService {
   rotate: (
     deps: KeyDeps,
     actor: Actor,
-    input: { workspaceId: string; keyId: string; name?: string | undefined },
+    input: RotateInput,
   ) => Promise<{ replaced: KeyView; created: CreatedKey }>;
 }
 

@@ -119,6 +119,24 @@ describeEachBackend('brand-context email commands', (backend) => {
       expect(result.stderr).toContain("unknown option '--expires-in-days'");
     });
 
+    it('rotates a key with an expiry into one that lives as many days, or as many as --expires-in-days says', async () => {
+      const old = await cliJson<CreatedKey>(create('--expires-in-days', '10'));
+      const rotate = (...flags: string[]) =>
+        cliJson<CreatedKey>([
+          'email-keys',
+          'rotate',
+          '--workspace',
+          workspace.id,
+          old.id,
+          ...flags,
+          '--json',
+        ]);
+      const lifeOf = (key: CreatedKey) => Date.parse(String(key.expires_at)) - Date.parse(key.created_at);
+
+      expect(lifeOf(await rotate())).toBe(10 * DAY_MS);
+      expect(lifeOf(await rotate('--expires-in-days', '3'))).toBe(3 * DAY_MS);
+    });
+
     it('revokes a key so that /email/v1 refuses it, and rotate names the email API as the place to verify the replacement', async () => {
       const old = await cliJson<CreatedKey>(create());
       const rotated = await cliJson<CreatedKey & { next_steps: string[] }>([

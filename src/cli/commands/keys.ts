@@ -19,6 +19,15 @@ function shownOnce(created: CreatedKey): string {
   return `This key is shown only once: store it in a server-side secret now. It ${lifeOf(created)}.`;
 }
 
+/** `--expires-in-days`, for the kinds of key without a lifetime of their own. */
+function expiresInDaysOption(command: Command, what: string, byDefault: string): void {
+  command.option(
+    '--expires-in-days <days>',
+    `expire ${what} after this many days (1 to ${String(MAX_KEY_DAYS)}; default: ${byDefault})`,
+    (days) => Number(days),
+  );
+}
+
 /** The four commands that manage one kind of key (`brand-context keys …`, `api-keys …`, `email-keys …`). */
 export function keysCommand(kind: KeyKind) {
   const service = KEY_SERVICES[kind.id];
@@ -32,12 +41,7 @@ export function keysCommand(kind: KeyKind) {
       .requiredOption('--workspace <id>', 'workspace id')
       .requiredOption('--name <name>', 'a descriptive name, e.g. "newsletter pipeline"');
     // A kind without a lifetime of its own lives until revoked, unless the operator asks for an expiry.
-    if (kind.lifetimeDays === null)
-      create.option(
-        '--expires-in-days <days>',
-        `expire the key after this many days (1 to ${String(MAX_KEY_DAYS)}; default: never)`,
-        (days) => Number(days),
-      );
+    if (kind.lifetimeDays === null) expiresInDaysOption(create, 'the key', 'never');
     create
       .option('--json', 'machine-readable output')
       .action(
@@ -98,36 +102,50 @@ export function keysCommand(kind: KeyKind) {
         createOutput(options.json === true).result(revoked, () => `Revoked: ${keyLine(revoked)}.`);
       });
 
-    keys
+    const rotate = keys
       .command('rotate')
       .description('create a replacement for a key and print the remaining rotation steps')
       .requiredOption('--workspace <id>', 'workspace id')
       .argument('<key_id>', `the key being replaced (${idHint}), from ${kind.command} list`)
-      .option('--name <name>', 'name of the replacement (default: the old name + " (rotated)")')
+      .option('--name <name>', 'name of the replacement (default: the old name + " (rotated)")');
+    if (kind.lifetimeDays === null) {
+      expiresInDaysOption(rotate, 'the replacement', 'as many as the old key lived, or never');
+    }
+    rotate
       .option('--json', 'machine-readable output')
-      .action(async (keyId: string, options: { workspace: string; name?: string; json?: boolean }) => {
-        const { replaced, created } = await withDeps((deps) =>
-          service.rotate(deps, OPERATOR, { workspaceId: options.workspace, keyId, name: options.name }),
-        );
-        const steps = [
-          `Update the environment variable that holds the key (e.g. ${kind.envVar}) in every environment that uses it.`,
-          `Verify the new key with a test request (${kind.testRequest} returns 200).`,
-          `Revoke the old key: brand-context ${kind.command} revoke --workspace ${options.workspace} ${keyId}`,
-        ];
-        createOutput(options.json === true).result(
-          { replaced_key_id: keyId, ...created, next_steps: steps },
-          () =>
-            [
-              `Step 1 done: created ${created.id} (${created.name}) to replace ${keyLine(replaced)}:`,
-              '',
-              `  ${created.key}`,
-              '',
-              shownOnce(created),
-              '',
-              ...steps.map((step, i) => `Step ${String(i + 2)}: ${step}`),
-            ].join('\n'),
-        );
-        if (options.json) process.stderr.write(`warning: ${shownOnce(created)}\n`);
-      });
+      .action(
+        async (
+          keyId: string,
+          options: { workspace: string; name?: string; expiresInDays?: number; json?: boolean },
+        ) => {
+          const { replaced, created } = await withDeps((deps) =>
+            service.rotate(deps, OPERATOR, {
+              workspaceId: options.workspace,
+              keyId,
+              name: options.name,
+              expiresInDays: options.expiresInDays,
+            }),
+          );
+          const steps = [
+            `Update the environment variable that holds the key (e.g. ${kind.envVar}) in every environment that uses it.`,
+            `Verify the new key with a test request (${kind.testRequest} returns 200).`,
+            `Revoke the old key: brand-context ${kind.command} revoke --workspace ${options.workspace} ${keyId}`,
+          ];
+          createOutput(options.json === true).result(
+            { replaced_key_id: keyId, ...created, next_steps: steps },
+            () =>
+              [
+                `Step 1 done: created ${created.id} (${created.name}) to replace ${keyLine(replaced)}:`,
+                '',
+                `  ${created.key}`,
+                '',
+                shownOnce(created),
+                '',
+                ...steps.map((step, i) => `Step ${String(i + 2)}: ${step}`),
+              ].join('\n'),
+          );
+          if (options.json) process.stderr.write(`warning: ${shownOnce(created)}\n`);
+        },
+      );
   };
 }
