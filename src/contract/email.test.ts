@@ -49,6 +49,36 @@ describe('newEmailMessageSchema', () => {
   });
 });
 
+describe('a header field', () => {
+  const base = { from: 'shop@example.com', to: 'a@example.com', text: 'Thanks' };
+  const messagesOf = (fields: object) =>
+    (newEmailMessageSchema.safeParse({ ...base, subject: 'Receipt', ...fields }).error?.issues ?? []).map(
+      (issue) => `${issue.path.join('.')}: ${issue.message}`,
+    );
+
+  it('refuses a line break once, as a line break, in the subject and in a header value', () => {
+    expect(messagesOf({ subject: 'Receipt\r\nBcc: eve@example.com' })).toEqual([
+      'subject: must not contain line breaks (CR or LF)',
+    ]);
+    expect(messagesOf({ headers: { 'X-Order': '1\n2' } })).toEqual([
+      'headers.X-Order: must not contain line breaks (CR or LF)',
+    ]);
+  });
+
+  it('takes a tab, and refuses other control characters', () => {
+    expect(messagesOf({ subject: 'Receipt\t7' })).toEqual([]);
+    expect(messagesOf({ subject: 'Receipt\u00077' })).toEqual([
+      'subject: must not contain control characters',
+    ]);
+  });
+
+  it('refuses two headers whose names differ only in case, naming the second', () => {
+    expect(messagesOf({ headers: { 'X-A': '1', 'x-a': '2' } })).toEqual([
+      'headers.x-a: duplicate header x-a (names ignore case)',
+    ]);
+  });
+});
+
 describe('messageStatus', () => {
   it('is deferred or queued while any recipient is, then the gravest outcome', () => {
     expect(messageStatus(['sent', 'deferred', 'queued'])).toBe('deferred');

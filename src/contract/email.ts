@@ -64,9 +64,10 @@ export const EMAIL_EVENT_TYPES = EMAIL_STATUSES.map((status) => `email.${status}
 export type EmailEventType = (typeof EMAIL_EVENT_TYPES)[number];
 
 const LINE_BREAK = /[\r\n]/;
-// Control characters other than tab: nothing a header may carry (RFC 5322 §2.2).
+// Control characters other than tab, CR and LF (refused as line breaks): nothing a header may carry
+// (RFC 5322 §2.2).
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 const NO_LINE_BREAKS = 'must not contain line breaks (CR or LF)';
 const NO_CONTROLS = 'must not contain control characters';
 
@@ -167,6 +168,20 @@ const headersSchema = z
   )
   .refine((headers) => Object.keys(headers).length <= EMAIL_LIMITS.headers, {
     error: `must have at most ${EMAIL_LIMITS.headers} headers`,
+  })
+  .superRefine((headers, context) => {
+    // Header names are case-insensitive: X-A and x-a are one header, which a message carries once.
+    const seen = new Set<string>();
+    for (const name of Object.keys(headers)) {
+      if (seen.has(name.toLowerCase())) {
+        context.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `duplicate header ${name} (names ignore case)`,
+        });
+      }
+      seen.add(name.toLowerCase());
+    }
   })
   .describe('Extra headers: X- names only; values one line');
 

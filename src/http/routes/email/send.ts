@@ -12,9 +12,10 @@ import { EMAIL_KEY_PROBLEMS, EMAIL_SECURITY, emailWorkspaceOf } from './email-ke
 const idempotencyHeaders = z.object({
   'idempotency-key': z
     .string()
-    .min(1)
+    .min(1, 'must not be empty')
     .max(EMAIL_LIMITS.idempotencyKey)
-    .regex(/^[\x20-\x7e]+$/, 'must be printable ASCII characters')
+    // `*`, not `+`: an empty key is refused once, by min(1).
+    .regex(/^[\x20-\x7e]*$/, 'must be printable ASCII characters')
     .optional()
     .describe(
       'Names this request for 24 hours: a repeat with the same body answers the first answer and sends nothing again',
