@@ -269,7 +269,12 @@ export type EmailMessage = z.output<typeof emailMessageSchema>;
 
 /** A captured message with its bodies: the development mailbox (no SMTP_URL). */
 export const capturedEmailSchema = emailMessageSchema
-  .extend({ html: z.string().nullable(), text: z.string().nullable() })
+  .extend({
+    to: z.array(z.string()).describe('The To header as sent: `Name <address>` or the address'),
+    cc: z.array(z.string()).describe('The Cc header as sent (Bcc recipients are in no header)'),
+    html: z.string().nullable(),
+    text: z.string().nullable(),
+  })
   .meta({ id: 'CapturedEmail' });
 export type CapturedEmail = z.output<typeof capturedEmailSchema>;
 

@@ -252,7 +252,12 @@ export const PROBLEMS = {
     title: 'Message not found',
     resolution:
       'List the messages to find its id: GET /email/v1/messages with the transactional email key, or Settings → Email in the console.',
-    detail: (v: { messageId: string }) => `This workspace has no message ${v.messageId}.`,
+    detail: byReason({
+      unknown: (v: { messageId: string }) => `This workspace has no message ${v.messageId}.`,
+      not_captured: (v: { messageId: string; status: string }) =>
+        `Message ${v.messageId} was not captured (it is ${v.status}): only captured messages can be read here.`,
+      no_html: (v: { messageId: string }) => `Captured message ${v.messageId} has no HTML body.`,
+    }),
   },
   email_sender_not_found: {
     status: 404,
@@ -276,6 +281,7 @@ export const PROBLEMS = {
       unknown: 'The link is not valid: it may be mistyped or cut short.',
       used: 'The link was already used: each link works once.',
       expired: 'The link has expired.',
+      replaced: 'A newer link was sent; use the one in the latest email.',
     }),
   },
   csrf_failed: {

@@ -84,7 +84,13 @@ export async function readCapturedEmail(
   message: EmailMessageWithRecipients,
 ): Promise<CapturedEmail> {
   const [events, body] = await Promise.all([store.email.events(message.id), openEmailBody(secrets, message)]);
-  return { ...toEmailMessageView(message, events), html: body.html, text: body.text };
+  return {
+    ...toEmailMessageView(message, events),
+    to: message.toHeader,
+    cc: message.ccHeader,
+    html: body.html,
+    text: body.text,
+  };
 }
 
 /** A display name as a header carries it: bare when it is words, else quoted (RFC 5322 §3.2.4). */
@@ -243,7 +249,9 @@ export class EmailService {
     if (message?.status !== 'captured') {
       throw new AppError(
         'email_message_not_found',
-        { messageId },
+        message === undefined
+          ? { reason: 'unknown', messageId }
+          : { reason: 'not_captured', messageId, status: message.status },
         {
           advice:
             'Only captured messages (queued while no SMTP_URL was set) can be read with their bodies; list them with status=captured.',
@@ -256,7 +264,7 @@ export class EmailService {
   private async requireMessage(scope: MessageScope, messageId: string): Promise<EmailMessageWithRecipients> {
     const message = await this.deps.store.email.get(scope.workspaceId, messageId);
     if (!message || (scope.source !== undefined && message.source !== scope.source))
-      throw new AppError('email_message_not_found', { messageId });
+      throw new AppError('email_message_not_found', { reason: 'unknown', messageId });
     return message;
   }
 }

@@ -279,7 +279,7 @@ describeEachBackend('brand-context email commands', (backend) => {
   });
 
   describe('mailbox', () => {
-    it('shows the captured email of every workspace and of none, newest first, with their bodies', async () => {
+    it('shows the captured email of every workspace and of none, newest first, with their headers as sent and their bodies', async () => {
       const invite = await capturedEmail(testApp, workspace.id, {
         source: 'account',
         to: ['invitee@example.com'],
@@ -288,7 +288,8 @@ describeEachBackend('brand-context email commands', (backend) => {
       testApp.clock.advance(1000);
       const reset = await capturedEmail(testApp, null, {
         source: 'account',
-        to: ['forgetful@example.com'],
+        to: ['Forgetful Fred <forgetful@example.com>'],
+        bcc: ['audit@example.com'],
         html: '<a href="http://localhost:3000/reset#token">Reset</a>',
         text: null,
       });
@@ -309,7 +310,8 @@ describeEachBackend('brand-context email commands', (backend) => {
         [
           `── ${reset} · ${all[0]?.created_at ?? ''} · no workspace`,
           'From: Acme Coffee <hello@acme.example>',
-          'To: forgetful@example.com',
+          'To: Forgetful Fred <forgetful@example.com>',
+          'Bcc: audit@example.com',
           'Subject: Welcome to Acme',
           '',
           '<a href="http://localhost:3000/reset#token">Reset</a>',

@@ -114,15 +114,23 @@ export function emailSuppressionsCommand(program: Command): void {
     });
 }
 
-/** One captured message as the terminal shows it: its headers, then its text (its HTML if it has none). */
+/**
+ * One captured message as the terminal shows it: its headers as sent (Bcc, which no header carries, as the
+ * bare addresses), then its text (its HTML if it has none).
+ */
 function messageText(message: CapturedEmail): string {
-  const to = message.recipients.filter((recipient) => recipient.field !== 'bcc');
   const bcc = message.recipients.filter((recipient) => recipient.field === 'bcc');
+  const header = (name: string, values: string[]) =>
+    values.length === 0 ? [] : [`${name}: ${values.join(', ')}`];
   return [
     `── ${message.id} · ${message.created_at} · ${message.workspace_id === null ? 'no workspace' : `workspace ${message.workspace_id}`}`,
     `From: ${message.from}`,
-    `To: ${to.map((recipient) => recipient.email).join(', ')}`,
-    ...(bcc.length === 0 ? [] : [`Bcc: ${bcc.map((recipient) => recipient.email).join(', ')}`]),
+    ...header('To', message.to),
+    ...header('Cc', message.cc),
+    ...header(
+      'Bcc',
+      bcc.map((recipient) => recipient.email),
+    ),
     `Subject: ${message.subject}`,
     '',
     message.text ?? message.html ?? '',

@@ -28,11 +28,14 @@ describeEachBackend('A captured email’s HTML body as a page: errors', (backend
       const { id } = await sendEmail(f, f.emailKey, message({ html: '<p>Thank you for your order</p>' }));
       const response = await htmlOf(f, id);
       expect(outcome(response)).toBe('404 email_message_not_found');
+      expect(problemOf(response).detail).toBe(
+        `Message ${id} was not captured (it is queued): only captured messages can be read here.`,
+      );
       expect(problemOf(response).resolution).toMatch(/^Only captured messages/);
       expect(response.body).not.toContain('Thank you for your order');
     });
 
-    it('answers an unknown id alike', async () => {
+    it('answers an unknown id alike, saying that there is no such message', async () => {
       const f = fixture();
       const response = await htmlOf(f, 'em_none');
       expect(outcome(response)).toBe('404 email_message_not_found');
@@ -44,6 +47,7 @@ describeEachBackend('A captured email’s HTML body as a page: errors', (backend
       const id = await capturedEmail(f, f.workspaceId, { html: null, text: 'Plain only' });
       const response = await htmlOf(f, id);
       expect(outcome(response)).toBe('404 email_message_not_found');
+      expect(problemOf(response).detail).toBe(`Captured message ${id} has no HTML body.`);
       expect(problemOf(response).resolution).toBe(
         'This captured message has no HTML body: read its text with GET …/content.',
       );

@@ -7,10 +7,11 @@ import { emailMessageParams } from './get.js';
  * The HTML body's own policy, so that the console's mailbox shows it as a mail client would: its inline
  * styles and data: images and fonts, and nothing else. No script runs and nothing is fetched (a tracking
  * pixel or remote image stays unloaded); a document of its own origin (sandbox), which only the console
- * may frame.
+ * may frame. Its links open in a tab of their own (popups), outside the sandbox so that the page a link
+ * leads to (an invite's) works.
  */
 export const CAPTURED_HTML_CSP = [
-  'sandbox',
+  'sandbox allow-popups allow-popups-to-escape-sandbox',
   "default-src 'none'",
   "style-src 'unsafe-inline'",
   'img-src data:',
@@ -28,6 +29,18 @@ const CAPTURED_HTML_HEADERS = {
   'referrer-policy': 'no-referrer',
 };
 
+/** The body's doctype, if any: nothing may precede it, or the page would render in quirks mode. */
+const DOCTYPE = /^\s*<!doctype[^>]*>/i;
+
+/**
+ * The body as sent, its links opening in a new tab: a framed page cannot navigate the console, and a link
+ * is what a developer reads a captured invite or password reset for. A leading <base> joins the head.
+ */
+function linksInNewTab(html: string): string {
+  const doctype = DOCTYPE.exec(html)?.[0] ?? '';
+  return `${doctype}<base target="_blank">${html.slice(doctype.length)}`;
+}
+
 /**
  * GET /api/v1/workspaces/{id}/email-messages/{message_id}/content.html: a captured message's HTML body as
  * the console's mailbox frames it (README "Without SMTP_URL"). Captured messages only, as …/content.
@@ -42,7 +55,7 @@ export function emailMessageHtmlRoute(app: ZodApp): void {
         operationId: 'getCapturedEmailHtml',
         summary: 'Read a captured email’s HTML body as a page',
         description:
-          'The HTML body alone, as `text/html`, under a Content-Security-Policy that runs no script and loads nothing from the network (inline styles and data: images only) and lets only the console frame it. Only a message whose status is `captured` and that has an HTML body: any other answers 404 `email_message_not_found`.',
+          'The HTML body alone, as `text/html`, its links opening in a new tab (a leading `<base target="_blank">`), under a Content-Security-Policy that runs no script and loads nothing from the network (inline styles and data: images only) and lets only the console frame it. Only a message whose status is `captured` and that has an HTML body: any other answers 404 `email_message_not_found`.',
         security: MANAGEMENT_SECURITY,
         params: emailMessageParams,
         response: withProblems({ 200: htmlResponse('The captured message’s HTML body') }, [
@@ -58,11 +71,11 @@ export function emailMessageHtmlRoute(app: ZodApp): void {
       if (html === null) {
         throw new AppError(
           'email_message_not_found',
-          { messageId },
+          { reason: 'no_html', messageId },
           { advice: 'This captured message has no HTML body: read its text with GET …/content.' },
         );
       }
-      return reply.headers(CAPTURED_HTML_HEADERS).send(html);
+      return reply.headers(CAPTURED_HTML_HEADERS).send(linksInNewTab(html));
     },
   );
 }

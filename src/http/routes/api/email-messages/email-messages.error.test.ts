@@ -16,19 +16,23 @@ describeEachBackend('Email message log: errors', (backend) => {
   });
 
   describe('the development mailbox', () => {
-    it('answers 404 for the content of a message that was not captured, saying that only captured ones can be read', async () => {
+    it('answers 404 for the content of a message that was not captured, saying that it exists but only captured ones can be read', async () => {
       const f = fixture();
       const { id } = await sendEmail(f, f.emailKey);
       const response = await messageLogApi(f, f.owner.token, f.workspaceId).content(id);
       expect(outcome(response)).toBe('404 email_message_not_found');
+      expect(problemOf(response).detail).toBe(
+        `Message ${id} was not captured (it is queued): only captured messages can be read here.`,
+      );
       expect(problemOf(response).resolution).toMatch(/^Only captured messages/);
       expect(response.body).not.toContain('Thank you for your order');
     });
 
-    it('answers an unknown id alike: the same 404 and advice', async () => {
+    it('answers an unknown id with the same 404 and advice, saying that there is no such message', async () => {
       const f = fixture();
       const response = await messageLogApi(f, f.owner.token, f.workspaceId).content('em_none');
       expect(outcome(response)).toBe('404 email_message_not_found');
+      expect(problemOf(response).detail).toBe('This workspace has no message em_none.');
       expect(problemOf(response).resolution).toMatch(/^Only captured messages/);
     });
   });

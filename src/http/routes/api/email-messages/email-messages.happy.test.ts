@@ -130,11 +130,12 @@ describeEachBackend('Email message log: the happy paths', (backend) => {
   });
 
   describe('the development mailbox', () => {
-    it('reads a captured message with its html and text bodies, never kept by a cache', async () => {
+    it('reads a captured message with its To and Cc headers as sent, its html and text bodies, never kept by a cache', async () => {
       const f = fixture();
       const { workspaceId, admin } = await ownWorkspace(f);
       const id = await capturedEmail(f, workspaceId, {
-        to: ['ada@example.com', 'grace@example.com'],
+        to: ['Ada Lovelace <ada@example.com>', 'grace@example.com'],
+        bcc: ['audit@example.com'],
         html: '<p>Welcome, <b>Ada</b></p>',
         text: 'Welcome, Ada',
       });
@@ -150,12 +151,20 @@ describeEachBackend('Email message log: the happy paths', (backend) => {
         subject: 'Welcome to Acme',
         html: '<p>Welcome, <b>Ada</b></p>',
         text: 'Welcome, Ada',
+        to: ['Ada Lovelace <ada@example.com>', 'grace@example.com'],
+        cc: [],
         recipients: [
           { email: 'ada@example.com', field: 'to', status: 'captured' },
           { email: 'grace@example.com', field: 'to', status: 'captured' },
+          { email: 'audit@example.com', field: 'bcc', status: 'captured' },
         ],
       });
-      expect(captured.events.map((event) => event.type).sort()).toEqual(['captured', 'captured', 'queued']);
+      expect(captured.events.map((event) => event.type).sort()).toEqual([
+        'captured',
+        'captured',
+        'captured',
+        'queued',
+      ]);
     });
 
     it('shows null for a body the message did not have', async () => {
