@@ -4,6 +4,8 @@ import { systemClock } from '../../src/core/clock.js';
 import { SmtpSender } from '../../src/delivery/smtp-sender.js';
 import { DeliveryWorker } from '../../src/delivery/worker.js';
 import { WebhookSender } from '../../src/delivery/webhook-sender.js';
+import { OPERATOR } from '../../src/services/audit.js';
+import { addMember } from '../../src/services/members.js';
 import { SecretBox } from '../../src/services/secret-box.js';
 import type { CreatedKey } from '../../src/contract/keys.js';
 import {
@@ -12,6 +14,7 @@ import {
   describeInBrowser,
   eventually,
   expectLoadMoreAndFilter,
+  expectHeading,
   expectNoPageProblems,
   expectNoSeriousAxeViolations,
   navigate,
@@ -97,7 +100,7 @@ describeInBrowser('Email in the console (Settings → Email)', () => {
     await page.getByText('Keys are issued by the operator of this service: ask them for one.').waitFor();
     const cli = page.getByRole('region', { name: 'Create a transactional email key', exact: true });
     expect(await cli.innerText()).toBe(
-      `brand-context email-keys create --workspace ${f.workspaceId} --name <name>`,
+      `npx brand-context email-keys create --workspace ${f.workspaceId} --name <name>`,
     );
     const request = await page
       .getByRole('region', { name: 'Send a message with curl', exact: true })
@@ -208,13 +211,14 @@ describeInBrowser('Email in the console (Settings → Email)', () => {
     const headers = await opened.locator('.mail-headers').innerText();
     for (const line of [
       'From\nAcme Coffee <orders@acme-coffee.example>',
+      'To\nAda Lovelace <ada@example.com>',
       'Cc\nbob@example.com',
       `Subject\n${subject}`,
       'X-Order\n1042',
     ])
       expect(headers).toContain(line);
     const frame = opened.locator('iframe[title="HTML body"]');
-    expect(await frame.getAttribute('sandbox')).toBe('');
+    expect(await frame.getAttribute('sandbox')).toBe('allow-popups allow-popups-to-escape-sandbox');
     expect(await frame.getAttribute('src')).toMatch(/\/email-messages\/em_\w+\/content\.html$/);
     const body = page.frameLocator('iframe[title="HTML body"]').locator('body');
     const total = body.getByText('Thank you for your order.');
@@ -254,6 +258,63 @@ describeInBrowser('Email in the console (Settings → Email)', () => {
       ...found.filter((problem) => !expected.some((matches) => matches(problem))),
     );
     await expectNoPageProblems(session, 'Email (mailbox)');
+  });
+
+  it('follows an open message’s details until it settles', async () => {
+    const f = fixture();
+    const session = await f.open(f.owner);
+    const { page } = session;
+    await navigate(page, 'Email');
+    const subject = 'Your order 1043';
+    await send(f, key, { to: ['grace@example.com'], subject });
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    const messages = page.getByRole('table', { name: 'Messages', exact: true });
+    await messages.getByRole('button', { name: `Details ${subject}`, exact: true }).click();
+    const details = page.getByRole('dialog', { name: subject, exact: true });
+    const history = details.getByRole('table', { name: 'History', exact: true });
+    await rowOf(history, 'Every recipient').waitFor();
+
+    // Sent once the dialog is open: the dialog loads the message again until every copy is settled.
+    const worker = startWorker(f);
+    cleanups.push(() => worker.stop(1000));
+    await rowOf(history, 'grace@example.com').waitFor();
+    expect((await (await cellOf(history, 'grace@example.com', 'Status')).innerText()).trim()).toBe(
+      'Captured',
+    );
+    await expectNoPageProblems(session, 'Email (a message followed in its dialog)');
+  });
+
+  it('opens a captured invite’s link in a new tab, from its HTML body and from its text', async () => {
+    const f = fixture();
+    const { testApp } = f;
+    await addMember(testApp.deps, testApp.app.services.accountMail, OPERATOR, 'owner', f.workspaceId, {
+      email: 'invitee@browser.example',
+      role: 'member',
+    });
+    const worker = startWorker(f);
+    cleanups.push(() => worker.stop(1000));
+    const session = await f.open(f.owner);
+    const { page } = session;
+    await navigate(page, 'Email');
+    const subject = 'Join Acme Coffee on Brand Context';
+    const mailbox = page.getByRole('table', { name: 'Captured messages', exact: true });
+    await mailbox.getByRole('button', { name: `Open ${subject}`, exact: true }).click();
+    const opened = page.getByRole('dialog', { name: subject, exact: true });
+
+    const links = [
+      page.frameLocator('iframe[title="HTML body"]').getByRole('link'),
+      opened.getByRole('region', { name: 'Text body', exact: true }).getByRole('link'),
+    ];
+    for (const link of links) {
+      const href = (await link.getAttribute('href')) ?? '';
+      expect(new URL(href).pathname).toBe('/accept-invite');
+      const [tab] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
+      await tab.waitForURL(href);
+      await expectHeading(tab, 'Accept your invite');
+      await tab.close();
+    }
+    expect(await links[1]?.getAttribute('rel')).toBe('noopener noreferrer');
+    await expectNoPageProblems(session, 'Email (an invite in the mailbox)');
   });
 
   it('follows a message through a relay that bounces one recipient: the relay’s answer, and the address suppressed', async () => {

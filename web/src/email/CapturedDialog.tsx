@@ -7,24 +7,45 @@ import type { CapturedEmail, EmailMessageSummary } from '../../../src/contract/e
 import { useResource } from '../useResource';
 import { messagePath } from './MessageDialog';
 
-/** The message's header lines as a mail client shows them, the client's own X- headers last. */
+/**
+ * The message's header lines as a mail client shows them, To and Cc as sent (names included), Bcc (in no
+ * header) as the bare addresses, the client's own X- headers last.
+ */
 function headerLines(message: CapturedEmail): [name: string, value: ReactNode][] {
-  const to = (field: 'to' | 'cc' | 'bcc') =>
-    message.recipients
-      .filter((recipient) => recipient.field === field)
-      .map((recipient) => recipient.email)
-      .join(', ');
+  const bcc = message.recipients
+    .filter((recipient) => recipient.field === 'bcc')
+    .map((recipient) => recipient.email);
   const lines: [string, ReactNode][] = [
     ['From', message.from],
-    ['To', to('to')],
-    ['Cc', to('cc')],
-    ['Bcc', to('bcc')],
+    ['To', message.to.join(', ')],
+    ['Cc', message.cc.join(', ')],
+    ['Bcc', bcc.join(', ')],
     ['Reply-To', message.reply_to.join(', ')],
     ['Subject', message.subject],
     ['Date', <Time key="date" iso={message.created_at} withTime />],
     ...Object.entries(message.headers),
   ];
   return lines.filter(([, value]) => value !== '');
+}
+
+/** A web address in a text body; what ends a sentence around it is not part of it. */
+const WEB_ADDRESS = /https?:\/\/[^\s<>"]*[^\s<>".,;:!?)'\]]/g;
+
+/** A text body with its web addresses as links, each opening in a new tab, as a mail client shows them. */
+function withLinks(text: string): ReactNode[] {
+  const parts: ReactNode[] = [];
+  let from = 0;
+  for (const match of text.matchAll(WEB_ADDRESS)) {
+    parts.push(text.slice(from, match.index));
+    parts.push(
+      <a key={match.index} href={match[0]} target="_blank" rel="noopener noreferrer">
+        {match[0]}
+      </a>,
+    );
+    from = match.index + match[0].length;
+  }
+  parts.push(text.slice(from));
+  return parts;
 }
 
 interface CapturedDialogProps {
@@ -61,22 +82,23 @@ export function CapturedDialog({ workspaceId, message, onClose }: CapturedDialog
             {captured.text !== null && (
               <>
                 <h3>Text</h3>
-                <CodeBlock label="Text body">{captured.text}</CodeBlock>
+                <CodeBlock label="Text body">{withLinks(captured.text)}</CodeBlock>
               </>
             )}
             {captured.html !== null && (
               <>
                 <h3>HTML</h3>
                 <p className="field-hint">
-                  As sent, with its styles. Its scripts never run here and its remote images are not loaded: a
-                  mail client may show those.
+                  As sent, with its styles; its links open in a new tab. Its scripts never run here and its
+                  remote images are not loaded: a mail client may show those.
                 </p>
                 {/* The body's own page (…/content.html: its policy loads nothing from the network), framed
-                    with sandbox="": no scripts, no forms, an origin of its own. */}
+                    sandboxed: no scripts, no forms, an origin of its own; its links open in a new tab, which
+                    leaves the sandbox so that the page linked to works. */}
                 <iframe
                   className="mail-html"
                   title="HTML body"
-                  sandbox=""
+                  sandbox="allow-popups allow-popups-to-escape-sandbox"
                   src={`${messagePath(workspaceId, message.id)}/content.html`}
                 />
               </>

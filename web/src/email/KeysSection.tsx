@@ -62,7 +62,7 @@ export function KeysSection({ workspace, senders }: KeysSectionProps) {
           Keys are issued by the operator of this service: ask them for one. They create it with
         </p>
         <CodeBlock label="Create a transactional email key">
-          {`brand-context email-keys create --workspace ${workspace.id} --name <name>`}
+          {`npx brand-context email-keys create --workspace ${workspace.id} --name <name>`}
         </CodeBlock>
         <p className="section-description">
           Keep the key in a server-side secret ({kind.envVar} below). A message is sent with one request; the

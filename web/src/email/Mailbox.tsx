@@ -22,8 +22,8 @@ export function Mailbox({ workspaceId, log }: { workspaceId: string; log: LiveLo
       <h2>Development mailbox</h2>
       <p className="callout callout-warning">
         SMTP_URL is not set: email stays on this machine. Messages sent meanwhile are kept here (and printed
-        by <code>brand-context mailbox</code>) instead of being delivered, so that you can read them while you
-        develop. Set SMTP_URL to a mail relay before anyone relies on this service’s email.
+        by <code>npx brand-context mailbox</code>) instead of being delivered, so that you can read them while
+        you develop. Set SMTP_URL to a mail relay before anyone relies on this service’s email.
       </p>
       <DataTable
         name="Captured messages"

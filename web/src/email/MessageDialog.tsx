@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { workspacePath } from '../api';
 import { DataTable } from '../components/DataTable';
 import { DetailDialog } from '../components/DetailDialog';
@@ -6,8 +7,17 @@ import { Facts } from '../components/Facts';
 import { StatusBadge } from '../components/StatusBadge';
 import { Time } from '../components/Time';
 import type { EmailMessage, EmailMessageSummary } from '../../../src/contract/email';
+import { useRefreshWhile } from '../useLiveLog';
 import { useResource } from '../useResource';
 import { Tags } from './Recipients';
+
+/** How often a message still being sent is loaded again: the log's rows, and an open message's details. */
+export const POLL_MS = 3000;
+
+/** A message is `queued` or `deferred` while any of its recipients is (messageStatus). */
+export function unsettled(message: EmailMessageSummary): boolean {
+  return message.status === 'queued' || message.status === 'deferred';
+}
 
 /** The API path of one message of the log. */
 export function messagePath(workspaceId: string, messageId: string): string {
@@ -24,6 +34,9 @@ interface MessageDialogProps {
 export function MessageDialog({ workspaceId, message, onClose }: MessageDialogProps) {
   const detail = useResource<EmailMessage>(messagePath(workspaceId, message.id));
   const shown = detail.data ?? message;
+  // While the message is being sent, its history is followed as it grows: each deferral, then the outcome.
+  const loaded = useMemo(() => (detail.data === undefined ? undefined : [detail.data]), [detail.data]);
+  useRefreshWhile(loaded, unsettled, detail.reload, POLL_MS);
 
   return (
     <DetailDialog

@@ -8,16 +8,8 @@ import { RowButton } from '../components/RowButton';
 import { Time } from '../components/Time';
 import { EMAIL_STATUSES, type EmailMessageSummary, type EmailStatus } from '../../../src/contract/email';
 import { type LiveLog, useRefreshWhile } from '../useLiveLog';
-import { MessageDialog } from './MessageDialog';
+import { MessageDialog, POLL_MS, unsettled } from './MessageDialog';
 import { Recipients, Tags } from './Recipients';
-
-/** How often the log is loaded again while a shown message still has recipients to send to. */
-const POLL_MS = 3000;
-
-/** A message is `queued` or `deferred` while any of its recipients is (messageStatus). */
-function unsettled(message: EmailMessageSummary): boolean {
-  return message.status === 'queued' || message.status === 'deferred';
-}
 
 interface MessageLogProps {
   workspaceId: string;

@@ -23,7 +23,7 @@ export function SendersSection({ workspaceId, senders, error }: SendersSectionPr
         refused with <code>sender_not_allowed</code>. The operator adds them:
       </p>
       <CodeBlock label="Add an allowed sender">
-        {`brand-context email-senders add --workspace ${workspaceId} news@example.com   # or a domain: example.com`}
+        {`npx brand-context email-senders add --workspace ${workspaceId} news@example.com   # or a domain: example.com`}
       </CodeBlock>
       <ProblemAlert error={error} />
       {senders === undefined ? (

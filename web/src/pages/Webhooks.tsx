@@ -18,7 +18,7 @@ import { WebhookStatus } from '../webhooks/WebhookStatus';
 
 /** What owners and admins are told this page is for; members are told who may use it. */
 const LEAD =
-  'Tell your own systems when keys, the brand, campaigns or members change: each event is POSTed, signed, to the endpoints you add here, and retried until it is received.';
+  'Tell your own systems when keys, the brand, campaigns or members change, and what becomes of the email you send through the email API (email.sent, email.bounced, …): each event is POSTed, signed, to the endpoints you add here, and retried until it is received.';
 
 export const MANAGERS_ONLY = 'Only owners and admins manage webhooks.';
 
