@@ -11,7 +11,7 @@ export function Home() {
     <PageHeader title="No workspace yet">
       <p>
         You are not a member of any workspace. Ask a workspace owner or admin to add you, or create one with{' '}
-        <code>brand-context workspace create</code>.
+        <code>npx brand-context workspace create</code>.
       </p>
     </PageHeader>
   );
