@@ -6,7 +6,7 @@ import { nextAttemptAt } from '../core/delivery-schedule.js';
 import { AppError } from '../core/errors.js';
 import type { Deps } from '../services/deps.js';
 import { publishEmailEvent } from '../services/email-events.js';
-import { type EmailBody, openEmailBody, SUPPRESSED_DETAIL } from '../services/email-queue.js';
+import { type EmailBody, isSuppressible, openEmailBody, SUPPRESSED_DETAIL } from '../services/email-queue.js';
 import type { SecretBox } from '../services/secret-box.js';
 import type { QueueClaim } from '../store/repositories/queue-claim.js';
 import type { ClaimedEmail } from '../store/store.js';
@@ -18,6 +18,9 @@ export const CAPTURED_DETAIL = 'SMTP_URL is not set: kept in the mailbox';
 
 /** How the operator reads captured email (README "Account email"). */
 const MAILBOX_COMMAND = 'brand-context mailbox';
+
+/** A relay that keeps failing is logged once a minute for each reason, not once for each copy. */
+const RELAY_WARNING_INTERVAL_MS = 60_000;
 
 export interface EmailChannelOptions {
   deps: Deps;
@@ -35,6 +38,11 @@ function maskAddress(email: string): string {
   return `${email.slice(0, 1)}***${email.slice(at)}`;
 }
 
+/** What a warning is repeated for at most once a minute: the relay's reply code, or why there was no reply. */
+function reasonOf(status: EmailStatus, response: string): string {
+  return `${status} ${/^\d{3}\b/.exec(response)?.[0] ?? response}`;
+}
+
 /**
  * Email (README "Transactional email"): one job per recipient, sent as one SMTP transaction of its own and
  * settled as the relay answered — or captured when there is no relay. Each status a recipient reaches is
@@ -43,6 +51,8 @@ function maskAddress(email: string): string {
 export class EmailChannel implements DeliveryChannel {
   readonly name = 'email';
   private readonly clock: Clock;
+  /** When each reason for not sending was last logged. */
+  private readonly warnedAt = new Map<string, number>();
 
   constructor(private readonly options: EmailChannelOptions) {
     this.clock = options.deps.clock;
@@ -63,6 +73,7 @@ export class EmailChannel implements DeliveryChannel {
     // The address may have bounced (for another message) since this one was queued.
     if (
       message.workspaceId !== null &&
+      isSuppressible(message.source) &&
       (await deps.store.email.suppressed(message.workspaceId, [recipient.email])).size > 0
     ) {
       return async () => {
@@ -72,7 +83,8 @@ export class EmailChannel implements DeliveryChannel {
     if (smtp === undefined) return () => this.capture(job);
     const result = await this.attempt(job, smtp, signal);
     return async () => {
-      await this.settle(job, result.status, result.response, 1);
+      const settled = await this.settle(job, result.status, result.response, 1);
+      if (settled === 'deferred' || settled === 'failed') this.warnNotSent(job, settled, result.response);
     };
   }
 
@@ -107,17 +119,40 @@ export class EmailChannel implements DeliveryChannel {
     );
   }
 
+  /** Tells the operator the relay is failing (README "Transactional email"), without flooding the log in an outage. */
+  private warnNotSent(job: ClaimedEmail, status: EmailStatus, response: string): void {
+    const reason = reasonOf(status, response);
+    const now = this.clock.now();
+    const last = this.warnedAt.get(reason);
+    if (last !== undefined && now - last < RELAY_WARNING_INTERVAL_MS) return;
+    this.warnedAt.set(reason, now);
+    const to = maskAddress(job.recipient.email);
+    this.options.logger.warn(
+      {
+        message_id: job.message.id,
+        to,
+        status,
+        // The relay's answer may name the recipient.
+        response: response.replaceAll(job.recipient.email, to),
+      },
+      status === 'failed'
+        ? 'an email failed: the relay did not take it, and no retry is left'
+        : 'an email was deferred: the relay did not take it; it is retried (this reason is logged once a minute)',
+    );
+  }
+
   /**
    * Records what became of the recipient, `attempted` being how many attempts that took (0 when nothing was
-   * sent). A deferral with no retry left is `failed`; a bounce suppresses the address for the workspace.
-   * Returns false when the lease ran out: the recipient is another node's, and nothing is recorded.
+   * sent). A deferral with no retry left is `failed`; a bounce of product email suppresses the address for the workspace.
+   * Returns the status recorded, or undefined when the lease ran out: the recipient is another node's, and
+   * nothing is recorded.
    */
   private async settle(
     job: ClaimedEmail,
     status: EmailStatus,
     response: string,
     attempted = 0,
-  ): Promise<boolean> {
+  ): Promise<EmailStatus | undefined> {
     const { message, recipient, lease } = job;
     const now = this.clock.now();
     const at = new Date(now).toISOString();
@@ -134,8 +169,8 @@ export class EmailChannel implements DeliveryChannel {
         response,
         at,
       });
-      if (!recorded) return false;
-      if (settled === 'bounced' && message.workspaceId !== null) {
+      if (!recorded) return undefined;
+      if (settled === 'bounced' && message.workspaceId !== null && isSuppressible(message.source)) {
         await tx.email.suppress({
           workspaceId: message.workspaceId,
           email: recipient.email,
@@ -149,7 +184,7 @@ export class EmailChannel implements DeliveryChannel {
       if (settled !== recipient.status) {
         await publishEmailEvent(tx, at, message, recipient.email, settled, response);
       }
-      return true;
+      return settled;
     });
   }
 }

@@ -11,7 +11,7 @@ import type { AccountTokenRecord, Repositories, UserRecord, WorkspaceRecord } fr
 import { type AccountMessage, inviteMessage, passwordResetMessage } from './account-messages.js';
 import { type Actor, recordAudit } from './audit.js';
 import type { Deps } from './deps.js';
-import { queueEmail } from './email-queue.js';
+import { type QueuedMessage, queueEmail } from './email-queue.js';
 import { type PasswordHasher, passwordHasher } from './passwords.js';
 import type { SecretBox } from './secret-box.js';
 import type { TokenService } from './tokens.js';
@@ -44,26 +44,42 @@ interface Link {
   expiresAt: string;
 }
 
-/** Creates a one-time link for the account; only its token's hash is stored. */
-async function createLink(
-  store: Pick<Repositories, 'accountTokens'>,
+/**
+ * Emails a one-time link to the account: `message` writes the email around the link, and the link's token
+ * is stored (only its hash) with the id of the email that carries it.
+ */
+async function sendLink(
+  store: Pick<Repositories, 'accountTokens' | 'email'>,
   mail: AccountMail,
   at: string,
-  link: { purpose: LinkPurpose; userId: string; workspaceId: string | null },
+  link: { purpose: LinkPurpose; user: UserRecord; workspaceId: string | null },
+  message: (link: Link) => AccountMessage,
 ): Promise<Link> {
   const token = ACCOUNT_LINK_PREFIXES[link.purpose] + randomBytes(TOKEN_BYTES).toString('base64url');
-  const expiresAt = new Date(Date.parse(at) + LINK_LIFETIME_MS[link.purpose]).toISOString();
+  const sent: Link = {
+    url: `${mail.publicUrl()}${LINK_PATHS[link.purpose]}?token=${token}`,
+    expiresAt: new Date(Date.parse(at) + LINK_LIFETIME_MS[link.purpose]).toISOString(),
+  };
+  const email = await sendAccountEmail(
+    store,
+    mail,
+    at,
+    { email: link.user.email, workspaceId: link.workspaceId },
+    message(sent),
+  );
   await store.accountTokens.create({
     id: newId('lnk'),
     tokenHash: hashKey(token),
     purpose: link.purpose,
-    userId: link.userId,
+    userId: link.user.id,
     workspaceId: link.workspaceId,
     createdAt: at,
-    expiresAt,
+    expiresAt: sent.expiresAt,
     usedAt: null,
+    replacedAt: null,
+    messageId: email.message.id,
   });
-  return { url: `${mail.publicUrl()}${LINK_PATHS[link.purpose]}?token=${token}`, expiresAt };
+  return sent;
 }
 
 /** Queues account email to one address, from EMAIL_FROM (in a transaction: as queueInvite says). */
@@ -73,8 +89,8 @@ export async function sendAccountEmail(
   at: string,
   to: { email: string; workspaceId: string | null },
   message: AccountMessage,
-): Promise<void> {
-  await queueEmail(store, mail.secrets, at, {
+): Promise<QueuedMessage> {
+  return queueEmail(store, mail.secrets, at, {
     workspaceId: to.workspaceId,
     source: 'account',
     from: mail.from,
@@ -95,25 +111,21 @@ export async function queueInvite(
   invite: { user: UserRecord; workspace: WorkspaceRecord; invitedBy: Actor },
 ): Promise<MemberInvite> {
   const { user, workspace, invitedBy } = invite;
-  await store.accountTokens.expireInvites(user.id, workspace.id, at);
-  const link = await createLink(store, mail, at, {
-    purpose: 'invite',
-    userId: user.id,
-    workspaceId: workspace.id,
-  });
-  await sendAccountEmail(
+  await store.accountTokens.expireInvites(user.id, workspace.id, at, 'replaced');
+  const link = await sendLink(
     store,
     mail,
     at,
-    { email: user.email, workspaceId: workspace.id },
-    inviteMessage({
-      workspaceName: workspace.name,
-      invitedBy: invitedBy.kind === 'user' ? invitedBy.email : null,
-      link: link.url,
-      expiresAt: link.expiresAt,
-    }),
+    { purpose: 'invite', user, workspaceId: workspace.id },
+    ({ url, expiresAt }) =>
+      inviteMessage({
+        workspaceName: workspace.name,
+        invitedBy: invitedBy.kind === 'user' ? invitedBy.email : null,
+        link: url,
+        expiresAt,
+      }),
   );
-  return { sent_at: at, expires_at: link.expiresAt };
+  return { sent_at: at, expires_at: link.expiresAt, delivery: 'queued', delivery_detail: null };
 }
 
 /** Throttles of the routes that take an email address or a link (README "Account email"). */
@@ -182,19 +194,14 @@ export class AccountLinks {
     await this.mail.secrets.load();
     await this.deps.store.transaction(async (tx) => {
       // A new link replaces the earlier ones (for an unknown address, this finds none to end).
-      await tx.accountTokens.expireUnused(user?.id ?? '', 'password_reset', at);
+      await tx.accountTokens.expireUnused(user?.id ?? '', 'password_reset', at, 'replaced');
       if (!user) return;
-      const link = await createLink(tx, this.mail, at, {
-        purpose: 'password_reset',
-        userId: user.id,
-        workspaceId: null,
-      });
-      await sendAccountEmail(
+      await sendLink(
         tx,
         this.mail,
         at,
-        { email: user.email, workspaceId: null },
-        passwordResetMessage({ email: user.email, link: link.url, expiresAt: link.expiresAt }),
+        { purpose: 'password_reset', user, workspaceId: null },
+        ({ url, expiresAt }) => passwordResetMessage({ email: user.email, link: url, expiresAt }),
       );
     });
   }
@@ -244,8 +251,8 @@ export class AccountLinks {
       if (!(await tx.accountTokens.use(link.id, at))) throw new AppError('link_invalid', { reason: 'used' });
       await tx.users.setPasswordHash(account.id, passwordHash);
       // The account has a password now: the other links sent to set one are of no use any more.
-      await tx.accountTokens.expireUnused(account.id, 'invite', at);
-      await tx.accountTokens.expireUnused(account.id, 'password_reset', at);
+      await tx.accountTokens.expireUnused(account.id, 'invite', at, 'expired');
+      await tx.accountTokens.expireUnused(account.id, 'password_reset', at, 'expired');
       await record(tx, link, account, at);
       return { ...account, passwordHash };
     });
@@ -260,6 +267,7 @@ export class AccountLinks {
     const link = await store.accountTokens.findByHash(hashKey(token));
     if (link?.purpose !== purpose) throw new AppError('link_invalid', { reason: 'unknown' });
     if (link.usedAt !== null) throw new AppError('link_invalid', { reason: 'used' });
+    if (link.replacedAt !== null) throw new AppError('link_invalid', { reason: 'replaced' });
     if (Date.parse(link.expiresAt) <= this.deps.clock.now()) {
       throw new AppError('link_invalid', { reason: 'expired' });
     }

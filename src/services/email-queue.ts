@@ -11,6 +11,15 @@ import type { SecretBox } from './secret-box.js';
 /** Why a suppressed recipient was not sent to: when it is queued, or when it bounced meanwhile. */
 export const SUPPRESSED_DETAIL = 'not sent: the address bounced before';
 
+/**
+ * Whether the workspace's suppression list applies to a message of `source`: to its product email only.
+ * Account email (invites, password resets, key notices) is sent whatever the product's mail did, and its
+ * bounces suppress nothing.
+ */
+export function isSuppressible(source: EmailMessageRecord['source']): boolean {
+  return source === 'api';
+}
+
 /** A message ready to queue: its addresses already parsed, checked and lower-cased. */
 export interface EmailDraft {
   workspaceId: string | null;
@@ -45,9 +54,9 @@ export interface EmailBody {
 
 /**
  * Queues `draft` for delivery (README "Transactional email"): one queue job per recipient, due at once,
- * except recipients of the workspace's suppression list, settled as `suppressed` here. Call it with the
- * transaction of the change that sends the mail (an invite with the membership it announces): it goes out
- * if and only if that change commits.
+ * except recipients of the workspace's suppression list (product email only: isSuppressible), settled as
+ * `suppressed` here. Call it with the transaction of the change that sends the mail (an invite with the
+ * membership it announces): it goes out if and only if that change commits.
  */
 export async function queueEmail(
   store: Pick<Repositories, 'email'>,
@@ -62,7 +71,7 @@ export async function queueEmail(
     ...(draft.bcc ?? []).map((email) => ({ email, field: 'bcc' as const })),
   ];
   const suppressed =
-    draft.workspaceId === null
+    draft.workspaceId === null || !isSuppressible(draft.source)
       ? new Set<string>()
       : await store.email.suppressed(
           draft.workspaceId,

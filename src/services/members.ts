@@ -26,7 +26,14 @@ export async function listMembers(
       email: member.email,
       role: member.role,
       created_at: member.createdAt,
-      invite: invite ? { sent_at: invite.createdAt, expires_at: invite.expiresAt } : null,
+      invite: invite
+        ? {
+            sent_at: invite.createdAt,
+            expires_at: invite.expiresAt,
+            delivery: invite.delivery?.status ?? null,
+            delivery_detail: invite.delivery?.detail ?? null,
+          }
+        : null,
     };
   });
 }
@@ -161,7 +168,7 @@ export async function removeMember(
     }
     await tx.workspaces.removeMember(workspaceId, userId);
     // An invite into the workspace no longer lets the removed member choose a password.
-    await tx.accountTokens.expireInvites(userId, workspaceId, at);
+    await tx.accountTokens.expireInvites(userId, workspaceId, at, 'expired');
     await recordAudit(tx, actor, at, {
       workspaceId,
       action: 'member.removed',

@@ -262,10 +262,17 @@ export class TokenService {
     if (isSession) {
       // A password change ends the sessions issued before it. (Their `iat` would not do: it counts whole
       // seconds, too coarse to tell a session issued just before a reset from one issued just after.)
-      if (payload[PASSWORD_CLAIM] !== passwordFingerprint(user))
-        throw new AppError('token_revoked', { reason: 'password_changed' });
-      if (await this.deps.store.tokens.isSessionSignedOut(payload.jti))
-        throw new AppError('token_revoked', { reason: 'signed_out' });
+      // A session is renewed by signing in, not by the personal access token the resolution offers.
+      if (payload[PASSWORD_CLAIM] !== passwordFingerprint(user)) {
+        throw new AppError(
+          'token_revoked',
+          { reason: 'password_changed' },
+          { advice: 'Sign in again with your new password.' },
+        );
+      }
+      if (await this.deps.store.tokens.isSessionSignedOut(payload.jti)) {
+        throw new AppError('token_revoked', { reason: 'signed_out' }, { advice: 'Sign in again.' });
+      }
       return { kind: 'session', user, sessionId: payload.jti, expiresAt };
     }
     const record = await this.deps.store.tokens.get(payload.jti);

@@ -532,6 +532,19 @@ export interface AccountTokenRecord {
   createdAt: string;
   expiresAt: string;
   usedAt: string | null;
+  /** When a newer link replaced it (a resend): it ended then, and says so. */
+  replacedAt: string | null;
+  /** The email that carried the link. */
+  messageId: string | null;
+}
+
+/** How unused links end: replaced by a newer one, or simply expired (the member removed, a password set). */
+export type LinkEnding = 'expired' | 'replaced';
+
+/** A pending invite, with what became of the email that carried it. */
+export interface PendingInvite extends AccountTokenRecord {
+  /** The status of its recipient and the relay's last answer; null if the email is gone. */
+  delivery: { status: EmailStatus; detail: string | null } | null;
 }
 
 export interface AccountTokensRepository {
@@ -539,15 +552,20 @@ export interface AccountTokensRepository {
   findByHash(tokenHash: string): Promise<AccountTokenRecord | undefined>;
   /** Marks the token used if it was not already: true for the one caller that used it. */
   use(id: string, usedAt: string): Promise<boolean>;
-  /** Ends every unused token of the user for `purpose` (a new link replaces the old ones). */
-  expireUnused(userId: string, purpose: AccountTokenRecord['purpose'], at: string): Promise<void>;
-  /** Ends the user's unused invites into the workspace (resent, or the member removed). */
-  expireInvites(userId: string, workspaceId: string, at: string): Promise<void>;
+  /** Ends every unused token of the user for `purpose`, as `ending` says. */
+  expireUnused(
+    userId: string,
+    purpose: AccountTokenRecord['purpose'],
+    at: string,
+    ending: LinkEnding,
+  ): Promise<void>;
+  /** Ends the user's unused invites into the workspace: `replaced` (resent) or `expired` (member removed). */
+  expireInvites(userId: string, workspaceId: string, at: string, ending: LinkEnding): Promise<void>;
   /**
    * The newest unused invite into the workspace of each account that has no password yet: the invites its
    * members list shows as pending, expired ones included.
    */
-  pendingInvites(workspaceId: string): Promise<AccountTokenRecord[]>;
+  pendingInvites(workspaceId: string): Promise<PendingInvite[]>;
 }
 
 /** One repository per aggregate. */

@@ -57,7 +57,12 @@ describeEachBackend('Invites', (backend) => {
       const f = fixture();
       const member = await invite(f);
       const expiresAt = new Date(f.clock.now() + 7 * DAY_MS).toISOString();
-      expect(member.invite).toEqual({ sent_at: isoNow(f), expires_at: expiresAt });
+      expect(member.invite).toEqual({
+        sent_at: isoNow(f),
+        expires_at: expiresAt,
+        delivery: 'queued',
+        delivery_detail: null,
+      });
 
       const [email, ...more] = await emailsTo(f, member.email);
       expect(more).toEqual([]);
@@ -86,6 +91,31 @@ describeEachBackend('Invites', (backend) => {
         outcome(await acceptInvite(f, { token: await lastTokenTo(f, member.email), password: NEW_PASSWORD })),
       ).toBe('200');
       expect((await memberView(f, member.user_id))?.invite).toBeNull();
+    });
+
+    it('shows what became of the invite email: a bounce with the relay’s answer, not "sent"', async () => {
+      const f = fixture();
+      const member = await invite(f);
+      const now = isoNow(f);
+      const leaseUntil = new Date(f.clock.now() + MINUTE_MS).toISOString();
+      const claimed = await f.store.emailQueue.claim({ lease: 'test', now, leaseUntil, limit: 100 });
+      const job = claimed.find((claimed) => claimed.recipient.email === member.email);
+      if (!job) throw new Error('the invite was not queued');
+      const answer = '550 5.1.1 No such user';
+      await f.store.emailQueue.settle(job.recipient.id, 'test', {
+        eventId: 'ee_bounce',
+        status: 'bounced',
+        attempts: 1,
+        nextAttemptAt: null,
+        response: answer,
+        at: now,
+      });
+      expect((await memberView(f, member.user_id))?.invite).toMatchObject({
+        delivery: 'bounced',
+        delivery_detail: answer,
+      });
+      // An invite is account email: its bounce leaves the workspace's product email alone.
+      expect(await f.store.email.listSuppressions(f.workspaceId)).toEqual([]);
     });
 
     it('sends no invite with a temporary password, nor to an account that has a password', async () => {
@@ -254,6 +284,8 @@ describeEachBackend('Invites', (backend) => {
       const expected: MemberInvite = {
         sent_at: isoNow(f),
         expires_at: new Date(f.clock.now() + 7 * DAY_MS).toISOString(),
+        delivery: 'queued',
+        delivery_detail: null,
       };
       expect(response.json()).toEqual(expected);
       expect((await memberView(f, member.user_id))?.invite).toEqual(expected);
@@ -263,7 +295,12 @@ describeEachBackend('Invites', (backend) => {
       expect(emails[1]?.text).toContain(`${f.admin.user.email} added you`);
       const second = linkIn(emails[1]).token;
       expect(second).not.toBe(first);
-      await refused(f, () => acceptInvite(f, { token: first, password: NEW_PASSWORD }), '400 link_invalid');
+      const replaced = await refused(
+        f,
+        () => acceptInvite(f, { token: first, password: NEW_PASSWORD }),
+        '400 link_invalid',
+      );
+      expect(problemOf(replaced).detail).toBe('A newer link was sent; use the one in the latest email.');
       expect(outcome(await acceptInvite(f, { token: second, password: NEW_PASSWORD }))).toBe('200');
 
       const invited = (await auditLog(f)).find(

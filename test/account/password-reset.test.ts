@@ -95,7 +95,7 @@ describeEachBackend('Password resets', (backend) => {
       }
     });
 
-    it('ends the links sent before when a new one is asked for', async () => {
+    it('ends the links sent before when a new one is asked for: 400 link_invalid (replaced)', async () => {
       const f = fixture();
       const email = await account(f);
       const first = await resetToken(f, email);
@@ -107,7 +107,7 @@ describeEachBackend('Password resets', (backend) => {
         () => confirmReset(f, { token: first, password: NEW_PASSWORD }),
         '400 link_invalid',
       );
-      expect(problemOf(response).detail).toBe('The link has expired.');
+      expect(problemOf(response).detail).toBe('A newer link was sent; use the one in the latest email.');
       expect(outcome(await confirmReset(f, { token: second, password: NEW_PASSWORD }))).toBe('204');
     });
   });
@@ -151,9 +151,10 @@ describeEachBackend('Password resets', (backend) => {
 
       const ended = await call(f, bearer, 'GET', '/api/v1/workspaces');
       expect(outcome(ended)).toBe('401 token_revoked');
-      expect(problemOf(ended).detail).toBe(
-        "This session ended when the account's password was changed: sign in again.",
-      );
+      expect(problemOf(ended)).toMatchObject({
+        detail: "This session ended when the account's password was changed: sign in again.",
+        resolution: 'Sign in again with your new password.',
+      });
       const consoleAfter = await f.app.inject({
         method: 'GET',
         url: '/auth/v1/session',

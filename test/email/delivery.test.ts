@@ -239,6 +239,25 @@ describeEachBackend('email delivery', (backend) => {
     expect(relay.received).toEqual([]);
   });
 
+  it('keeps account email off the suppression list: sent to an address that bounced, suppressing nothing', async () => {
+    const account = (to: string) => queue({ source: 'account', to: [to], subject: 'Join Mail' });
+    await suppress(deps, workspaceId, 'late@example.com');
+    const invite = await account('late@example.com');
+    const queuedThenSuppressed = await account('ada@example.com');
+    await suppress(deps, workspaceId, 'ada@example.com');
+    relay.rejects.add('gone@example.com');
+    const bounced = await account('gone@example.com');
+    startWorker();
+
+    await settledAs(invite, 'sent');
+    await settledAs(queuedThenSuppressed, 'sent');
+    await settledAs(bounced, 'bounced');
+    expect((await store.email.listSuppressions(workspaceId)).map(({ email }) => email).sort()).toEqual([
+      'ada@example.com',
+      'late@example.com',
+    ]);
+  });
+
   it('defers a recipient the relay answers 451, and sends it on the retry', async () => {
     relay.defersOnce.add('ada@example.com');
     startWorker();
@@ -280,6 +299,37 @@ describeEachBackend('email delivery', (backend) => {
     expect(events.at(-1)?.detail).toMatch(/no connection to the relay/);
     // Not the address's fault: it is not suppressed.
     expect(await store.email.listSuppressions(workspaceId)).toEqual([]);
+  });
+
+  it('gives a copy deferred past the end of a shorter schedule, after a restart, the attempt it was due', async () => {
+    await relay.close();
+    startWorker({ retrySchedule: [50, 50, 500] });
+    const id = await queue();
+    await expect.poll(async () => (await stored(id)).recipients[0]?.attempts, { timeout: 10_000 }).toBe(3);
+    await stopWorkers();
+    await relay.listen();
+
+    startWorker({ retrySchedule: [50] });
+    const message = await settledAs(id, 'sent');
+    expect(message.recipients[0]).toMatchObject({ status: 'sent', attempts: 4 });
+  });
+
+  it('warns of a relay it cannot reach once a minute for each outcome, with the recipient masked', async () => {
+    await relay.close();
+    startWorker({ retrySchedule: [50, 50] });
+    const ids = [await queue(), await queue({ to: ['bob@example.com'] })];
+    await Promise.all(ids.map((id) => settledAs(id, 'failed')));
+
+    const warnings = logs
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.level === 40);
+    expect(warnings.map((warning) => warning.status)).toEqual(['deferred', 'failed']);
+    for (const warning of warnings) {
+      expect(ids).toContain(warning.message_id);
+      expect(warning.to).toMatch(/^[ab]\*\*\*@example\.com$/);
+      expect(warning.response).toMatch(/^not sent: no connection to the relay/);
+    }
+    expect(logs.join('\n')).not.toMatch(/(ada|bob)@example\.com/);
   });
 
   it('publishes email.* events to subscribed endpoints, once per status a recipient reaches', async () => {

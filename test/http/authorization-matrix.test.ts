@@ -733,6 +733,8 @@ async function linkToken(f: Fixture, purpose: keyof typeof ACCOUNT_LINK_PREFIXES
     createdAt: isoNow(f),
     expiresAt: new Date(f.clock.now() + HOUR_S * 1000).toISOString(),
     usedAt: null,
+    replacedAt: null,
+    messageId: null,
   });
   return token;
 }

@@ -226,6 +226,8 @@ describeEachBackend('Email store contract', (backend) => {
         createdAt: at(1),
         expiresAt: at(100),
         usedAt: null,
+        replacedAt: null,
+        messageId: null,
         ...overrides,
       };
     }
@@ -254,9 +256,21 @@ describeEachBackend('Email store contract', (backend) => {
           .map((invite) => invite.id);
       expect(await pending(workspaceId)).toEqual([newer.id]);
       expect(await pending(otherWorkspaceId)).toEqual([]);
-      await store.accountTokens.expireUnused(userId, 'invite', at(5));
+      await store.accountTokens.expireUnused(userId, 'invite', at(5), 'expired');
       expect((await store.accountTokens.findByHash(newer.tokenHash))?.expiresAt).toBe(at(5));
       expect((await store.accountTokens.findByHash(reset.tokenHash))?.expiresAt).toBe(at(100));
+    });
+
+    it('marks a replaced link as replaced, keeping its expiry, and ends it only once', async () => {
+      const userId = await user();
+      const reset = token(userId, { purpose: 'password_reset', workspaceId: null });
+      await store.accountTokens.create(reset);
+      await store.accountTokens.expireUnused(userId, 'password_reset', at(5), 'replaced');
+      await store.accountTokens.expireUnused(userId, 'password_reset', at(6), 'expired');
+      expect(await store.accountTokens.findByHash(reset.tokenHash)).toMatchObject({
+        replacedAt: at(5),
+        expiresAt: at(100),
+      });
     });
   });
 });

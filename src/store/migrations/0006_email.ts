@@ -144,6 +144,8 @@ export async function up(db: AnyDatabase): Promise<void> {
     .addColumn('created_at', timestamp, (c) => c.notNull())
     .addColumn('expires_at', timestamp, (c) => c.notNull())
     .addColumn('used_at', timestamp)
+    .addColumn('replaced_at', timestamp)
+    .addColumn('message_id', 'text', (c) => c.references('email_messages.id').onDelete('set null'))
     .execute();
   await db.schema.createIndex('account_tokens_user_idx').on('account_tokens').column('user_id').execute();
 }

@@ -52,7 +52,7 @@ describeEachBackend('the console session (/auth/v1/session, cookie + CSRF): secu
     const response = await signOut({ cookie: signedOut.cookie, 'x-csrf-token': signedOut.csrf });
     expect(response.statusCode).toBe(204);
     const replayed = await listWorkspaces(signedOut.cookie);
-    expect(problemOf(replayed).code).toBe('token_revoked');
+    expect(problemOf(replayed)).toMatchObject({ code: 'token_revoked', resolution: 'Sign in again.' });
     const still = await listWorkspaces(other.cookie);
     expect(still.statusCode).toBe(200);
   });

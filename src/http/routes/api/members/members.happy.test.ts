@@ -51,7 +51,12 @@ describeEachBackend('Members API: the happy paths', (backend) => {
         const response = await api.add({ email, role });
         expect(response.statusCode).toBe(201);
         const added = response.json<Member>();
-        const invite = { sent_at: isoNow(f), expires_at: new Date(f.clock.now() + 7 * DAY_MS).toISOString() };
+        const invite = {
+          sent_at: isoNow(f),
+          expires_at: new Date(f.clock.now() + 7 * DAY_MS).toISOString(),
+          delivery: 'queued',
+          delivery_detail: null,
+        };
         expect(added).toEqual({
           user_id: expect.stringMatching(/^usr_/) as string,
           email,
