@@ -7,6 +7,7 @@ import { MINUTE_MS } from '../support/fixtures/campaigns.js';
 import { describeEachBackend } from '../support/databases.js';
 import {
   acceptInvite,
+  bounceEmailsTo,
   emailsTo,
   expectLinkKeptSecret,
   lastTokenTo,
@@ -96,26 +97,12 @@ describeEachBackend('Invites', (backend) => {
     it('shows what became of the invite email: a bounce with the relay’s answer, not "sent"', async () => {
       const f = fixture();
       const member = await invite(f);
-      const now = isoNow(f);
-      const leaseUntil = new Date(f.clock.now() + MINUTE_MS).toISOString();
-      const claimed = await f.store.emailQueue.claim({ lease: 'test', now, leaseUntil, limit: 100 });
-      const job = claimed.find((claimed) => claimed.recipient.email === member.email);
-      if (!job) throw new Error('the invite was not queued');
       const answer = '550 5.1.1 No such user';
-      await f.store.emailQueue.settle(job.recipient.id, 'test', {
-        eventId: 'ee_bounce',
-        status: 'bounced',
-        attempts: 1,
-        nextAttemptAt: null,
-        response: answer,
-        at: now,
-      });
+      await bounceEmailsTo(f, member.email, answer);
       expect((await memberView(f, member.user_id))?.invite).toMatchObject({
         delivery: 'bounced',
         delivery_detail: answer,
       });
-      // An invite is account email: its bounce leaves the workspace's product email alone.
-      expect(await f.store.email.listSuppressions(f.workspaceId)).toEqual([]);
     });
 
     it('sends no invite with a temporary password, nor to an account that has a password', async () => {

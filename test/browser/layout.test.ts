@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import { newEmailMessageSchema } from '../../src/contract/email.js';
 import { newId } from '../../src/core/base62.js';
@@ -9,6 +9,7 @@ import { findOrCreateUser } from '../../src/services/workspaces.js';
 import {
   DAY_MS,
   describeInBrowser,
+  type DomElement,
   expectHeading,
   expectNoPageProblems,
   rowOf,
@@ -83,6 +84,26 @@ function measure(page: Page): Promise<Layout> {
       scrollingTables: scrolling.map((frame) => frame.querySelector('caption')?.textContent ?? '?'),
     };
   });
+}
+
+/** What measuring lines of text takes of the page's document. */
+interface TextLines {
+  createRange(): { selectNodeContents(node: unknown): void; getClientRects(): Iterable<{ top: number }> };
+}
+
+/**
+ * The parts of the addresses in `list`'s email column that take more than one line: an address may wrap
+ * after its "@", not inside "acme.example".
+ */
+function addressesBrokenMidWord(list: Locator): Promise<string[]> {
+  return list.locator('.cell-email .email-part').evaluateAll((parts: DomElement[]) =>
+    parts.flatMap((part) => {
+      const range = (globalThis as unknown as { document: TextLines }).document.createRange();
+      range.selectNodeContents(part);
+      const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+      return lines.size > 1 ? [part.textContent ?? ''] : [];
+    }),
+  );
 }
 
 describeInBrowser('The console at 390, 1280 and 1366 px: no sideways scrolling, row actions in view', () => {
@@ -260,7 +281,10 @@ describeInBrowser('The console at 390, 1280 and 1366 px: no sideways scrolling, 
         path: `${workspace}/members`,
         title: 'Members',
         rowButtons: 4,
-        ready: (page) => rowOf(table(page, 'Members'), f.member.email).waitFor(),
+        ready: async (page) => {
+          await rowOf(table(page, 'Members'), f.member.email).waitFor();
+          expect(await addressesBrokenMidWord(table(page, 'Members'))).toEqual([]);
+        },
       },
       {
         name: 'audit-log',

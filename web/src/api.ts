@@ -15,6 +15,8 @@ export class ApiError extends Error {
     readonly detail: string,
     readonly resolution: string,
     readonly fieldErrors: readonly FieldError[] = [],
+    /** A 429's Retry-After: how many seconds to wait before trying again. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(detail);
     this.name = 'ApiError';
@@ -66,7 +68,15 @@ async function problemOf(response: Response): Promise<ApiError> {
   const body: unknown = await response.json().catch(() => null);
   if (isRecord(body) && typeof body.code === 'string' && typeof body.detail === 'string') {
     const resolution = typeof body.resolution === 'string' ? body.resolution : '';
-    return new ApiError(response.status, body.code, body.detail, resolution, toFieldErrors(body.errors));
+    const retryAfter = Number(response.headers.get('retry-after') ?? Number.NaN);
+    return new ApiError(
+      response.status,
+      body.code,
+      body.detail,
+      resolution,
+      toFieldErrors(body.errors),
+      Number.isFinite(retryAfter) ? retryAfter : undefined,
+    );
   }
   return new ApiError(
     response.status,

@@ -11,6 +11,8 @@ interface Submit {
     onSuccess?: (result: T) => void,
     onFailure?: (error: ApiError) => void,
   ) => void;
+  /** Forgets the last error: a new attempt was refused before any request (a check in the browser). */
+  clear: () => void;
 }
 
 /** A request the user starts (a form's submit, a dialog's confirm, "Load more"), with its state to show. */
@@ -41,5 +43,8 @@ export function useSubmit(): Submit {
     },
     [],
   );
-  return { pending, error, run };
+  const clear = useCallback(() => {
+    setError(undefined);
+  }, []);
+  return { pending, error, run, clear };
 }

@@ -1,4 +1,5 @@
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { linkPageError } from '../accountLinks';
 import { api } from '../api';
 import { AuthCard } from '../components/AuthCard';
 import { NewPasswordForm } from '../components/NewPasswordForm';
@@ -25,7 +26,7 @@ export function AcceptInvite() {
   const token = params.get('token');
   const { signIn } = useSession();
   const navigate = useNavigate();
-  const { pending, error, run } = useSubmit();
+  const { pending, error, run, clear } = useSubmit();
 
   if (token === null) {
     return (
@@ -57,13 +58,14 @@ export function AcceptInvite() {
   return (
     <AuthCard title="Accept your invite">
       <p className="muted">Choose the password you will sign in with.</p>
-      <ProblemAlert error={error} />
+      <ProblemAlert error={linkPageError(error, 'Ask a workspace owner or admin to resend your invite.')} />
       <NewPasswordForm
         label="Password"
         submitLabel="Set password and sign in"
         pending={pending}
         error={error}
         onSubmit={accept}
+        onRefused={clear}
       />
     </AuthCard>
   );

@@ -1,4 +1,4 @@
-import { type SubmitEvent, useState } from 'react';
+import { type SubmitEvent, useEffect, useState } from 'react';
 import { api, workspacePath } from '../api';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { DataTable } from '../components/DataTable';
@@ -18,6 +18,38 @@ import type { Role } from '../../../src/core/roles';
 import { useResource } from '../useResource';
 import { useSubmit } from '../useSubmit';
 
+/** How often the page asks again while an invite it just sent is on its way. */
+const INVITE_WATCH_INTERVAL_MS = 2000;
+/** How long it keeps asking: an invite still queued after that waits for the delivery workers. */
+const INVITE_WATCH_MS = 60_000;
+
+/** An invite this page sent, followed until its email has settled. */
+interface WatchedInvite {
+  userId: string;
+  email: string;
+  until: number;
+}
+
+/** What became of an invite's email, once there is news: undefined while it is still queued. */
+function inviteOutcome(email: string, invite: MemberInvite): string | undefined {
+  const detail = invite.delivery_detail ?? 'no answer';
+  switch (invite.delivery) {
+    case 'sent':
+      return `Invite sent to ${email}`;
+    case 'captured':
+      return `Invite to ${email} kept in the development mailbox (no SMTP_URL): Settings → Email`;
+    case 'deferred':
+      return `Invite to ${email} delayed: ${detail}. It is tried again.`;
+    case 'bounced':
+      return `Invite to ${email} bounced: ${detail} — check the address`;
+    case 'failed':
+    case 'suppressed':
+      return `Invite to ${email} failed: ${detail}`;
+    default:
+      return undefined;
+  }
+}
+
 const ROLE_OPTIONS: { value: Role; label: string }[] = [
   { value: 'member', label: 'Member — reads the brand, writes campaign drafts' },
   { value: 'admin', label: 'Admin — also manages the brand, keys and members' },
@@ -27,11 +59,44 @@ const ROLE_OPTIONS: { value: Role; label: string }[] = [
 export function Members() {
   const workspace = useWorkspace();
   const { user } = useSignedIn();
-  const members = useResource<{ members: Member[] }>(workspacePath(workspace.id, '/members'));
+  const membersPath = workspacePath(workspace.id, '/members');
+  const members = useResource<{ members: Member[] }>(membersPath);
   const [notice, showNotice] = useNotice();
   const [removing, setRemoving] = useState<Member | null>(null);
   const resending = useSubmit();
   const manage = canManage(workspace);
+  const [watched, setWatched] = useState<WatchedInvite | null>(null);
+
+  // Follows the invite just sent until its email settles (or for INVITE_WATCH_MS), then says what became of it.
+  const { update } = members;
+  useEffect(() => {
+    if (watched === null) return;
+    let current = true;
+    const timer = setTimeout(() => {
+      api.get<{ members: Member[] }>(membersPath).then(
+        (fresh) => {
+          if (!current) return;
+          update(() => fresh);
+          const invite = fresh.members.find((member) => member.user_id === watched.userId)?.invite;
+          const outcome = invite ? inviteOutcome(watched.email, invite) : undefined;
+          if (outcome !== undefined) showNotice(outcome);
+          // A new object asks again after the interval.
+          setWatched(outcome === undefined && invite && Date.now() < watched.until ? { ...watched } : null);
+        },
+        () => {
+          if (current) setWatched(null);
+        },
+      );
+    }, INVITE_WATCH_INTERVAL_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [watched, membersPath, update, showNotice]);
+
+  function watch(member: { user_id: string; email: string }) {
+    setWatched({ userId: member.user_id, email: member.email, until: Date.now() + INVITE_WATCH_MS });
+  }
 
   function resendInvite(member: Member) {
     resending.run(
@@ -43,7 +108,8 @@ export function Members() {
         members.update(({ members: list }) => ({
           members: list.map((other) => (other.user_id === member.user_id ? { ...other, invite } : other)),
         }));
-        showNotice(`Invite sent again to ${member.email}`);
+        showNotice(`New invite queued for ${member.email}`);
+        watch(member);
       },
     );
   }
@@ -65,6 +131,7 @@ export function Members() {
                 ? ''
                 : ': an invite to choose a password is on its way';
             showNotice(`${member.email} added as ${member.role}${how}`);
+            if (member.invite !== null) watch(member);
           }}
         />
       )}
@@ -151,17 +218,30 @@ export function Members() {
   );
 }
 
-/** A member who has not chosen a password yet: when their invite's link stops working, or that it has. */
+/**
+ * A member who has not chosen a password yet: what became of their invite's email, and when its link stops
+ * working, or that it has.
+ */
 function InviteState({ invite, now }: { invite: MemberInvite; now: number }) {
+  const detail = invite.delivery_detail ?? 'no answer';
+  if (invite.delivery === 'bounced' || invite.delivery === 'failed' || invite.delivery === 'suppressed') {
+    return (
+      <p className="cell-note cell-note-problem">
+        {invite.delivery === 'bounced' ? 'Invite bounced' : 'Invite failed'}: {detail} — check the address,
+        then resend it
+      </p>
+    );
+  }
+  if (Date.parse(invite.expires_at) <= now) return <p className="cell-note">Invite expired: resend it</p>;
+  const state = {
+    queued: 'Invite queued',
+    deferred: `Invite delayed (${detail}), tried again`,
+    sent: 'Invite sent',
+    captured: 'Invite in the development mailbox',
+  }[invite.delivery ?? 'sent'];
   return (
     <p className="cell-note">
-      {Date.parse(invite.expires_at) > now ? (
-        <>
-          Invite sent, valid until <Time iso={invite.expires_at} withTime />
-        </>
-      ) : (
-        'Invite expired: resend it'
-      )}
+      {state}, valid until <Time iso={invite.expires_at} withTime />
     </p>
   );
 }

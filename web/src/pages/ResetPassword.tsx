@@ -1,5 +1,6 @@
 import { type SubmitEvent, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { linkPageError } from '../accountLinks';
 import { api } from '../api';
 import { AuthCard } from '../components/AuthCard';
 import { TextField } from '../components/fields';
@@ -15,11 +16,16 @@ import { useSubmit } from '../useSubmit';
 export function ResetPassword() {
   const [params] = useSearchParams();
   const token = params.get('token');
-  return token === null ? <RequestLink /> : <ChooseNewPassword token={token} />;
+  // Sign in passes on the address typed there.
+  return token === null ? (
+    <RequestLink email={params.get('email') ?? ''} />
+  ) : (
+    <ChooseNewPassword token={token} />
+  );
 }
 
-function RequestLink() {
-  const [email, setEmail] = useState('');
+function RequestLink({ email: typed }: { email: string }) {
+  const [email, setEmail] = useState(typed);
   const [sent, setSent] = useState<string | null>(null);
   const { pending, error, run } = useSubmit();
 
@@ -37,7 +43,7 @@ function RequestLink() {
   return (
     <AuthCard title="Reset your password">
       <p className="muted">We email a link to choose a new password to the address of your account.</p>
-      <ProblemAlert error={error} />
+      <ProblemAlert error={linkPageError(error, '')} />
       <StatusMessage message={sent} />
       <form onSubmit={submit} className="stack">
         <TextField
@@ -62,7 +68,7 @@ function RequestLink() {
 
 function ChooseNewPassword({ token }: { token: string }) {
   const [done, setDone] = useState(false);
-  const { pending, error, run } = useSubmit();
+  const { pending, error, run, clear } = useSubmit();
 
   function confirm(password: string) {
     run(
@@ -84,13 +90,20 @@ function ChooseNewPassword({ token }: { token: string }) {
         </>
       ) : (
         <>
-          <ProblemAlert error={error} />
+          <ProblemAlert error={linkPageError(error, 'Ask for a new link:')}>
+            {error?.code === 'link_invalid' && (
+              <p>
+                <Link to="/reset-password">Send me a new link</Link>
+              </p>
+            )}
+          </ProblemAlert>
           <NewPasswordForm
             label="New password"
             submitLabel="Set new password"
             pending={pending}
             error={error}
             onSubmit={confirm}
+            onRefused={clear}
           />
         </>
       )}

@@ -53,7 +53,13 @@ export function SignIn() {
         </button>
       </form>
       <p>
-        <Link to="/reset-password">Forgot password?</Link>
+        <Link
+          to={
+            email === '' ? '/reset-password' : `/reset-password?${new URLSearchParams({ email }).toString()}`
+          }
+        >
+          Forgot password?
+        </Link>
       </p>
     </AuthCard>
   );
