@@ -17,7 +17,7 @@ import type { SmtpResult, SmtpSender } from './smtp-sender.js';
 export const CAPTURED_DETAIL = 'SMTP_URL is not set: kept in the mailbox';
 
 /** How the operator reads captured email (README "Account email"). */
-const MAILBOX_COMMAND = 'brand-context mailbox';
+const MAILBOX_COMMAND = 'npx brand-context mailbox';
 
 /** A relay that keeps failing is logged once a minute for each reason, not once for each copy. */
 const RELAY_WARNING_INTERVAL_MS = 60_000;

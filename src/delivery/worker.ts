@@ -196,7 +196,9 @@ export function startDeliveryWorker(options: {
 }): DeliveryWorker {
   const { deps, config, smtpUrl, emailFrom, logger } = options;
   if (smtpUrl === undefined) {
-    logger.warn('SMTP_URL is not set: email is captured, not sent (read it with brand-context mailbox)');
+    logger.warn(
+      'SMTP_URL is not set: email is captured, not sent (read it in Settings → Email → Development mailbox, or with npx brand-context mailbox)',
+    );
   }
   const worker = new DeliveryWorker({
     deps,

@@ -443,7 +443,7 @@ describeEachBackend('email delivery', (backend) => {
       message_id: reset.id,
       subject: 'Reset your password',
       to: 'c***@example.com',
-      read_with: 'brand-context mailbox',
+      read_with: 'npx brand-context mailbox',
     });
     const all = logs.join('\n');
     expect(all).not.toContain('OneTimeSecret');
