@@ -5,6 +5,7 @@ import { describeEachBackend, snapshotTables } from '../../../test/support/datab
 import { PATH, readContext } from '../../../test/support/fixtures/brand-agent.js';
 import { problemOf, useFixture } from '../../../test/support/http-fixture.js';
 import { OPERATOR } from '../../services/audit.js';
+import { mistype } from '../../../test/support/mistype.js';
 
 describeEachBackend('POST /functions/v1/brand-agent: security', (backend) => {
   const fixture = useFixture(backend);
@@ -39,7 +40,7 @@ describeEachBackend('POST /functions/v1/brand-agent: security', (backend) => {
   it('writes no key or Authorization header to the logs, whatever the request', async () => {
     const { app, logs, workspaceId, brandKey: key } = fixture();
     const unknown = BRAND_KEY.generate();
-    const malformed = `${key.slice(0, -1)}X`;
+    const malformed = mistype(key);
     await readContext(app, workspaceId, { key });
     await readContext(app, workspaceId, { key: unknown });
     await readContext(app, workspaceId, { authorization: `Bearer ${malformed}` });

@@ -26,6 +26,7 @@ import {
   unchanged,
   useFixture,
 } from '../../../../test/support/http-fixture.js';
+import { mistype } from '../../../../test/support/mistype.js';
 
 /** Every /email/v1 route, the message to read being `messageId`. */
 function emailRoutes(messageId: string): RouteCall[] {
@@ -77,7 +78,7 @@ describeEachBackend('Transactional email API: security', (backend) => {
         [f.apiKey, '401 email_key_invalid', /workspace API key \(wsk_/],
         [f.owner.token, '401 email_key_invalid', /^Access tokens cannot send email/],
         [KEY_FORMATS.email.generate(), '401 email_key_invalid', /not known/],
-        [`${f.emailKey.slice(0, -1)}x`, '401 email_key_invalid', /malformed/],
+        [mistype(f.emailKey), '401 email_key_invalid', /malformed/],
         ['not-a-key', '401 email_key_invalid', /malformed/],
       ];
       for (const [credential, expected, detail] of refusals) {

@@ -23,6 +23,7 @@ import {
   campaignUrl,
   newDraft,
 } from '../../../../../test/support/fixtures/campaigns.js';
+import { mistype } from '../../../../../test/support/mistype.js';
 
 const REALM = 'Bearer realm="brand-context"';
 
@@ -234,7 +235,7 @@ describeEachBackend('Campaign drafts API: security', (backend) => {
     it('writes no key or Authorization header to the logs, whatever the request', async () => {
       const f = fixture();
       const unknown = WORKSPACE_API_KEY.generate();
-      const malformed = `${f.apiKey.slice(0, -1)}X`;
+      const malformed = mistype(f.apiKey);
       await campaignsApi(f, f.apiKey).list();
       await campaignsApi(f, unknown).list();
       await campaignsApi(f, malformed).create({ name: 'x' });

@@ -13,6 +13,7 @@ import {
   signIn,
   TEMPORARY,
 } from '../../../../../test/support/fixtures/members.js';
+import { mistype } from '../../../../../test/support/mistype.js';
 
 /** Invalid bodies of POST …/members, each with exactly the fields the 400 must name. */
 const INVALID_ADD: { case: string; body: unknown; fields: string[] }[] = [
@@ -136,7 +137,7 @@ describeEachBackend('Members API: errors', (backend) => {
     });
 
     it.each([
-      ['a mistyped user id', (id: string) => `${id.slice(0, -1)}x`],
+      ['a mistyped user id', (id: string) => mistype(id)],
       ['a user id of another case', (id: string) => id.toUpperCase()],
       ['a user id that is no id at all', () => 'nobody'],
     ])('answers 404 member_not_found to removing %s, and changes nothing', async (_label, mistype) => {

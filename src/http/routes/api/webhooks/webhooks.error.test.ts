@@ -23,6 +23,7 @@ import {
   webhooksUrl,
   webhookUrl,
 } from '../../../../../test/support/fixtures/webhooks.js';
+import { mistype } from '../../../../../test/support/mistype.js';
 
 const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -278,7 +279,7 @@ describeEachBackend('Webhooks API: errors', (backend) => {
       const f = fixture();
       const webhook = await newWebhook(f);
       const { delivery_id: deliveryId } = await sendTest(f, webhook.id);
-      const mistyped = `${webhook.id.slice(0, -1)}${webhook.id.endsWith('x') ? 'y' : 'x'}`;
+      const mistyped = mistype(webhook.id);
       const routes = webhookRoutes(f.workspaceId, mistyped, deliveryId).filter((route) =>
         route.url.includes(mistyped),
       );
