@@ -17,6 +17,9 @@ export const EMAIL_KEY_PROBLEMS = [
   'invalid_request',
 ] as const satisfies readonly ProblemCode[];
 
+/** A message's id in the path, on /email/v1 and in the console alike. */
+export const emailMessageId = z.string().min(1).max(128).describe('Message id (em_…)');
+
 /** The message log's filters, on /email/v1 and in the console alike. */
 export const emailListQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(20),

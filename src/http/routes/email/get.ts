@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { emailMessageSchema } from '../../../contract/email.js';
 import type { ZodApp } from '../../context.js';
 import { jsonResponse, withProblems } from '../../schemas.js';
-import { EMAIL_KEY_PROBLEMS, EMAIL_SECURITY, emailWorkspaceOf } from './email-key.js';
+import { EMAIL_KEY_PROBLEMS, EMAIL_SECURITY, emailMessageId, emailWorkspaceOf } from './email-key.js';
 
 /** GET /email/v1/messages/{message_id}: a message sent with the key's workspace, its recipients and events. */
 export function getEmailRoute(app: ZodApp): void {
@@ -17,7 +17,7 @@ export function getEmailRoute(app: ZodApp): void {
         description:
           'Each recipient’s status and every status change; never the bodies. Only messages sent through /email/v1 by the key’s workspace.',
         security: EMAIL_SECURITY,
-        params: z.object({ message_id: z.string().min(1).max(128).describe('Message id (em_…)') }),
+        params: z.object({ message_id: emailMessageId }),
         response: withProblems({ 200: jsonResponse('The message', emailMessageSchema) }, [
           ...EMAIL_KEY_PROBLEMS,
           'email_message_not_found',

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { emailMessageSchema } from '../../../../contract/email.js';
 import type { ZodApp } from '../../../context.js';
 import {
@@ -8,10 +7,9 @@ import {
   withProblems,
   workspaceParams,
 } from '../../../schemas.js';
+import { emailMessageId } from '../../email/email-key.js';
 
-export const emailMessageParams = workspaceParams.extend({
-  message_id: z.string().min(1).max(128).describe('Message id (em_…)'),
-});
+export const emailMessageParams = workspaceParams.extend({ message_id: emailMessageId });
 
 /** GET /api/v1/workspaces/{id}/email-messages/{message_id}: a message with its recipients and events. */
 export function getEmailMessageRoute(app: ZodApp): void {
