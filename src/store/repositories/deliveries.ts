@@ -11,7 +11,7 @@ import type {
   WebhookEventRecord,
 } from '../store.js';
 import { listedAfter } from './list-position.js';
-import { claimDue, type QueueClaim } from './queue-claim.js';
+import { claimDue, type QueueClaim, releaseLease } from './queue-claim.js';
 
 export interface WebhookEventColumns {
   id: string;
@@ -176,12 +176,7 @@ export class DeliveriesTable implements DeliveriesRepository {
   }
 
   async release(id: string, lease: string): Promise<void> {
-    await this.session.db
-      .updateTable('deliveries')
-      .set({ lease_owner: null, lease_expires_at: null })
-      .where('id', '=', id)
-      .where('lease_owner', '=', lease)
-      .execute();
+    await releaseLease(this.session, 'deliveries', id, lease);
   }
 
   async get(

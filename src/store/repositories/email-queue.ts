@@ -2,7 +2,7 @@ import { messageStatus } from '../../contract/email.js';
 import type { Session } from '../session.js';
 import type { ClaimedEmail, EmailOutcome, EmailQueueRepository } from '../store.js';
 import { toEmailMessage, toEmailRecipient } from './email.js';
-import { claimDue, type QueueClaim } from './queue-claim.js';
+import { claimDue, type QueueClaim, releaseLease } from './queue-claim.js';
 
 /**
  * The recipients of messages as jobs of the delivery queue (README "Transactional email"): claimed with a
@@ -94,11 +94,6 @@ export class EmailQueueTable implements EmailQueueRepository {
   }
 
   async release(recipientId: string, lease: string): Promise<void> {
-    await this.session.db
-      .updateTable('email_recipients')
-      .set({ lease_owner: null, lease_expires_at: null })
-      .where('id', '=', recipientId)
-      .where('lease_owner', '=', lease)
-      .execute();
+    await releaseLease(this.session, 'email_recipients', recipientId, lease);
   }
 }

@@ -50,3 +50,18 @@ export async function claimDue<Job>(
     return read(db, ids);
   });
 }
+
+/** Gives a job back before its lease runs out (an attempt aborted as the worker stops): due again at once. */
+export async function releaseLease(
+  session: Session,
+  table: QueueTable,
+  id: string,
+  lease: string,
+): Promise<void> {
+  await session.db
+    .updateTable(table)
+    .set({ lease_owner: null, lease_expires_at: null })
+    .where('id', '=', id)
+    .where('lease_owner', '=', lease)
+    .execute();
+}
