@@ -1,6 +1,7 @@
 import { keyEventType } from '../contract/webhooks.js';
 import { KEY_KIND_LIST, type KeyKind } from '../core/key-kinds.js';
 import type { Clock } from '../core/clock.js';
+import { can } from '../core/roles.js';
 import type { KeyRecord, Repositories } from '../store/store.js';
 import { type AccountMail, sendAccountEmail } from './account-email.js';
 import { keyExpiryMessage } from './account-messages.js';
@@ -94,7 +95,8 @@ async function emailManagers(
     expiresAt: key.expiresAt,
   });
   for (const member of await store.workspaces.listMembers(key.workspaceId)) {
-    if (member.role !== 'owner' && member.role !== 'admin') continue;
+    // Those who can replace the key: the owners and admins.
+    if (!can(member.role, 'keys.write')) continue;
     await sendAccountEmail(store, mail, at, { email: member.email, workspaceId: key.workspaceId }, message);
   }
 }
