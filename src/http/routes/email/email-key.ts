@@ -5,9 +5,6 @@ import type { ProblemCode } from '../../../core/errors.js';
 import { type Credentials, requireKeyPermission } from '../../../services/credentials.js';
 import { principalOf } from '../../auth.js';
 
-/** /email/v1 takes a transactional email key as a bearer token, and nothing else. */
-export const EMAIL_SECURITY: Record<string, string[]>[] = [{ bearer: [] }];
-
 /** Problems every /email/v1 route answers before it runs: the key, and a NUL in the path or query. */
 export const EMAIL_KEY_PROBLEMS = [
   'email_key_missing',

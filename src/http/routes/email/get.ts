@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { emailMessageSchema } from '../../../contract/email.js';
 import type { ZodApp } from '../../context.js';
 import { jsonResponse, withProblems } from '../../schemas.js';
-import { EMAIL_KEY_PROBLEMS, EMAIL_SECURITY, emailMessageId, emailWorkspaceOf } from './email-key.js';
+import { EMAIL_KEY_PROBLEMS, emailMessageId, emailWorkspaceOf } from './email-key.js';
 
 /** GET /email/v1/messages/{message_id}: a message sent with the key's workspace, its recipients and events. */
 export function getEmailRoute(app: ZodApp): void {
@@ -16,7 +16,6 @@ export function getEmailRoute(app: ZodApp): void {
         summary: 'Get a sent email with its events',
         description:
           'Each recipient’s status and every status change; never the bodies. Only messages sent through /email/v1 by the key’s workspace.',
-        security: EMAIL_SECURITY,
         params: z.object({ message_id: emailMessageId }),
         response: withProblems({ 200: jsonResponse('The message', emailMessageSchema) }, [
           ...EMAIL_KEY_PROBLEMS,

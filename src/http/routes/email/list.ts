@@ -1,7 +1,7 @@
 import { emailMessagePageSchema } from '../../../contract/email.js';
 import type { ZodApp } from '../../context.js';
 import { jsonResponse, withProblems } from '../../schemas.js';
-import { EMAIL_KEY_PROBLEMS, EMAIL_SECURITY, emailListQuery, emailWorkspaceOf } from './email-key.js';
+import { EMAIL_KEY_PROBLEMS, emailListQuery, emailWorkspaceOf } from './email-key.js';
 
 /** GET /email/v1/messages: the messages the key's workspace sent through /email/v1, newest first. */
 export function listEmailsRoute(app: ZodApp): void {
@@ -14,7 +14,6 @@ export function listEmailsRoute(app: ZodApp): void {
         operationId: 'listEmails',
         summary: 'List sent emails',
         description: 'Newest first, without bodies or events; `status` keeps the messages in that status.',
-        security: EMAIL_SECURITY,
         querystring: emailListQuery,
         response: withProblems(
           {

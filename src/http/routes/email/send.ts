@@ -7,7 +7,7 @@ import {
 } from '../../../contract/email.js';
 import type { ZodApp } from '../../context.js';
 import { BODY_PROBLEMS, jsonResponse, withProblems } from '../../schemas.js';
-import { EMAIL_KEY_PROBLEMS, EMAIL_SECURITY, emailWorkspaceOf } from './email-key.js';
+import { EMAIL_KEY_PROBLEMS, emailWorkspaceOf } from './email-key.js';
 
 const idempotencyHeaders = z.object({
   'idempotency-key': z
@@ -38,7 +38,6 @@ export function sendEmailRoute(app: ZodApp): void {
         summary: 'Send an email',
         description:
           'Authorized by a transactional email key (tek_…) of the workspace, which sends from an address or domain the workspace is allowed to use. The same address named twice (in to, cc or bcc) gets one copy, in the first field naming it; an address that bounced before is not sent to (its status is `suppressed`). With an `Idempotency-Key`, a repeat of the same request within 24 hours answers the first answer with `Idempotent-Replayed: true` and queues nothing.',
-        security: EMAIL_SECURITY,
         headers: idempotencyHeaders,
         body: newEmailMessageSchema,
         response: withProblems(
