@@ -10,7 +10,7 @@ import { emailMessageParams } from './get.js';
  * may frame. Its links open in a tab of their own (popups), outside the sandbox so that the page a link
  * leads to (an invite's) works.
  */
-export const CAPTURED_HTML_CSP = [
+const CAPTURED_HTML_CSP = [
   'sandbox allow-popups allow-popups-to-escape-sandbox',
   "default-src 'none'",
   "style-src 'unsafe-inline'",
