@@ -1,4 +1,4 @@
-import type { EmailStatus } from '../contract/email.js';
+import { type EmailStatus, messageStatus } from '../contract/email.js';
 import { newId } from '../core/base62.js';
 import type {
   EmailEventRecord,
@@ -103,7 +103,7 @@ export async function queueEmail(
     tags: { ...draft.tags },
     subject: draft.subject,
     body: await secrets.seal(JSON.stringify(body)),
-    status: recipients.some((recipient) => recipient.status === 'queued') ? 'queued' : 'suppressed',
+    status: messageStatus(recipients.map((recipient) => recipient.status)),
     createdAt: at,
     updatedAt: at,
   };
