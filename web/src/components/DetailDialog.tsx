@@ -7,8 +7,8 @@ interface DetailDialogProps<T> {
   title: string;
   /** The GET of the thing's details. */
   detail: Resource<T>;
-  /** What the list's row already tells, shown at once. */
-  summary: ReactNode;
+  /** What the list's row already tells, shown at once, if any. */
+  summary?: ReactNode;
   /** "Loading the delivery…": said while the details are on their way. */
   loadingText: string;
   /** The details, once they arrive. */

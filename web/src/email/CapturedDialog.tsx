@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
 import { CodeBlock } from '../components/CodeBlock';
-import { Dialog } from '../components/Dialog';
-import { ProblemAlert } from '../components/ProblemAlert';
+import { DetailDialog } from '../components/DetailDialog';
 import { Time } from '../components/Time';
 import type { CapturedEmail, EmailMessageSummary } from '../../../src/contract/email';
 import { useResource } from '../useResource';
@@ -61,56 +60,50 @@ interface CapturedDialogProps {
  */
 export function CapturedDialog({ workspaceId, message, onClose }: CapturedDialogProps) {
   const content = useResource<CapturedEmail>(`${messagePath(workspaceId, message.id)}/content`);
-  const captured = content.data;
 
   return (
-    <Dialog title={message.subject} onClose={onClose}>
-      <div className="stack dialog-wide">
-        <ProblemAlert error={content.error} />
-        {captured === undefined ? (
-          content.loading && <p className="muted">Loading the message…</p>
-        ) : (
-          <>
-            <dl className="mail-headers">
-              {headerLines(captured).map(([name, value]) => (
-                <div key={name}>
-                  <dt>{name}</dt>
-                  <dd>{value}</dd>
-                </div>
-              ))}
-            </dl>
-            {captured.text !== null && (
-              <>
-                <h3>Text</h3>
-                <CodeBlock label="Text body">{withLinks(captured.text)}</CodeBlock>
-              </>
-            )}
-            {captured.html !== null && (
-              <>
-                <h3>HTML</h3>
-                <p className="field-hint">
-                  As sent, with its styles; its links open in a new tab. Its scripts never run here and its
-                  remote images are not loaded: a mail client may show those.
-                </p>
-                {/* The body's own page (…/content.html: its policy loads nothing from the network), framed
-                    sandboxed: no scripts, no forms, an origin of its own; its links open in a new tab, which
-                    leaves the sandbox so that the page linked to works. */}
-                <iframe
-                  className="mail-html"
-                  title="HTML body"
-                  sandbox="allow-popups allow-popups-to-escape-sandbox"
-                  src={`${messagePath(workspaceId, message.id)}/content.html`}
-                />
-              </>
-            )}
-          </>
-        )}
-        <div className="dialog-actions">
-          <button type="button" className="button button-primary" onClick={onClose}>
-            Close
-          </button>
-        </div>
-      </div>
-    </Dialog>
+    <DetailDialog
+      title={message.subject}
+      detail={content}
+      loadingText="Loading the message…"
+      onClose={onClose}
+    >
+      {(captured) => (
+        <>
+          <dl className="mail-headers">
+            {headerLines(captured).map(([name, value]) => (
+              <div key={name}>
+                <dt>{name}</dt>
+                <dd>{value}</dd>
+              </div>
+            ))}
+          </dl>
+          {captured.text !== null && (
+            <>
+              <h3>Text</h3>
+              <CodeBlock label="Text body">{withLinks(captured.text)}</CodeBlock>
+            </>
+          )}
+          {captured.html !== null && (
+            <>
+              <h3>HTML</h3>
+              <p className="field-hint">
+                As sent, with its styles; its links open in a new tab. Its scripts never run here and its
+                remote images are not loaded: a mail client may show those.
+              </p>
+              {/* The body's own page (…/content.html: its policy loads nothing from the network), framed
+                  sandboxed: no scripts, no forms, an origin of its own; its links open in a new tab, which
+                  leaves the sandbox so that the page linked to works. */}
+              <iframe
+                className="mail-html"
+                title="HTML body"
+                sandbox="allow-popups allow-popups-to-escape-sandbox"
+                src={`${messagePath(workspaceId, message.id)}/content.html`}
+              />
+            </>
+          )}
+        </>
+      )}
+    </DetailDialog>
   );
 }
