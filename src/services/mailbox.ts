@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { CapturedEmail } from '../contract/email.js';
+import { type CapturedEmail, EMAIL_LIMITS } from '../contract/email.js';
 import { parseInput } from '../core/inputs.js';
 import type { Deps } from './deps.js';
 import { readCapturedEmail } from './email.js';
@@ -9,7 +9,7 @@ import type { SecretBox } from './secret-box.js';
 export const MAILBOX_LIMITS = { default: 10, max: 100 } as const;
 
 const mailboxSchema = z.object({
-  to: z.string().trim().toLowerCase().max(320).optional(),
+  to: z.string().trim().toLowerCase().max(EMAIL_LIMITS.address).optional(),
   limit: z.number().int().min(1).max(MAILBOX_LIMITS.max).default(MAILBOX_LIMITS.default),
 });
 
