@@ -31,11 +31,12 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * of a kind the management API takes on a route its permissions cover (src/services/credentials.ts).
  */
 export function authenticate(credentials: Credentials) {
-  return async (request: FastifyRequest): Promise<void> => {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const { authorization } = request.headers;
     const sessionCookie = request.cookies[SESSION_COOKIE];
     const principal = await credentials.resolve({ authorization, sessionCookie }, 'management');
     request.principal = principal;
+    announceKeyExpiry(reply, principal);
     request.viaSessionCookie = authorization === undefined || authorization === '';
     requireKeyPermission(principal, request.routeOptions.config.permission);
   };
@@ -54,6 +55,15 @@ export function requireCsrfForCookieWrites(app: FastifyInstance) {
     }
     done();
   };
+}
+
+/**
+ * Every answer to a key-authenticated request, refusals after authentication included, says when the key
+ * expires (README "Brand read keys"), so a client can rotate it before it stops working.
+ */
+export function announceKeyExpiry(reply: FastifyReply, principal: Principal): void {
+  if (principal.kind === 'key' && principal.expiresHeader !== null)
+    reply.header('brand-key-expires', principal.expiresHeader);
 }
 
 export function principalOf(request: FastifyRequest): Principal {

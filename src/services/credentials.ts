@@ -17,6 +17,8 @@ export interface KeyPrincipal extends BrandKeyTimes {
   workspaceId: string;
   /** The key's first characters, which refusals name. */
   prefix: string;
+  /** When the key expires, as the Brand-Key-Expires header says it (RFC 3339); null for a key that never does. */
+  expiresHeader: string | null;
 }
 
 /**
@@ -96,6 +98,7 @@ function toKeyPrincipal(keyKind: KeyKindId, record: KeyRecord): KeyPrincipal {
     id: record.id,
     workspaceId: record.workspaceId,
     prefix: record.prefix,
+    expiresHeader: record.expiresAt === null ? null : new Date(record.expiresAt).toISOString(),
     ...lifecycleTimes(record),
   };
 }

@@ -58,6 +58,14 @@ export class FeedCache<V extends object> {
     });
   }
 
+  /**
+   * Measures a cached entry again after it grew in place (a brand that rendered one more view), so the size
+   * bound stays true; a value no longer cached is left alone.
+   */
+  remeasure(id: string, value: V): void {
+    if (this.entries.peek(id) === value) this.entries.set(id, value);
+  }
+
   close(): void {
     this.unsubscribe();
   }

@@ -1,8 +1,10 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { type BrandContext, brandContextSchema } from '../../contract/brand-context.js';
+import { brandViewFields, checkBrandView } from '../../contract/brand-views.js';
+import { brandView } from '../../core/brand-views.js';
 import { AppError } from '../../core/errors.js';
-import { principalOf } from '../auth.js';
+import { announceKeyExpiry, principalOf } from '../auth.js';
 import { ifNoneMatchMatches } from '../conditional.js';
 import type { ZodApp } from '../context.js';
 import { BODY_PROBLEMS, jsonResponse, withProblems } from '../schemas.js';
@@ -11,13 +13,16 @@ export const BRAND_AGENT_PATH = '/functions/v1/brand-agent';
 /** The body is two short strings; anything near this size is not a brand context request. */
 const BODY_LIMIT = 16 * 1024;
 
-const requestSchema = z.strictObject({
-  action: z.string({ error: 'must be a string' }).describe('Must be "context"'),
-  workspace_id: z
-    .string({ error: 'must be a string' })
-    .min(1, 'must not be empty')
-    .max(128, 'must be at most 128 characters'),
-});
+const requestSchema = z
+  .strictObject({
+    action: z.string({ error: 'must be a string' }).describe('Must be "context"'),
+    workspace_id: z
+      .string({ error: 'must be a string' })
+      .min(1, 'must not be empty')
+      .max(128, 'must be at most 128 characters'),
+    ...brandViewFields,
+  })
+  .superRefine(checkBrandView);
 
 function isJson(contentType: string | undefined): boolean {
   return contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType);
@@ -46,10 +51,11 @@ export function brandAgentRoutes(app: ZodApp): void {
   });
 
   /** Steps 2-3 (the credential) and the content type of step 4, all before the body is read. */
-  const authenticate = async (request: FastifyRequest) => {
+  const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {
     // Not awaited when the key is cached: see FeedCache.get.
     const principal = credentials.resolve({ authorization: request.headers.authorization }, 'read');
     request.principal = principal instanceof Promise ? await principal : principal;
+    announceKeyExpiry(reply, request.principal);
     // Step 4 begins here, before the body is read: one hook instead of two on the hot path.
     if (!isJson(request.headers['content-type'])) throw new AppError('unsupported_media_type');
   };
@@ -89,17 +95,17 @@ export function brandAgentRoutes(app: ZodApp): void {
       },
     },
     async (request, reply) => {
-      const { action, workspace_id: workspaceId } = request.body;
+      const { action, workspace_id: workspaceId, ...options } = request.body;
       if (action !== 'context') throw new AppError('unsupported_action', { action });
       // Neither is awaited when a key reads its own workspace's cached brand: see FeedCache.get.
       const access = credentials.authorize(principalOf(request), workspaceId, 'brand.read');
       if (access instanceof Promise) await access;
-      const served = reader.readWorkspace(workspaceId);
+      const served = reader.readWorkspace(workspaceId, brandView(options));
       const brand = served instanceof Promise ? await served : served;
       reply.header('etag', brand.etag).header('cache-control', 'private, no-cache');
       if (ifNoneMatchMatches(request.headers['if-none-match'], brand.etag)) return reply.code(304).send();
-      // Pre-serialized bytes: Fastify sends a Buffer as it is, without the response schema's serializer.
-      return reply.type('application/json; charset=utf-8').send(brand.body as unknown as BrandContext);
+      // Pre-rendered bytes: Fastify sends a Buffer as it is, without the response schema's serializer.
+      return reply.type(brand.contentType).send(brand.body as unknown as BrandContext);
     },
   );
 }

@@ -1,9 +1,9 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { EMAIL_STATUSES } from '../../../contract/email.js';
 import type { ProblemCode } from '../../../core/errors.js';
 import { type Credentials, requireKeyPermission } from '../../../services/credentials.js';
-import { principalOf } from '../../auth.js';
+import { announceKeyExpiry, principalOf } from '../../auth.js';
 
 /** Problems every /email/v1 route answers before it runs: the key, and a NUL in the path or query. */
 export const EMAIL_KEY_PROBLEMS = [
@@ -29,8 +29,9 @@ export const emailListQuery = z.strictObject({
  * `email`) whose permissions cover the route's; checked before the body is read.
  */
 export function authenticateEmailKey(credentials: Credentials) {
-  return async (request: FastifyRequest): Promise<void> => {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const principal = await credentials.resolve({ authorization: request.headers.authorization }, 'email');
+    announceKeyExpiry(reply, principal);
     requireKeyPermission(principal, request.routeOptions.config.permission);
     request.principal = principal;
   };

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { BRAND_SECTIONS } from '../core/brand-context.js';
+import { KNOWLEDGE_KINDS } from './brand-context.js';
+
+/**
+ * The read operation's options for AI clients (README "Formats and sections"): which rendering, which
+ * sections, and which knowledge entries. Absent, the operation answers the whole brand as JSON, exactly as
+ * before they existed.
+ */
+
+export const BRAND_FORMATS = ['json', 'markdown', 'dtcg'] as const;
+export type BrandFormat = (typeof BRAND_FORMATS)[number];
+
+/** The sections a design-token file can carry: the rest of a brand is not a design token. */
+export const DTCG_SECTIONS = [
+  'colors',
+  'fonts',
+] as const satisfies readonly (typeof BRAND_SECTIONS)[number][];
+
+const MAX_TAGS = 30;
+
+/** The option fields, to spread into a request body's object schema beside its own fields. */
+export const brandViewFields = {
+  format: z
+    .enum(BRAND_FORMATS, { error: `must be one of ${BRAND_FORMATS.join(', ')}` })
+    .optional()
+    .describe('json (the default), markdown (compact, for system prompts) or dtcg (design tokens)'),
+  sections: z
+    .array(z.enum(BRAND_SECTIONS, { error: `must be one of ${BRAND_SECTIONS.join(', ')}` }), {
+      error: 'must be an array of section names',
+    })
+    .min(1, 'must name at least one section; leave sections out for the whole brand')
+    .max(BRAND_SECTIONS.length * 2, `must name at most ${String(BRAND_SECTIONS.length * 2)} sections`)
+    .optional()
+    .describe('Only these sections of the brand, e.g. ["voice", "colors"]'),
+  knowledge_kinds: z
+    .array(z.enum(KNOWLEDGE_KINDS, { error: `must be one of ${KNOWLEDGE_KINDS.join(', ')}` }), {
+      error: 'must be an array of knowledge kinds',
+    })
+    .min(1, 'must name at least one kind; leave knowledge_kinds out for every kind')
+    .max(KNOWLEDGE_KINDS.length * 2, `must name at most ${String(KNOWLEDGE_KINDS.length * 2)} kinds`)
+    .optional()
+    .describe('Only knowledge entries of these kinds (fact, guideline, reference)'),
+  knowledge_tags: z
+    .array(
+      z
+        .string({ error: 'must be a string' })
+        .trim()
+        .min(1, 'must not be empty')
+        .max(50, 'must be at most 50 characters'),
+      { error: 'must be an array of tags' },
+    )
+    .min(1, 'must name at least one tag; leave knowledge_tags out for every entry')
+    .max(MAX_TAGS, `must name at most ${String(MAX_TAGS)} tags`)
+    .optional()
+    .describe('Only knowledge entries carrying at least one of these tags (compared case-insensitively)'),
+};
+
+type BrandViewInput = z.output<z.ZodObject<typeof brandViewFields>>;
+
+/**
+ * The rules between the option fields, for a schema's `superRefine`: a knowledge filter needs the knowledge
+ * section, and a design-token file carries colors and fonts only.
+ */
+export function checkBrandView(input: BrandViewInput, ctx: z.RefinementCtx): void {
+  const filters = (['knowledge_kinds', 'knowledge_tags'] as const).filter((field) => input[field]);
+  if (input.format === 'dtcg') {
+    const others = (input.sections ?? []).filter(
+      (section) => !(DTCG_SECTIONS as readonly string[]).includes(section),
+    );
+    if (others.length > 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sections'],
+        message: `format dtcg carries only ${DTCG_SECTIONS.join(' and ')}, not ${others.join(', ')}`,
+      });
+    for (const field of filters)
+      ctx.addIssue({
+        code: 'custom',
+        path: [field],
+        message: 'filters knowledge, which format dtcg does not carry',
+      });
+    return;
+  }
+  if (input.sections !== undefined && !input.sections.includes('knowledge'))
+    for (const field of filters)
+      ctx.addIssue({
+        code: 'custom',
+        path: [field],
+        message: 'filters the knowledge section, which sections leaves out: add "knowledge" to sections',
+      });
+}
+
+/** The options alone, checked: what the MCP server and the console validate before they ask. */
+export const brandViewSchema = z.strictObject(brandViewFields).superRefine(checkBrandView);
+export type BrandViewOptions = z.input<typeof brandViewSchema>;

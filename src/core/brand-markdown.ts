@@ -1,0 +1,197 @@
+import { COLOR_ROLES, FONT_SLOTS, KNOWLEDGE_KINDS } from '../contract/brand-context.js';
+import type { Font } from '../contract/brand-context.js';
+import type { Asset, BrandContext, BrandSection, KnowledgeEntry } from './brand-context.js';
+
+/**
+ * The brand as Markdown for a system prompt (README "Formats and sections"): what a model needs to write
+ * and design on brand, in as few tokens as it reads well — headings per section, colors as one short table,
+ * a font per line, knowledge as terse bullets grouped by kind (guidelines first: they are the rules), and
+ * no ids, timestamps or byte counts, which a prompt never uses.
+ */
+
+export interface MarkdownOptions {
+  /** In the documented order. */
+  sections: readonly BrandSection[];
+  /** The knowledge entries to render (already filtered). */
+  knowledge: readonly KnowledgeEntry[];
+  /** The whole brand was asked: empty sections are left out rather than said to be empty. */
+  everySection: boolean;
+}
+
+const KIND_ORDER = [
+  'guideline',
+  'fact',
+  'reference',
+] as const satisfies readonly (typeof KNOWLEDGE_KINDS)[number][];
+const KIND_HEADINGS: Record<(typeof KNOWLEDGE_KINDS)[number], string> = {
+  guideline: 'Guidelines',
+  fact: 'Facts',
+  reference: 'References',
+};
+const SECTION_HEADINGS: Record<Exclude<BrandSection, 'name' | 'description'>, string> = {
+  voice: 'Voice',
+  colors: 'Colors',
+  fonts: 'Fonts',
+  social: 'Social',
+  knowledge: 'Knowledge',
+  assets: 'Assets',
+  skills: 'Skills',
+  preferences: 'Preferences',
+};
+const SOURCE_NAMES: Record<Font['source'], string> = {
+  google: 'Google Fonts',
+  adobe: 'Adobe Fonts',
+  system: 'system font',
+  custom: 'custom font',
+};
+
+/** Text on one line: headings, table cells and list items cannot hold a line break. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Multi-line text as the body of a list item: continuation lines indented under the bullet. */
+function itemText(text: string): string {
+  return text
+    .trim()
+    .split(/\r?\n/)
+    .map((line) => line.trimEnd())
+    .filter((line, index, lines) => line !== '' || lines[index - 1] !== '')
+    .join('\n  ');
+}
+
+function cell(text: string): string {
+  return oneLine(text).replace(/\|/g, '\\|');
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function colorsMarkdown(colors: BrandContext['colors']): string[] {
+  const rows: [string, string, string][] = [];
+  const folded = new Set<number>();
+  for (const role of COLOR_ROLES) {
+    const hex = colors[role];
+    if (hex === null) continue;
+    // A palette entry of this role and value names the role's color rather than repeating it on a row.
+    const named = colors.palette.findIndex((entry) => entry.hex === hex && entry.role === role);
+    if (named !== -1) folded.add(named);
+    rows.push([role, hex, named === -1 ? '' : (colors.palette[named]?.name ?? '')]);
+  }
+  colors.palette.forEach((entry, index) => {
+    if (!folded.has(index)) rows.push([entry.role ?? 'palette', entry.hex, entry.name]);
+  });
+  if (rows.length === 0) return [];
+  return [
+    '| Use | Hex | Name |',
+    '| --- | --- | --- |',
+    ...rows.map(([use, hex, name]) => `| ${cell(use)} | ${hex} | ${cell(name)} |`),
+  ];
+}
+
+function fontLine(slot: string, font: Font): string {
+  const weights = font.weights.length > 0 ? ` ${font.weights.join('/')}` : '';
+  const details = [
+    font.fallback.length > 0 ? `fallback ${font.fallback.map(oneLine).join(', ')}` : '',
+    SOURCE_NAMES[font.source],
+    font.url ?? '',
+  ].filter((part) => part !== '');
+  return `- ${capitalize(slot)}: ${oneLine(font.family)}${weights} (${details.join('; ')})`;
+}
+
+function knowledgeMarkdown(knowledge: readonly KnowledgeEntry[]): string[] {
+  return KIND_ORDER.flatMap((kind) => {
+    const entries = knowledge.filter((entry) => entry.kind === kind);
+    if (entries.length === 0) return [];
+    return [
+      `### ${KIND_HEADINGS[kind]}`,
+      ...entries.map((entry) =>
+        entry.content.trim() === ''
+          ? `- ${oneLine(entry.title)}`
+          : `- **${oneLine(entry.title)}**: ${itemText(entry.content)}`,
+      ),
+    ];
+  });
+}
+
+function assetLine(asset: Asset): string {
+  const traits = [asset.variant, asset.background === null ? null : `${asset.background} background`]
+    .filter((trait): trait is string => trait !== null && trait !== '')
+    .map(oneLine);
+  const size =
+    asset.width !== null && asset.height !== null ? ` ${String(asset.width)}×${String(asset.height)}` : '';
+  const alt = asset.alt.trim() === '' ? '' : `; alt "${oneLine(asset.alt)}"`;
+  const described = traits.length > 0 ? ` (${traits.join(', ')})` : '';
+  return `- ${capitalize(asset.kind)} "${oneLine(asset.name)}"${described}: ${asset.url}${size}${asset.mime_type === null ? '' : ` ${asset.mime_type}`}${alt}`;
+}
+
+function preferenceValue(value: BrandContext['preferences'][string]): string {
+  if (value === null) return 'none';
+  if (Array.isArray(value)) return value.map(oneLine).join(', ');
+  return typeof value === 'string' ? itemText(value) : String(value);
+}
+
+/** A section's lines under its heading; none when the section is empty. */
+function sectionBody(
+  context: BrandContext,
+  section: BrandSection,
+  knowledge: readonly KnowledgeEntry[],
+): string[] {
+  switch (section) {
+    case 'name':
+    case 'description':
+      return [];
+    case 'voice':
+      return context.voice.trim() === '' ? [] : [context.voice.trim()];
+    case 'colors':
+      return colorsMarkdown(context.colors);
+    case 'fonts':
+      return FONT_SLOTS.flatMap((slot) => {
+        const font = context.fonts[slot];
+        return font === null ? [] : [fontLine(slot, font)];
+      });
+    case 'social':
+      return Object.entries(context.social).map(([network, url]) => `- ${network}: ${url}`);
+    case 'knowledge':
+      return knowledgeMarkdown(knowledge);
+    case 'assets':
+      return context.assets.map(assetLine);
+    case 'skills':
+      return context.skills.flatMap((skill) => [
+        `### ${oneLine(skill.name)}`,
+        ...[skill.description, skill.instructions].map((text) => text.trim()).filter((text) => text !== ''),
+      ]);
+    case 'preferences':
+      return Object.entries(context.preferences).map(
+        ([name, value]) => `- ${name}: ${preferenceValue(value)}`,
+      );
+  }
+}
+
+/**
+ * The brand's name heads every rendering, so that a section read alone still says whose brand it is; the
+ * description follows it as a paragraph when asked.
+ */
+export function brandMarkdown(context: BrandContext, options: MarkdownOptions): string {
+  const blocks: string[] = [`# ${oneLine(context.name)}`];
+  for (const section of options.sections) {
+    if (section === 'name') continue;
+    if (section === 'description') {
+      const description = context.description.trim();
+      if (description !== '') blocks.push(description);
+      else if (!options.everySection) blocks.push('_No description._');
+      continue;
+    }
+    const body = sectionBody(context, section, options.knowledge);
+    if (body.length === 0 && options.everySection) continue;
+    const lines = body.length === 0 ? ['_None._'] : body;
+    blocks.push([`## ${SECTION_HEADINGS[section]}`, ...joinSubsections(lines)].join('\n'));
+  }
+  return `${blocks.join('\n\n')}\n`;
+}
+
+/** A blank line before each `###` heading after the first line, as Markdown renderers expect. */
+function joinSubsections(lines: readonly string[]): string[] {
+  return lines.flatMap((line, index) => (index > 0 && line.startsWith('### ') ? ['', line] : [line]));
+}

@@ -1,0 +1,139 @@
+import type { BrandFormat } from '../contract/brand-views.js';
+import { DTCG_SECTIONS } from '../contract/brand-views.js';
+import {
+  BRAND_SECTIONS,
+  type BrandContext,
+  type BrandSection,
+  serializeBrandContext,
+} from './brand-context.js';
+import { brandDesignTokens } from './brand-dtcg.js';
+import { brandMarkdown } from './brand-markdown.js';
+
+/**
+ * A view of a brand: one rendering of some of its sections (README "Formats and sections"). Views are
+ * settled from the read operation's options so that requests asking the same thing in other words (another
+ * order, a repeated section, a tag in capitals) share one `key`, hence one rendering in the cache and one
+ * ETag.
+ */
+export interface BrandView {
+  format: BrandFormat;
+  /** In the documented order; every section of the format when none were asked. */
+  sections: readonly BrandSection[];
+  /** Only knowledge entries of these kinds; null for every kind. */
+  kinds: ReadonlySet<string> | null;
+  /** Only knowledge entries carrying one of these tags (lower-cased); null for every entry. */
+  tags: ReadonlySet<string> | null;
+  /** Names the view: equal keys, equal renderings of the same brand. */
+  key: string;
+}
+
+/** The options as the read operation's body carries them, already checked against their schema. */
+export interface BrandViewRequest {
+  format?: BrandFormat | undefined;
+  sections?: readonly BrandSection[] | undefined;
+  knowledge_kinds?: readonly string[] | undefined;
+  knowledge_tags?: readonly string[] | undefined;
+}
+
+/** What a rendering is served as. */
+export const VIEW_CONTENT_TYPES: Record<BrandFormat, string> = {
+  json: 'application/json; charset=utf-8',
+  markdown: 'text/markdown; charset=utf-8',
+  dtcg: 'application/design-tokens+json; charset=utf-8',
+};
+
+const FORMAT_SECTIONS: Record<BrandFormat, readonly BrandSection[]> = {
+  json: BRAND_SECTIONS,
+  markdown: BRAND_SECTIONS,
+  dtcg: DTCG_SECTIONS,
+};
+
+function sortedSet(values: readonly string[] | undefined): ReadonlySet<string> | null {
+  return values === undefined ? null : new Set([...new Set(values)].sort());
+}
+
+/** The whole brand as JSON: the operation's answer when no option is sent. */
+export const WHOLE_BRAND_JSON: BrandView = {
+  format: 'json',
+  sections: BRAND_SECTIONS,
+  kinds: null,
+  tags: null,
+  key: 'json',
+};
+
+/** The view a request's options name. */
+export function brandView(request: BrandViewRequest): BrandView {
+  // The read operation's usual body names no option: answered without building a key.
+  if (
+    request.format === undefined &&
+    request.sections === undefined &&
+    request.knowledge_kinds === undefined &&
+    request.knowledge_tags === undefined
+  )
+    return WHOLE_BRAND_JSON;
+  const format = request.format ?? 'json';
+  const all = FORMAT_SECTIONS[format];
+  const asked = request.sections === undefined ? null : new Set(request.sections);
+  const sections = asked === null ? all : all.filter((section) => asked.has(section));
+  const kinds = sortedSet(request.knowledge_kinds);
+  const tags = sortedSet(request.knowledge_tags?.map((tag) => tag.trim().toLowerCase()));
+  const parts = [
+    format,
+    asked === null ? '*' : sections.join(','),
+    kinds === null ? '*' : [...kinds].join(','),
+    tags === null ? '*' : JSON.stringify([...tags]),
+  ];
+  const key = parts.slice(1).every((part) => part === '*') ? format : parts.join('|');
+  return key === WHOLE_BRAND_JSON.key ? WHOLE_BRAND_JSON : { format, sections, kinds, tags, key };
+}
+
+/** The knowledge entries a view keeps, in the brand's order. */
+export function viewKnowledge(
+  knowledge: BrandContext['knowledge'],
+  view: Pick<BrandView, 'kinds' | 'tags'>,
+): BrandContext['knowledge'] {
+  const { kinds, tags } = view;
+  if (kinds === null && tags === null) return knowledge;
+  return knowledge.filter(
+    (entry) =>
+      (kinds === null || kinds.has(entry.kind)) &&
+      (tags === null || entry.tags.some((tag) => tags.has(tag.trim().toLowerCase()))),
+  );
+}
+
+/**
+ * The view's sections of a brand as the JSON body: the identifying fields (workspace_id, updated_at, version)
+ * always, the sections in the documented order between them.
+ */
+export function viewJson(context: BrandContext, view: BrandView): string {
+  if (view === WHOLE_BRAND_JSON) return serializeBrandContext(context);
+  const picked: Record<string, unknown> = { workspace_id: context.workspace_id };
+  for (const section of view.sections)
+    picked[section] = section === 'knowledge' ? viewKnowledge(context.knowledge, view) : context[section];
+  picked.updated_at = context.updated_at;
+  picked.version = context.version;
+  return JSON.stringify(picked);
+}
+
+/** A brand rendered as a view: the bytes to serve (before encoding) and their type. */
+export function renderBrandView(
+  context: BrandContext,
+  view: BrandView,
+): { text: string; contentType: string } {
+  const contentType = VIEW_CONTENT_TYPES[view.format];
+  switch (view.format) {
+    case 'json':
+      return { text: viewJson(context, view), contentType };
+    case 'markdown':
+      return {
+        text: brandMarkdown(context, {
+          sections: view.sections,
+          knowledge: viewKnowledge(context.knowledge, view),
+          everySection: view.sections === BRAND_SECTIONS,
+        }),
+        contentType,
+      };
+    case 'dtcg':
+      return { text: `${JSON.stringify(brandDesignTokens(context, view.sections), null, 2)}\n`, contentType };
+  }
+}
