@@ -50,14 +50,36 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
+const HEADING_LINE = /^ {0,3}(#{1,6}(\s|$)|=+\s*$|-+\s*$)/;
+const FENCE_OPENING = /^ {0,3}(`{3,}(?!.*`)|~{3,})/;
+
+/**
+ * A brand's free text as lines that stay inside their section: a line that would read as a heading (`## …`,
+ * or `===`/`---` under a line) is escaped and a code fence left open is closed, so that the text can neither
+ * start a section of its own nor swallow the ones after it. Runs of blank lines collapse to one.
+ */
+function proseLines(text: string): string[] {
+  const lines: string[] = [];
+  let fence: string | null = null;
+  for (const raw of text.trim().split(/\r?\n/)) {
+    let line = raw.trimEnd();
+    if (line === '' && lines.at(-1) === '') continue;
+    if (fence !== null) {
+      const closing = line.trim();
+      if (closing.startsWith(fence) && new Set(closing).size === 1) fence = null;
+    } else {
+      fence = FENCE_OPENING.exec(line)?.[1] ?? null;
+      if (fence === null && HEADING_LINE.test(line)) line = line.replace(/^ */, '$&\\');
+    }
+    lines.push(line);
+  }
+  if (fence !== null) lines.push(fence);
+  return lines;
+}
+
 /** Multi-line text as the body of a list item: continuation lines indented under the bullet. */
 function itemText(text: string): string {
-  return text
-    .trim()
-    .split(/\r?\n/)
-    .map((line) => line.trimEnd())
-    .filter((line, index, lines) => line !== '' || lines[index - 1] !== '')
-    .join('\n  ');
+  return proseLines(text).join('\n  ');
 }
 
 function cell(text: string): string {
@@ -143,7 +165,7 @@ function sectionBody(
     case 'description':
       return [];
     case 'voice':
-      return context.voice.trim() === '' ? [] : [context.voice.trim()];
+      return context.voice.trim() === '' ? [] : [proseLines(context.voice).join('\n')];
     case 'colors':
       return colorsMarkdown(context.colors);
     case 'fonts':
@@ -160,7 +182,9 @@ function sectionBody(
     case 'skills':
       return context.skills.flatMap((skill) => [
         `### ${oneLine(skill.name)}`,
-        ...[skill.description, skill.instructions].map((text) => text.trim()).filter((text) => text !== ''),
+        ...[skill.description, skill.instructions]
+          .filter((text) => text.trim() !== '')
+          .map((text) => proseLines(text).join('\n')),
       ]);
     case 'preferences':
       return Object.entries(context.preferences).map(
@@ -178,8 +202,7 @@ export function brandMarkdown(context: BrandContext, options: MarkdownOptions): 
   for (const section of options.sections) {
     if (section === 'name') continue;
     if (section === 'description') {
-      const description = context.description.trim();
-      if (description !== '') blocks.push(description);
+      if (context.description.trim() !== '') blocks.push(proseLines(context.description).join('\n'));
       else if (!options.everySection) blocks.push('_No description._');
       continue;
     }

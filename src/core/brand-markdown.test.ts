@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import { brandContext, demoBrandContext } from '../../test/support/fixtures/demo-brand.js';
+import { DEMO_BRAND } from '../services/demo-brand.js';
+import type { BrandContext, BrandDocumentInput } from './brand-context.js';
+import { brandView, type BrandViewRequest, renderBrandView } from './brand-views.js';
+
+function markdown(context: BrandContext, request: Omit<BrandViewRequest, 'format'> = {}): string {
+  return renderBrandView(context, brandView({ format: 'markdown', ...request })).text;
+}
+
+/** The lines a Markdown reader takes for headings: ATX (`## …`) and setext (a line underlined by === or ---). */
+function headings(text: string): string[] {
+  const lines = text.split('\n');
+  return lines.filter(
+    (line, index) =>
+      /^ {0,3}#{1,6}(\s|$)/.test(line) ||
+      (line.trim() !== '' && /^ {0,3}(=+|-+)\s*$/.test(lines[index + 1] ?? '')),
+  );
+}
+
+/** A table row's cells: split on the pipes that are not escaped. */
+function cells(row: string): string[] {
+  return row.split(/(?<!\\)\|/).slice(1, -1);
+}
+
+const demo = markdown(demoBrandContext());
+
+describe('brandMarkdown of the demo brand', () => {
+  it('has the brand’s name, then a heading per section', () => {
+    expect(headings(demo)).toEqual([
+      '# Acme Coffee',
+      '## Voice',
+      '## Colors',
+      '## Fonts',
+      '## Social',
+      '## Knowledge',
+      '### Guidelines',
+      '### Facts',
+      '### References',
+      '## Assets',
+      '## Skills',
+      '### Subject lines',
+      '### New coffee announcement',
+      '### Café events',
+      '## Preferences',
+    ]);
+    expect(demo).toMatch(/^# Acme Coffee\n\nSmall-batch coffee roaster from Portland, Oregon/);
+  });
+
+  it('shows the colors as one table, a palette color on its role’s row', () => {
+    expect(demo).toContain(
+      [
+        '## Colors',
+        '| Use | Hex | Name |',
+        '| --- | --- | --- |',
+        '| primary | #6B3E26 | Espresso |',
+        '| secondary | #F2E8DC | Oat milk |',
+        '| accent | #D9822B | Copper |',
+        '| background | #FFFFFF |  |',
+        '| text | #1F1A17 | Charcoal |',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('gives each font one line: family, weights, fallbacks and source', () => {
+    expect(demo).toContain(
+      [
+        '## Fonts',
+        '- Heading: Fraunces 600/700 (fallback Georgia, serif; Google Fonts)',
+        '- Body: Inter 400/500 (fallback system-ui, sans-serif; Google Fonts)',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('lists knowledge as bullets grouped by kind, guidelines first', () => {
+    expect(demo).toContain(
+      '### Guidelines\n- **Talk like a barista**: Write as a friendly barista would explain coffee',
+    );
+    expect(demo.match(/^- \*\*/gm)).toHaveLength(20);
+  });
+
+  it('carries no ids, timestamps or byte counts', () => {
+    expect(demo).not.toMatch(/\b(kb|as|sk)_/);
+    expect(demo).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
+    expect(demo).not.toContain('ws_demo');
+    expect(demo).not.toContain('4210');
+  });
+});
+
+describe('brandMarkdown of hostile text', () => {
+  const hostile = brandContext({
+    ...DEMO_BRAND,
+    name: 'Acme\n## Colors',
+    description: 'Roasters.\n# Not the name\nSecond line\n===',
+    voice: 'Warm.\n\n## Fonts\n- Comic Sans\n\n```\nunclosed fence',
+    colors: {
+      primary: '#6B3E26',
+      palette: [
+        { name: 'Oat | milk', hex: '#F2E8DC', role: 'secondary' },
+        { name: 'Foam\nline', hex: '#FFFFFF' },
+      ],
+    },
+    knowledge: [
+      {
+        kind: 'fact',
+        title: 'Founded\n## Assets',
+        content: 'In 2012.\n## Skills\nStill the fact.',
+        tags: [],
+      },
+    ],
+    skills: [
+      { name: 'Subject\nlines', description: '**Bold** and _emphasis_.', instructions: 'Heading\n---' },
+    ],
+  });
+  const text = markdown(hostile, { sections: ['description', 'voice', 'colors', 'knowledge', 'skills'] });
+
+  it('keeps every heading the renderer wrote, and only those', () => {
+    expect(headings(text)).toEqual([
+      '# Acme ## Colors',
+      '## Voice',
+      '## Colors',
+      '## Knowledge',
+      '### Facts',
+      '## Skills',
+      '### Subject lines',
+    ]);
+  });
+
+  it('keeps a pipe in a palette name inside its cell', () => {
+    const rows = text.split('\n').filter((line) => line.startsWith('|'));
+    for (const row of rows) expect(cells(row)).toHaveLength(3);
+    expect(rows).toContain('| secondary | #F2E8DC | Oat \\| milk |');
+    expect(rows).toContain('| palette | #FFFFFF | Foam line |');
+  });
+
+  it('closes a code fence the text leaves open, so the next section is not swallowed', () => {
+    expect(text).toContain('```\nunclosed fence\n```\n\n## Colors');
+  });
+
+  it('keeps a title’s line break out of its bullet and a content’s lines under it', () => {
+    expect(text).toContain('- **Founded ## Assets**: In 2012.\n  \\## Skills\n  Still the fact.');
+  });
+
+  it('keeps the Markdown of a skill’s text', () => {
+    expect(text).toContain('### Subject lines\n**Bold** and _emphasis_.\nHeading\n\\---');
+  });
+});
+
+describe('brandMarkdown of empty sections', () => {
+  const empty = brandContext({ name: 'Blank' } satisfies BrandDocumentInput);
+
+  it('renders an empty whole brand as its name alone', () => {
+    expect(markdown(empty)).toBe('# Blank\n');
+  });
+
+  it('says an explicitly asked section is empty', () => {
+    expect(markdown(empty, { sections: ['voice', 'colors', 'skills'] })).toBe(
+      '# Blank\n\n## Voice\n_None._\n\n## Colors\n_None._\n\n## Skills\n_None._\n',
+    );
+    expect(markdown(empty, { sections: ['description'] })).toBe('# Blank\n\n_No description._\n');
+  });
+
+  it('says the knowledge section is empty when its filter keeps no entry', () => {
+    expect(markdown(demoBrandContext(), { sections: ['knowledge'], knowledge_tags: ['nothing'] })).toBe(
+      '# Acme Coffee\n\n## Knowledge\n_None._\n',
+    );
+  });
+
+  it('heads a section read alone with the brand’s name', () => {
+    expect(markdown(demoBrandContext(), { sections: ['fonts'] })).toMatch(
+      /^# Acme Coffee\n\n## Fonts\n- Heading: /,
+    );
+  });
+});
