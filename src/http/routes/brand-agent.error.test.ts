@@ -11,6 +11,8 @@ import { OPERATOR } from '../../services/audit.js';
 const SPEC_401 = 'Revoke the key and create a replacement in Settings → Agent Access.';
 const REALM = 'Bearer realm="brand-context"';
 const INVALID_TOKEN = `${REALM}, error="invalid_token"`;
+/** A valid body to add a read option to (README "Formats and sections"). */
+const VIEW = { action: 'context', workspace_id: 'ws_x' };
 
 describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
   const fixture = useFixture(backend);
@@ -208,13 +210,45 @@ describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
       ['a missing action', { workspace_id: 'ws_x' }, 'action'],
       ['a non-string action', { action: 1, workspace_id: 'ws_x' }, 'action'],
       ['an unknown field', { action: 'context', workspace_id: 'ws_x', scope: 'all' }, 'scope'],
+      ['an unknown format', { ...VIEW, format: 'yaml' }, 'format'],
+      ['an unknown section', { ...VIEW, sections: ['voice', 'logo'] }, 'sections[1]'],
+      ['sections that are not an array', { ...VIEW, sections: 'voice' }, 'sections'],
+      ['empty sections', { ...VIEW, sections: [] }, 'sections'],
+      ['an unknown knowledge kind', { ...VIEW, knowledge_kinds: ['rumor'] }, 'knowledge_kinds[0]'],
+      ['an empty knowledge tag', { ...VIEW, knowledge_tags: ['style', ' '] }, 'knowledge_tags[1]'],
+      [
+        'a knowledge filter without the knowledge section',
+        { ...VIEW, sections: ['voice'], knowledge_kinds: ['fact'] },
+        'knowledge_kinds',
+      ],
+      ['dtcg with voice', { ...VIEW, format: 'dtcg', sections: ['colors', 'voice'] }, 'sections'],
+      [
+        'dtcg with a knowledge filter',
+        { ...VIEW, format: 'dtcg', knowledge_tags: ['style'] },
+        'knowledge_tags',
+      ],
+      ['an unknown field beside the options', { ...VIEW, format: 'markdown', style: 'terse' }, 'style'],
     ])('refuses %s with invalid_request naming the field', async (_label, body, field) => {
       const { app, workspaceId, brandKey: key } = fixture();
       const response = await readContext(app, workspaceId, { key, body });
       expect(response.statusCode).toBe(400);
       const problem = problemOf(response);
       expect(problem.code).toBe('invalid_request');
-      expect(problem.errors?.map((issue) => issue.field)).toContain(field);
+      expect(problem.errors?.map((issue) => issue.field)).toEqual([field]);
+    });
+
+    it('says how to mend options that do not go together', async () => {
+      const { app, workspaceId, brandKey: key } = fixture();
+      const messageOf = async (options: object) => {
+        const body = { action: 'context', workspace_id: workspaceId, ...options };
+        return problemOf(await readContext(app, workspaceId, { key, body })).errors?.[0]?.message;
+      };
+      expect(await messageOf({ sections: ['voice'], knowledge_tags: ['style'] })).toBe(
+        'filters the knowledge section, which sections leaves out: add "knowledge" to sections',
+      );
+      expect(await messageOf({ format: 'dtcg', sections: ['colors', 'voice', 'skills'] })).toBe(
+        'format dtcg carries only colors and fonts, not voice, skills',
+      );
     });
 
     it('refuses an action other than context with unsupported_action', async () => {
