@@ -1,7 +1,8 @@
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BrandContext } from '../../core/brand-context.js';
 import { BRAND_KEY_LIFETIME_MS } from '../../core/key-lifecycle.js';
-import { createBrandKey } from '../../services/keys.js';
+import { BRAND_KEY, WORKSPACE_API_KEY } from '../../core/secret-keys.js';
+import { createApiKey, createBrandKey } from '../../services/keys.js';
 import { getBrand, replaceBrand } from '../../services/brand.js';
 import { DEMO_BRAND } from '../../services/demo-brand.js';
 import { createWorkspace } from '../../services/workspaces.js';
@@ -12,7 +13,8 @@ import {
   EMPTY_BRAND_SECTIONS,
   readContext,
 } from '../../../test/support/fixtures/brand-agent.js';
-import { useFixture } from '../../../test/support/http-fixture.js';
+import { createEmailKey } from '../../../test/support/fixtures/keys.js';
+import { call, useFixture } from '../../../test/support/http-fixture.js';
 import { OPERATOR } from '../../services/audit.js';
 import { parseBrandDocument } from '../../core/brand-context.js';
 
@@ -167,5 +169,67 @@ describeEachBackend('POST /functions/v1/brand-agent: happy path', (backend) => {
       const response = await readContext(app, workspaceId, { key, headers: { 'x-request-id': id } });
       expect(response.headers['x-request-id']).toBe(id);
     }
+  });
+
+  describe('Brand-Key-Expires', () => {
+    const EXPIRES = 'brand-key-expires';
+
+    it("says when the brand read key expires on a 200 and a 304, as the key's expires_at", async () => {
+      const { app, deps, workspaceId } = fixture();
+      const created = await createBrandKey(deps, OPERATOR, { workspaceId, name: 'announced' });
+      const first = await readContext(app, workspaceId, { key: created.key });
+      expect(first.statusCode).toBe(200);
+      expect(first.headers[EXPIRES]).toBe(created.expires_at);
+      const again = await readContext(app, workspaceId, {
+        key: created.key,
+        headers: { 'if-none-match': String(first.headers.etag) },
+      });
+      expect(again.statusCode).toBe(304);
+      expect(again.headers[EXPIRES]).toBe(created.expires_at);
+    });
+
+    it('says it on a refusal after the key is known: 403 workspace_forbidden', async () => {
+      const { app, deps, workspaceId, otherWorkspaceId } = fixture();
+      const created = await createBrandKey(deps, OPERATOR, { workspaceId, name: 'elsewhere' });
+      const response = await readContext(app, otherWorkspaceId, { key: created.key });
+      expect(response.statusCode).toBe(403);
+      expect(response.headers[EXPIRES]).toBe(created.expires_at);
+    });
+
+    it('says it to a workspace API key on /api/v1', async () => {
+      const f = fixture();
+      const created = await createApiKey(f.deps, OPERATOR, { workspaceId: f.workspaceId, name: 'announced' });
+      const response = await call(f, created.key, 'GET', `/api/v1/workspaces/${f.workspaceId}/campaigns`);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers[EXPIRES]).toBe(created.expires_at);
+    });
+
+    it('says it to a transactional email key given an expiry on /email/v1, and nothing to one without', async () => {
+      const f = fixture();
+      const expiring = await createEmailKey(f, 'expiring', { expiresInDays: 30 });
+      const lasting = await createEmailKey(f, 'lasting');
+      expect(lasting.expires_at).toBeNull();
+      const [withExpiry, without] = [
+        await call(f, expiring.key, 'GET', '/email/v1/messages'),
+        await call(f, lasting.key, 'GET', '/email/v1/messages'),
+      ];
+      expect([withExpiry.statusCode, without.statusCode]).toEqual([200, 200]);
+      expect(withExpiry.headers[EXPIRES]).toBe(expiring.expires_at);
+      expect(without.headers).not.toHaveProperty(EXPIRES);
+    });
+
+    it('says nothing to a user token, nor on a 401 before the credential is known', async () => {
+      const f = fixture();
+      const { app, workspaceId } = f;
+      const responses = [
+        await readContext(app, workspaceId, { key: f.member.token }),
+        await call(f, f.owner.token, 'GET', `/api/v1/workspaces/${workspaceId}/campaigns`),
+        await readContext(app, workspaceId),
+        await readContext(app, workspaceId, { key: BRAND_KEY.generate() }),
+        await call(f, WORKSPACE_API_KEY.generate(), 'GET', `/api/v1/workspaces/${workspaceId}/campaigns`),
+      ];
+      expect(responses.map((response) => response.statusCode)).toEqual([200, 200, 401, 401, 401]);
+      for (const response of responses) expect(response.headers).not.toHaveProperty(EXPIRES);
+    });
   });
 });
