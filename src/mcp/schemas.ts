@@ -1,52 +1,59 @@
+import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { brandContextSchema } from '../contract/brand-context.js';
-import {
-  campaignSchema as serviceCampaignSchema,
-  campaignPageSchema,
-  campaignSummarySchema as serviceCampaignSummarySchema,
-} from '../contract/campaigns.js';
+import { type Campaign, campaignPageSchema, campaignSchema } from '../contract/campaigns.js';
 import { problemSchema as serviceProblemSchema } from '../contract/problem.js';
 
 /**
- * What the service answers, as the MCP server advertises it (tool output schemas) and checks it: every
- * response is parsed with these, or with the contract's schema where the MCP server adds nothing (the
- * brand context, the workspace list), before it becomes `structuredContent`, so what a client receives
- * always matches the advertised schema (unknown fields are dropped rather than failing the client's
- * validation). The shapes are the service's own (src/contract/), so the two cannot drift apart; only what a
- * model is told about them is added here.
+ * What the service answers, as the MCP server checks it and advertises it (tool output schemas): every JSON
+ * response is parsed with these before it reaches the model, so what a client receives always matches the
+ * advertised schema (unknown fields are dropped rather than failing the client's validation). The shapes are
+ * the service's own (src/contract/), so the two cannot drift apart.
  */
 
-/** With `fields`, only the asked sections are present; the identifying fields always are. */
-export const brandContextToolOutput = brandContextSchema
-  .partial()
-  .required({ workspace_id: true, updated_at: true, version: true })
-  .describe(
-    'The brand context of a workspace. Without `fields` every section is present (empty values are "", [], {} or null, never missing); with `fields` only the asked sections, plus workspace_id, updated_at and version.',
-  );
+/**
+ * A schema as a tool advertises it in tools/list, which a client puts before the model on every turn (README
+ * "MCP": the tool budget): without the JSON Schema draft URL and zod's ±2^53 bounds of every integer, and, for
+ * a result, without descriptions (the tool's description says what it returns) or `additionalProperties`
+ * (what the server sends is parsed with the schema first, so it never has another property). Validation is
+ * zod's own.
+ */
+function leanSchema<S extends z.ZodType>(
+  schema: S,
+  result: boolean,
+): StandardSchemaWithJSON<z.input<S>, z.output<S>> {
+  const standard = schema['~standard'];
+  const libraryOptions = {
+    metadata: result ? z.registry() : z.globalRegistry,
+    override: ({ jsonSchema }: { jsonSchema: z.core.JSONSchema.BaseSchema }) => {
+      if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+      if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+      if (result && jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
+    },
+  };
+  const lean =
+    (io: 'input' | 'output') =>
+    (options: { readonly target: string }): Record<string, unknown> => {
+      const { $schema: _draft, ...json } = standard.jsonSchema[io]({
+        target: options.target,
+        libraryOptions,
+      });
+      return json;
+    };
+  return { '~standard': { ...standard, jsonSchema: { input: lean('input'), output: lean('output') } } };
+}
 
-/** What a model reads about a campaign: which id, and how to change it (only drafts, from the version it read). */
-const campaignAdvice = {
-  id: serviceCampaignSchema.shape.id.describe('Campaign id (cmp_…).'),
-  status: serviceCampaignSchema.shape.status.describe('Only drafts can be changed.'),
-  version: serviceCampaignSchema.shape.version
-    .min(1)
-    .describe('Increases with every change; pass it to update_campaign_draft as `version`.'),
-};
+/** A tool's arguments, described for the model. */
+export function inputSchema<S extends z.ZodType>(schema: S): StandardSchemaWithJSON<z.input<S>, z.output<S>> {
+  return leanSchema(schema, false);
+}
 
-export const campaignSchema = serviceCampaignSchema
-  .extend(campaignAdvice)
-  .describe('A campaign (email) of the workspace.');
+/** Only the knowledge section of the brand, as search_brand_knowledge reads it. */
+export const brandKnowledgeSchema = brandContextSchema.pick({ knowledge: true });
 
-export const campaignListSchema = campaignPageSchema
-  .extend({
-    campaigns: z
-      .array(serviceCampaignSummarySchema.extend(campaignAdvice))
-      .describe('Newest first; bodies are left out.'),
-    next_cursor: campaignPageSchema.shape.next_cursor.describe(
-      'Pass as `cursor` to get the next page; null on the last page.',
-    ),
-  })
-  .describe('One page of the workspace campaigns.');
+/** The campaign tools' results: a slim schema a client can check them against. */
+export const campaignOutput = leanSchema(campaignSchema, true);
+export const campaignListOutput = leanSchema(campaignPageSchema, true);
 
 /**
  * RFC 9457 problem+json of the service (README "Errors"): tolerant of missing text, since only its text reaches
@@ -54,6 +61,5 @@ export const campaignListSchema = campaignPageSchema
  */
 export const problemSchema = serviceProblemSchema.partial().required({ code: true });
 
-export type Campaign = z.output<typeof campaignSchema>;
-export type CampaignList = z.output<typeof campaignListSchema>;
+export type { Campaign };
 export type Problem = z.output<typeof problemSchema>;

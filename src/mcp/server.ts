@@ -1,16 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { type CallToolResult, type GetPromptResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { BRAND_SECTIONS } from '../core/brand-context.js';
+import { brandViewFields, checkBrandView } from '../contract/brand-views.js';
 import {
   CAMPAIGN_CONTENT_FIELDS,
   CAMPAIGN_STATUSES,
   type CampaignContentField,
 } from '../contract/campaigns.js';
-import { BRAND_SECTIONS, type BrandContext, type BrandSection } from '../core/brand-context.js';
+import type { KnowledgeEntry } from '../core/brand-context.js';
+import { searchKnowledge } from '../core/knowledge-search.js';
 import type { McpConfig } from './config.js';
-import { brandContextToolOutput, campaignListSchema, campaignSchema } from './schemas.js';
-import { type ServiceClient, ServiceError } from './service-client.js';
+import { campaignListOutput, campaignOutput, inputSchema } from './schemas.js';
+import { type Credential, type ServiceClient, ServiceError } from './service-client.js';
 
+/** The whole brand as Markdown; `${BRAND_RESOURCE_URI}/<section>` is one section of it. */
 export const BRAND_RESOURCE_URI = 'brand-context://brand';
 
 export interface McpServerDeps {
@@ -22,86 +26,77 @@ export interface McpServerDeps {
 
 const INSTRUCTIONS = [
   "Brand Context serves a workspace's brand (voice, colors, fonts, social links, knowledge, logos and assets, skills, preferences) and its email campaign drafts.",
-  'Call get_brand_context before writing or designing anything for the brand, and follow it.',
+  'Call get_brand_context before writing or designing anything for the brand, and follow it; search_brand_knowledge answers a specific question from its knowledge.',
   'Save emails you draft with create_campaign_draft; change a draft with update_campaign_draft, passing the version you last read.',
+  "Without workspace_id, a tool uses the configured default workspace, or the user's only one; when the user has several, the error lists their ids.",
   'Nothing here sends an email: a person reviews, schedules and sends drafts in the app.',
 ].join(' ');
 
-const workspaceIdArg = z
-  .string()
-  .max(128)
-  .optional()
-  .describe(
-    "Workspace id (ws_…). Omit it to use the configured default workspace, or the user's only workspace; when the user has several, the error lists their ids.",
-  );
-const campaignIdArg = z
-  .string()
-  .min(1)
-  .max(128)
-  .describe('Campaign id (cmp_…), from list_campaigns or create_campaign_draft.');
+// No length limits here: the service checks ids, and each limit would cost tokens in every tool listing.
+const workspaceIdArg = z.string().optional().describe('ws_…; omit it for the default workspace');
+const campaignIdArg = z.string().min(1).describe('cmp_…');
 /** What a model should know to write each field; `name` is told apart, since only a new draft needs it. */
 const draftFields = {
-  subject: z
-    .string()
-    .optional()
-    .describe('Email subject line: one line, short (about 60 characters at most).'),
+  subject: z.string().optional().describe('One line, about 60 characters at most'),
   preheader: z
     .string()
     .optional()
-    .describe(
-      'Preview text shown after the subject in most inboxes: one line (about 100 characters), complementing the subject.',
-    ),
+    .describe('Inbox preview text after the subject: one line, about 100 characters'),
   body_html: z
     .string()
     .optional()
-    .describe('Complete email-safe HTML body (inline styles, a single column of at most 600px).'),
-  body_text: z.string().optional().describe('Plain-text version of the same email.'),
+    .describe('Complete email-safe HTML: inline styles, one column of at most 600px'),
+  body_text: z.string().optional().describe('Plain-text version of the same email'),
 } satisfies Record<Exclude<CampaignContentField, 'name'>, z.ZodType>;
 
 /** The content fields as a model reads a list of them: "a, b or c". */
 const CONTENT_FIELD_LIST = `${CAMPAIGN_CONTENT_FIELDS.slice(0, -1).join(', ')} or ${CAMPAIGN_CONTENT_FIELDS.slice(-1).join('')}`;
 
-const getBrandContextInput = z.strictObject({
+/** The read operation's own options (src/contract/brand-views.ts), so the tool and the service cannot drift. */
+const getBrandContextInput = z
+  .strictObject({
+    workspace_id: workspaceIdArg,
+    ...brandViewFields,
+    format: brandViewFields.format.describe('markdown (the default), json, or dtcg (design tokens)'),
+  })
+  .superRefine(checkBrandView);
+
+const DEFAULT_SEARCH_LIMIT = 5;
+const searchKnowledgeInput = z.strictObject({
   workspace_id: workspaceIdArg,
-  fields: z
-    .array(z.enum(BRAND_SECTIONS))
+  query: z.string().trim().min(1).max(500).describe('What you want to know, in a few words'),
+  tags: brandViewFields.knowledge_tags.describe('Only entries with one of these tags'),
+  kinds: brandViewFields.knowledge_kinds.describe('Only entries of these kinds'),
+  limit: z
+    .number()
+    .int()
     .min(1)
+    .max(20)
     .optional()
-    .describe(
-      'Only these sections of the brand context, e.g. ["voice", "colors"]; omit it for the whole brand context. workspace_id, updated_at and version always come along.',
-    ),
+    .describe(`At most this many entries (default ${String(DEFAULT_SEARCH_LIMIT)})`),
 });
 
 const listCampaignsInput = z.strictObject({
   workspace_id: workspaceIdArg,
-  status: z.enum(CAMPAIGN_STATUSES).optional().describe('Only campaigns with this status.'),
-  limit: z.number().int().min(1).max(100).optional().describe('Page size, 1-100 (default 20).'),
-  cursor: z.string().min(1).optional().describe('The next_cursor of the previous page, to continue listing.'),
+  status: z.enum(CAMPAIGN_STATUSES).optional().describe('Only campaigns with this status'),
+  limit: z.number().int().min(1).max(100).optional().describe('Page size (default 20)'),
+  cursor: z.string().min(1).optional().describe('next_cursor of the previous page'),
 });
 
 const getCampaignInput = z.strictObject({ workspace_id: workspaceIdArg, campaign_id: campaignIdArg });
 
+const nameArg = z.string().min(1).max(200);
 const createDraftInput = z.strictObject({
   workspace_id: workspaceIdArg,
-  name: z
-    .string()
-    .min(1)
-    .max(200)
-    .describe('Internal name of the campaign (1-200 characters), e.g. "Spring launch newsletter".'),
+  name: nameArg.describe('Internal name, e.g. "Spring launch newsletter"'),
   ...draftFields,
 });
 
 const updateDraftInput = z.strictObject({
   workspace_id: workspaceIdArg,
   campaign_id: campaignIdArg,
-  version: z
-    .number()
-    .int()
-    .min(1)
-    .describe(
-      "The campaign's current version, as last returned by get_campaign, list_campaigns, create_campaign_draft or update_campaign_draft.",
-    ),
-  name: z.string().min(1).max(200).optional().describe('New internal name (1-200 characters).'),
+  version: z.number().int().min(1).describe("The campaign's version you last read"),
+  name: nameArg.optional().describe('New internal name'),
   ...draftFields,
 });
 
@@ -113,6 +108,8 @@ const promptArgs = z.object({
     .describe('Who receives it, e.g. "subscribers who have not ordered in 3 months".'),
   workspace_id: z.string().optional().describe('Workspace id (ws_…); omit it for the default workspace.'),
 });
+
+const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 
 /** Extra advice for a model, by problem code, on top of the service's own resolution. */
 const MODEL_HINTS: Partial<Record<ServiceError['code'], string>> = {
@@ -159,23 +156,10 @@ function serverVersion(): string {
   }
 }
 
-/** Only the asked sections, in the documented order, plus the identifying fields. */
-export function pickSections(
-  context: BrandContext,
-  fields: readonly BrandSection[] | undefined,
-): Partial<BrandContext> {
-  if (fields === undefined) return context;
-  const wanted = new Set(fields);
-  const picked: Partial<BrandContext> = { workspace_id: context.workspace_id };
-  for (const section of BRAND_SECTIONS) {
-    if (wanted.has(section)) Object.assign(picked, { [section]: context[section] });
-  }
-  return { ...picked, updated_at: context.updated_at, version: context.version };
-}
-
 /**
- * The MCP server: five tools, the default workspace's brand context as a resource, and a prompt that drafts
- * an on-brand email. Every handler is a call to the service through `client`; nothing opens the database.
+ * The MCP server: six tools, the default workspace's brand as Markdown resources (whole and per section),
+ * and a prompt that drafts an on-brand email. Every handler is a call to the service through `client`;
+ * nothing opens the database.
  */
 export function createBrandContextMcpServer({
   client,
@@ -210,10 +194,22 @@ export function createBrandContextMcpServer({
     );
   }
 
-  async function runTool(tool: string, work: () => Promise<object>): Promise<CallToolResult> {
+  /**
+   * A tool's answer: text as it is, or an object as structured content with the same JSON as text; then,
+   * when the credential used expires soon, one line saying so (a block of its own, so JSON stays JSON).
+   */
+  async function runTool(
+    tool: string,
+    credential: Credential,
+    work: () => Promise<string | object>,
+  ): Promise<CallToolResult> {
+    let result: CallToolResult;
     try {
       const data = await work();
-      return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
+      result =
+        typeof data === 'string'
+          ? { content: [{ type: 'text', text: data }] }
+          : { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
     } catch (error) {
       // The code and request id let an operator find the service's log line; the detail stays with the model.
       const { code, requestId } =
@@ -221,7 +217,20 @@ export function createBrandContextMcpServer({
           ? { code: error.code, requestId: error.extra.requestId }
           : { code: 'internal_error', requestId: undefined };
       log(`${tool} failed: ${code}${requestId === undefined ? '' : ` (request ${requestId})`}`);
-      return { content: [{ type: 'text', text: describeError(error) }], isError: true };
+      result = { content: [{ type: 'text', text: describeError(error) }], isError: true };
+    }
+    const notice = client.expiryNotice(credential);
+    if (notice !== undefined) result.content.push({ type: 'text', text: notice });
+    return result;
+  }
+
+  /** The default workspace's brand as Markdown, for a resource or the prompt. */
+  async function brandMarkdown(sections?: (typeof BRAND_SECTIONS)[number][]): Promise<string> {
+    try {
+      return await client.readBrand(await resolveWorkspace(undefined), { format: 'markdown', sections });
+    } catch (error) {
+      // Resource reads and prompts have no error result: the protocol error carries the same explanation.
+      throw new Error(describeError(error));
     }
   }
 
@@ -230,15 +239,33 @@ export function createBrandContextMcpServer({
     {
       title: 'Get brand context',
       description:
-        'Returns the brand context of a workspace: name, description, voice (how the brand writes), colors (#RRGGBB by role, plus a palette), fonts (heading and body, with fallbacks), social links, knowledge entries (facts, guidelines, references), logos and other assets (URLs, sizes, alt text), skills (instructions for tasks such as writing subject lines) and preferences (e.g. language, sign_off). Call it before writing, designing or reviewing anything for the brand, and follow it; use only its facts. Pass `fields` to get only the sections you need. Read-only.',
-      inputSchema: getBrandContextInput,
-      outputSchema: brandContextToolOutput,
-      annotations: { readOnlyHint: true, openWorldHint: false },
+        "The brand's voice, colors, fonts, social links, knowledge, logos and assets, skills and preferences. Call it before writing, designing or reviewing anything for the brand, and follow it; use only its facts.",
+      inputSchema: inputSchema(getBrandContextInput),
+      annotations: READ_ONLY,
     },
-    ({ workspace_id, fields }) =>
-      runTool('get_brand_context', async () =>
-        pickSections(await client.getBrandContext(await resolveWorkspace(workspace_id)), fields),
+    ({ workspace_id, format = 'markdown', ...options }) =>
+      runTool('get_brand_context', 'brand', async () =>
+        client.readBrand(await resolveWorkspace(workspace_id), { format, ...options }),
       ),
+  );
+
+  server.registerTool(
+    'search_brand_knowledge',
+    {
+      title: 'Search brand knowledge',
+      description:
+        "Finds the brand's knowledge entries (facts, guidelines, references) about a question, best first. Call it for a specific question (a product, a policy, a style rule) instead of reading all knowledge.",
+      inputSchema: inputSchema(searchKnowledgeInput),
+      annotations: READ_ONLY,
+    },
+    ({ workspace_id, query, tags, kinds, limit = DEFAULT_SEARCH_LIMIT }) =>
+      runTool('search_brand_knowledge', 'brand', async () => {
+        const knowledge = await client.readKnowledge(await resolveWorkspace(workspace_id), {
+          knowledge_kinds: kinds,
+          knowledge_tags: tags,
+        });
+        return knowledgeAnswer(query, searchKnowledge(knowledge, query, limit));
+      }),
   );
 
   server.registerTool(
@@ -246,13 +273,13 @@ export function createBrandContextMcpServer({
     {
       title: 'List campaigns',
       description:
-        "Lists the workspace's email campaigns, newest first, without their bodies: id, name, subject, preheader, status (draft, scheduled or sent), version and timestamps. Use it to find a campaign's id or to see what was already written before drafting something new; call get_campaign for a campaign's bodies. The answer is one page: when next_cursor is not null, pass it as `cursor` to get the next page. Read-only.",
-      inputSchema: listCampaignsInput,
-      outputSchema: campaignListSchema,
-      annotations: { readOnlyHint: true, openWorldHint: false },
+        "The workspace's email campaigns, newest first, without bodies. Call it to find a campaign's id or to see what was already written. When next_cursor is not null, pass it as cursor for the next page.",
+      inputSchema: inputSchema(listCampaignsInput),
+      outputSchema: campaignListOutput,
+      annotations: READ_ONLY,
     },
     ({ workspace_id, status, limit, cursor }) =>
-      runTool('list_campaigns', async () =>
+      runTool('list_campaigns', 'access', async () =>
         client.listCampaigns(await resolveWorkspace(workspace_id), { status, limit, cursor }),
       ),
   );
@@ -262,13 +289,13 @@ export function createBrandContextMcpServer({
     {
       title: 'Get campaign',
       description:
-        'Returns one campaign: name, subject, preheader, HTML and plain-text bodies, status (draft, scheduled or sent) and its current version. Read a campaign before changing it: update_campaign_draft needs the current version. Read-only.',
-      inputSchema: getCampaignInput,
-      outputSchema: campaignSchema,
-      annotations: { readOnlyHint: true, openWorldHint: false },
+        'One campaign with its bodies, status and current version. Call it before changing a campaign.',
+      inputSchema: inputSchema(getCampaignInput),
+      outputSchema: campaignOutput,
+      annotations: READ_ONLY,
     },
     ({ workspace_id, campaign_id }) =>
-      runTool('get_campaign', async () =>
+      runTool('get_campaign', 'access', async () =>
         client.getCampaign(await resolveWorkspace(workspace_id), campaign_id),
       ),
   );
@@ -278,9 +305,9 @@ export function createBrandContextMcpServer({
     {
       title: 'Create campaign draft',
       description:
-        'Saves a new email campaign draft in the workspace and returns it (status draft, version 1, with its id). Use it to save an email you wrote for the brand (call get_brand_context first): name is an internal label; subject, preheader, body_html and body_text can also be filled in later with update_campaign_draft. Nothing is sent or scheduled: a person reviews drafts in the app. Each call creates another draft, so call it once per email.',
-      inputSchema: createDraftInput,
-      outputSchema: campaignSchema,
+        'Saves a new email draft (version 1) and returns it. Call it once per email you wrote for the brand, after get_brand_context. Nothing is sent: a person reviews drafts in the app.',
+      inputSchema: inputSchema(createDraftInput),
+      outputSchema: campaignOutput,
       annotations: {
         readOnlyHint: false,
         destructiveHint: false,
@@ -289,7 +316,7 @@ export function createBrandContextMcpServer({
       },
     },
     ({ workspace_id, ...fields }) =>
-      runTool('create_campaign_draft', async () =>
+      runTool('create_campaign_draft', 'access', async () =>
         client.createCampaign(await resolveWorkspace(workspace_id), fields),
       ),
   );
@@ -299,9 +326,9 @@ export function createBrandContextMcpServer({
     {
       title: 'Update campaign draft',
       description:
-        "Changes a campaign draft and returns the updated campaign, whose version is one higher. Pass only the fields to change (at least one); the others stay as they are. `version` must be the campaign's current version, as last returned by get_campaign, list_campaigns, create_campaign_draft or update_campaign_draft. If a person changed the campaign since you read it, the update is refused with version_mismatch and nothing is overwritten: then call get_campaign again, reapply your change to its current content and retry with the new version. Only drafts can change: a scheduled or sent campaign is refused with campaign_not_draft (create a new draft instead).",
-      inputSchema: updateDraftInput,
-      outputSchema: campaignSchema,
+        'Changes a draft: pass only the fields to change and the version you last read. On version_mismatch a person edited it meanwhile: call get_campaign again, reapply your change, retry with the new version. A scheduled or sent campaign is refused (campaign_not_draft): create a new draft.',
+      inputSchema: inputSchema(updateDraftInput),
+      outputSchema: campaignOutput,
       annotations: {
         readOnlyHint: false,
         destructiveHint: true,
@@ -310,7 +337,7 @@ export function createBrandContextMcpServer({
       },
     },
     ({ workspace_id, campaign_id, version, ...fields }) =>
-      runTool('update_campaign_draft', async () => {
+      runTool('update_campaign_draft', 'access', async () => {
         if (CAMPAIGN_CONTENT_FIELDS.every((field) => fields[field] === undefined)) {
           throw new ServiceError(
             'invalid_request',
@@ -327,20 +354,27 @@ export function createBrandContextMcpServer({
     BRAND_RESOURCE_URI,
     {
       title: 'Brand context',
-      description:
-        'The brand context (voice, colors, fonts, social links, knowledge, assets, skills, preferences) of the default workspace, as JSON.',
-      mimeType: 'application/json',
+      description: 'The brand of the default workspace, every section, as Markdown.',
+      mimeType: 'text/markdown',
     },
-    async (uri) => {
-      try {
-        const context = await client.getBrandContext(await resolveWorkspace(undefined));
-        return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(context) }] };
-      } catch (error) {
-        // Resource reads have no error result: the protocol error carries the same explanation.
-        throw new Error(describeError(error));
-      }
-    },
+    async (uri) => ({
+      contents: [{ uri: uri.href, mimeType: 'text/markdown', text: await brandMarkdown() }],
+    }),
   );
+  for (const section of BRAND_SECTIONS) {
+    server.registerResource(
+      `brand-${section}`,
+      `${BRAND_RESOURCE_URI}/${section}`,
+      {
+        title: `Brand ${section}`,
+        description: `The ${section} section of the default workspace's brand, as Markdown.`,
+        mimeType: 'text/markdown',
+      },
+      async (uri) => ({
+        contents: [{ uri: uri.href, mimeType: 'text/markdown', text: await brandMarkdown([section]) }],
+      }),
+    );
+  }
 
   server.registerPrompt(
     'draft_on_brand_email',
@@ -352,16 +386,23 @@ export function createBrandContextMcpServer({
     },
     async ({ topic, audience, workspace_id }): Promise<GetPromptResult> => {
       let workspaceId: string;
-      let context: BrandContext;
+      let brand: string;
       try {
         workspaceId = await resolveWorkspace(workspace_id);
-        context = await client.getBrandContext(workspaceId);
+        brand = await client.readBrand(workspaceId, { format: 'markdown' });
       } catch (error) {
         throw new Error(describeError(error));
       }
+      // The Markdown's H1 is always the brand's name (src/core/brand-markdown.ts).
+      const name = /^# (.+)$/m.exec(brand)?.[1] ?? 'the brand';
       return {
-        description: `On-brand email for ${context.name} about ${topic}`,
-        messages: [{ role: 'user', content: { type: 'text', text: emailPrompt(context, topic, audience) } }],
+        description: `On-brand email for ${name} about ${topic}`,
+        messages: [
+          {
+            role: 'user',
+            content: { type: 'text', text: emailPrompt({ name, workspaceId, brand, topic, audience }) },
+          },
+        ],
       };
     },
   );
@@ -369,26 +410,49 @@ export function createBrandContextMcpServer({
   return server;
 }
 
-/** The prompt's one message: the task, the rules that make it on-brand, and the brand context itself. */
-function emailPrompt(context: BrandContext, topic: string, audience: string | undefined): string {
+/** search_brand_knowledge's answer: a Markdown bullet per entry, or what to do when none matched. */
+function knowledgeAnswer(query: string, found: readonly KnowledgeEntry[]): string {
+  if (found.length === 0)
+    return `No knowledge entry matches "${query}". Call get_brand_context with sections ["knowledge"] to read them all.`;
+  return found
+    .map((entry) => {
+      const tags = entry.tags.length > 0 ? `; tags: ${entry.tags.join(', ')}` : '';
+      const content = entry.content.trim().split(/\r?\n/).join('\n  ');
+      return `- **${entry.title}** (${entry.kind}${tags})${content === '' ? '' : `: ${content}`}`;
+    })
+    .join('\n');
+}
+
+interface EmailPromptInput {
+  name: string;
+  workspaceId: string;
+  brand: string;
+  topic: string;
+  audience: string | undefined;
+}
+
+/**
+ * The prompt's one message: the task, the rules that make it on-brand in terms of the Markdown's headings
+ * (src/core/brand-markdown.ts), and the brand itself.
+ */
+function emailPrompt({ name, workspaceId, brand, topic, audience }: EmailPromptInput): string {
   return [
-    `Draft a marketing email for the brand "${context.name}" about: ${topic}`,
+    `Draft a marketing email for the brand "${name}" about: ${topic}`,
     audience === undefined || audience === '' ? '' : `Audience: ${audience}`,
     '',
-    'Follow the brand context at the end of this message (JSON from the Brand Context service):',
-    '- Write in the brand voice ("voice"). Use the language in preferences.language if set, and end with preferences.sign_off if set.',
-    '- Use only facts from "description" and "knowledge"; do not invent prices, dates, offers or claims. Respect every knowledge entry of kind "guideline".',
-    '- Apply the instructions of any relevant entry in "skills" (for example for subject lines).',
+    'Follow the brand context at the end of this message (Markdown from the Brand Context service; a section it leaves out is empty):',
+    '- Write in the voice of "## Voice". Use the language under "## Preferences" if set, and end with its sign_off if set.',
+    '- Use only facts from the paragraph under the title and from "## Knowledge"; do not invent prices, dates, offers or claims. Follow every entry under "### Guidelines".',
+    '- Apply the instructions of any relevant skill under "## Skills" (for example for subject lines).',
     '- Write: a subject (about 60 characters at most), a preheader (about 100 characters, complementing the subject), body_html and body_text.',
-    '- body_html: a complete, email-safe HTML document: a single column of at most 600px, inline styles only, the brand colors ("colors": text, background, primary for buttons and links), the heading and body fonts with their fallbacks, the primary logo from "assets" (kind "logo") with its alt text if there is one, and sufficient contrast.',
+    '- body_html: a complete, email-safe HTML document: a single column of at most 600px, inline styles only, the colors of the "## Colors" table (text, background, primary for buttons and links), the heading and body fonts of "## Fonts" with their fallbacks, the primary logo from "## Assets" with its alt text if there is one, and sufficient contrast.',
     '- body_text: the same email as plain text, links written out.',
     '',
-    `Then save it by calling the create_campaign_draft tool with workspace_id "${context.workspace_id}", a short internal name, and the subject, preheader, body_html and body_text. Finally show the user the subject, the preheader, the text body and the id of the saved draft.`,
+    `Then save it by calling the create_campaign_draft tool with workspace_id "${workspaceId}", a short internal name, and the subject, preheader, body_html and body_text. Finally show the user the subject, the preheader, the text body and the id of the saved draft.`,
     '',
     'Brand context:',
-    '```json',
-    JSON.stringify(context),
-    '```',
+    '',
+    brand.trimEnd(),
   ]
     .filter((line, index, lines) => !(line === '' && lines[index - 1] === ''))
     .join('\n');

@@ -1,17 +1,20 @@
+import { decodeJwt } from 'jose';
 import type { z } from 'zod';
-import type { ProblemCode } from '../core/errors.js';
-import { type BrandContext, brandContextSchema } from '../contract/brand-context.js';
-import type { CampaignContentField } from '../contract/campaigns.js';
-import { workspaceListSchema } from '../contract/workspaces.js';
-import type { McpConfig } from './config.js';
+import type { BrandViewOptions } from '../contract/brand-views.js';
 import {
   type Campaign,
-  type CampaignList,
-  campaignListSchema,
+  type CampaignContentField,
+  type CampaignPage,
+  campaignPageSchema,
   campaignSchema,
-  type Problem,
-  problemSchema,
-} from './schemas.js';
+} from '../contract/campaigns.js';
+import { workspaceListSchema } from '../contract/workspaces.js';
+import { VIEW_CONTENT_TYPES } from '../core/brand-views.js';
+import type { ProblemCode } from '../core/errors.js';
+import { KEY_KINDS } from '../core/key-kinds.js';
+import { looksLikeJwt } from '../core/secret-keys.js';
+import type { McpConfig } from './config.js';
+import { brandKnowledgeSchema, type Problem, problemSchema } from './schemas.js';
 
 /** The MCP server's own failure codes, for what goes wrong before or around the service's answer. */
 export type McpErrorCode =
@@ -54,18 +57,30 @@ export interface ListCampaignsQuery {
   cursor?: string | undefined;
 }
 
-type Credential = 'access' | 'brand';
+/** Which credential a call uses: the brand read key when set (else the access token), or the access token. */
+export type Credential = 'access' | 'brand';
 
-interface RequestSpec<S extends z.ZodType> {
+/** The knowledge filters of the read operation. */
+export type KnowledgeFilters = Pick<BrandViewOptions, 'knowledge_kinds' | 'knowledge_tags'>;
+
+interface SendSpec {
   method: 'GET' | 'POST' | 'PATCH';
   path: string;
   credential: Credential;
-  schema: S;
+  /** The media type of a successful answer. */
+  accept?: string;
   body?: unknown;
   headers?: Record<string, string>;
 }
 
+interface RequestSpec<S extends z.ZodType> extends SendSpec {
+  schema: S;
+}
+
 const SNIPPET = 200;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** How long before a credential expires each answer starts saying so (README "MCP"). */
+export const EXPIRY_NOTICE_DAYS = 14;
 
 /**
  * A small client of the service's HTTP API (README: the read operation, the management API, campaign drafts). Every failure — a problem+json answer,
@@ -73,6 +88,9 @@ const SNIPPET = 200;
  * never contains a credential.
  */
 export class ServiceClient {
+  /** When each key expires, as the service's Brand-Key-Expires header last said (a JWT says it itself). */
+  private readonly keyExpiry = new Map<string, number>();
+
   constructor(
     private readonly config: McpConfig,
     private readonly fetchImpl: typeof fetch = fetch,
@@ -82,15 +100,44 @@ export class ServiceClient {
     return this.config.serviceUrl;
   }
 
-  /** POST /functions/v1/brand-agent with the brand read key when set, else the access token. */
-  getBrandContext(workspaceId: string): Promise<BrandContext> {
-    return this.request({
+  /**
+   * POST /functions/v1/brand-agent with the options (README "Formats and sections"), with the brand read key
+   * when set, else the access token: the rendering as the service sends it (JSON, Markdown or design tokens).
+   */
+  async readBrand(workspaceId: string, options: BrandViewOptions): Promise<string> {
+    const expected = mediaType(VIEW_CONTENT_TYPES[options.format ?? 'json']);
+    const spec: SendSpec = {
       method: 'POST',
       path: '/functions/v1/brand-agent',
       credential: 'brand',
-      schema: brandContextSchema,
-      body: { action: 'context', workspace_id: workspaceId },
+      accept: expected,
+      body: { action: 'context', workspace_id: workspaceId, ...options },
+    };
+    const { response, text } = await this.send(spec);
+    const type = mediaType(response.headers.get('content-type') ?? '');
+    if (type !== expected) throw this.unexpected(spec, response.status, `a body of type ${type || 'none'}`);
+    return text;
+  }
+
+  /** The workspace's knowledge entries, filtered by the service. */
+  async readKnowledge(
+    workspaceId: string,
+    filters: KnowledgeFilters,
+  ): Promise<z.output<typeof brandKnowledgeSchema>['knowledge']> {
+    const { knowledge } = await this.request({
+      method: 'POST',
+      path: '/functions/v1/brand-agent',
+      credential: 'brand',
+      schema: brandKnowledgeSchema,
+      body: {
+        action: 'context',
+        workspace_id: workspaceId,
+        format: 'json',
+        sections: ['knowledge'],
+        ...filters,
+      },
     });
+    return knowledge;
   }
 
   /** GET /api/v1/workspaces: the access token's user's workspaces. */
@@ -104,7 +151,7 @@ export class ServiceClient {
     return list.workspaces;
   }
 
-  listCampaigns(workspaceId: string, query: ListCampaignsQuery): Promise<CampaignList> {
+  listCampaigns(workspaceId: string, query: ListCampaignsQuery): Promise<CampaignPage> {
     const params = new URLSearchParams();
     if (query.status !== undefined) params.set('status', query.status);
     if (query.limit !== undefined) params.set('limit', String(query.limit));
@@ -114,7 +161,7 @@ export class ServiceClient {
       method: 'GET',
       path: `${campaignsPath(workspaceId)}${search}`,
       credential: 'access',
-      schema: campaignListSchema,
+      schema: campaignPageSchema,
     });
   }
 
@@ -154,6 +201,28 @@ export class ServiceClient {
     });
   }
 
+  /**
+   * One line for the model to pass on when the credential of `kind` expires within EXPIRY_NOTICE_DAYS: which
+   * one, when, and how to replace it. A JWT carries its expiry (read, not verified: the service verifies
+   * it); a key's is the Brand-Key-Expires header of the service's last answer to it.
+   */
+  expiryNotice(kind: Credential, now = Date.now()): string | undefined {
+    const token =
+      kind === 'brand' ? (this.config.brandReadKey ?? this.config.accessToken) : this.config.accessToken;
+    if (token === undefined) return undefined;
+    const expires = looksLikeJwt(token) ? jwtExpiry(token) : this.keyExpiry.get(token);
+    if (expires === undefined || expires <= now || expires - now > EXPIRY_NOTICE_DAYS * DAY_MS)
+      return undefined;
+    const days = Math.ceil((expires - now) / DAY_MS);
+    const when = `${new Date(expires).toISOString().slice(0, 16).replace('T', ' ')} UTC (in ${String(days)} day${days === 1 ? '' : 's'})`;
+    const [what, todo] = token.startsWith(KEY_KINDS.brand.prefix)
+      ? ['brand read key (BRAND_READ_KEY)', 'rotate it in Settings → Agent Access']
+      : token.startsWith(KEY_KINDS.api.prefix)
+        ? ['workspace API key (BRAND_CONTEXT_ACCESS_TOKEN)', 'rotate it in Settings → Agent Access']
+        : ['access token (BRAND_CONTEXT_ACCESS_TOKEN)', 'create a new personal access token'];
+    return `Tell the user: the Brand Context ${what} expires ${when}; ${todo} and put the new one in the MCP server configuration.`;
+  }
+
   private credential(kind: Credential): string {
     const token =
       kind === 'brand' ? (this.config.brandReadKey ?? this.config.accessToken) : this.config.accessToken;
@@ -167,10 +236,25 @@ export class ServiceClient {
     return token;
   }
 
+  /** A JSON answer, parsed with the spec's schema. */
   private async request<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.output<S>> {
+    const { response, text } = await this.send(spec);
+    const parsed = spec.schema.safeParse(parseJson(text));
+    if (!parsed.success)
+      throw this.unexpected(
+        spec,
+        response.status,
+        `a body of an unexpected shape (${summarizeIssues(parsed.error)})`,
+      );
+    return parsed.data;
+  }
+
+  /** The answer's text when it succeeded; any failure as a ServiceError (problem+json or not). */
+  private async send(spec: SendSpec): Promise<{ response: Response; text: string }> {
+    const token = this.credential(spec.credential);
     const headers: Record<string, string> = {
-      accept: 'application/json',
-      authorization: `Bearer ${this.credential(spec.credential)}`,
+      accept: spec.accept ?? 'application/json',
+      authorization: `Bearer ${token}`,
       ...spec.headers,
     };
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
@@ -188,18 +272,19 @@ export class ServiceClient {
     } catch (error) {
       throw this.transportError(error);
     }
-    const json = parseJson(text);
-    if (!response.ok) throw this.errorFromResponse(response.status, json, text);
-    const parsed = spec.schema.safeParse(json);
-    if (!parsed.success) {
-      throw new ServiceError(
-        'unexpected_response',
-        `The Brand Context service at ${this.serviceUrl} answered ${spec.method} ${pathOnly(spec.path)} with a body of an unexpected shape (${summarizeIssues(parsed.error)}).`,
-        'Check that BRAND_CONTEXT_URL points at a Brand Context service of the same version as this MCP server.',
-        { status: response.status },
-      );
-    }
-    return parsed.data;
+    const expires = Date.parse(response.headers.get('brand-key-expires') ?? '');
+    if (!Number.isNaN(expires)) this.keyExpiry.set(token, expires);
+    if (!response.ok) throw this.errorFromResponse(response.status, parseJson(text), text);
+    return { response, text };
+  }
+
+  private unexpected(spec: SendSpec, status: number, what: string): ServiceError {
+    return new ServiceError(
+      'unexpected_response',
+      `The Brand Context service at ${this.serviceUrl} answered ${spec.method} ${pathOnly(spec.path)} with ${what}.`,
+      'Check that BRAND_CONTEXT_URL points at a Brand Context service of the same version as this MCP server.',
+      { status },
+    );
   }
 
   private transportError(error: unknown): ServiceError {
@@ -272,6 +357,21 @@ function definedOnly(fields: CampaignDraftFields): Record<string, string> {
       (entry): entry is [string, string] => typeof entry[1] === 'string',
     ),
   );
+}
+
+/** `text/markdown; charset=utf-8` → `text/markdown`. */
+function mediaType(contentType: string): string {
+  return (contentType.split(';')[0] ?? '').trim().toLowerCase();
+}
+
+/** The JWT's `exp` in milliseconds; undefined when it has none or is not a JWT after all. */
+function jwtExpiry(token: string): number | undefined {
+  try {
+    const { exp } = decodeJwt(token);
+    return exp === undefined ? undefined : exp * 1000;
+  } catch {
+    return undefined;
+  }
 }
 
 function parseJson(text: string): unknown {

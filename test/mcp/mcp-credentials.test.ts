@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrandContext } from '../../src/core/brand-context.js';
 import { parseBrandDocument } from '../../src/core/brand-context.js';
 import { OPERATOR } from '../../src/services/audit.js';
 import { replaceBrand } from '../../src/services/brand.js';
@@ -62,9 +61,8 @@ describe('brand-context mcp: a user with two workspaces and no default', () => {
   });
 
   it('answers once workspace_id names one of them', async () => {
-    const call = await callTool(mcp.client, 'get_brand_context', { workspace_id: teaId, fields: ['name'] });
-    expect(call.isError, call.text).toBe(false);
-    expect(call.structured).toMatchObject({ workspace_id: teaId, name: 'Acme Tea' });
+    const call = await callTool(mcp.client, 'get_brand_context', { workspace_id: teaId, sections: ['name'] });
+    expect(call).toMatchObject({ isError: false, text: '# Acme Tea\n' });
   });
 
   it('fails the resource read with the same explanation, and keeps serving', async () => {
@@ -99,8 +97,8 @@ describe('brand-context mcp: a workspace API key, a brand read key and a default
 
   it('reads the brand with the brand read key (the service refuses a workspace API key there)', async () => {
     const call = await callTool(mcp.client, 'get_brand_context');
-    outputs.expectValid('get_brand_context', call);
-    expect((call.structured as BrandContext).name).toBe('Acme Coffee');
+    expect(call.isError, call.text).toBe(false);
+    expect(call.text).toMatch(/^# Acme Coffee\n/);
   });
 
   it('writes campaign drafts of the default workspace with the workspace API key', async () => {
@@ -138,11 +136,13 @@ describe('brand-context mcp: a brand read key alone', () => {
     await mcp.close();
   });
 
-  it('reads the brand, and the resource', async () => {
-    const call = await callTool(mcp.client, 'get_brand_context', { fields: ['name'] });
-    expect(call).toMatchObject({ isError: false, structured: { workspace_id: acmeId, name: 'Acme Coffee' } });
+  it('reads the brand, searches its knowledge, and reads the resource', async () => {
+    const call = await callTool(mcp.client, 'get_brand_context', { sections: ['name'] });
+    expect(call).toMatchObject({ isError: false, text: '# Acme Coffee\n' });
+    const search = await callTool(mcp.client, 'search_brand_knowledge', { query: 'sign-off' });
+    expect(search.text).toMatch(/^- \*\*Sign-off\*\* \(guideline; tags: style\)/);
     const { contents } = await mcp.client.readResource({ uri: 'brand-context://brand' });
-    expect(contents[0] && 'text' in contents[0] ? contents[0].text : '').toContain('"name":"Acme Coffee"');
+    expect(contents[0] && 'text' in contents[0] ? contents[0].text : '').toMatch(/^# Acme Coffee\n/);
   });
 
   it('answers the campaign tools with a tool error saying which credential is missing', async () => {
@@ -182,6 +182,7 @@ describe('brand-context mcp: a personal access token that gets revoked', () => {
   it('returns a tool error with the resolution for a revoked token, on every tool', async () => {
     for (const [tool, args] of [
       ['get_brand_context', {}],
+      ['search_brand_knowledge', { query: 'roast' }],
       ['list_campaigns', {}],
       ['get_campaign', { campaign_id: 'cmp_any' }],
       ['create_campaign_draft', { name: 'Nope' }],
@@ -198,7 +199,7 @@ describe('brand-context mcp: a personal access token that gets revoked', () => {
 
   it('keeps serving the protocol after the errors', async () => {
     const { tools } = await mcp.client.listTools();
-    expect(tools).toHaveLength(5);
+    expect(tools).toHaveLength(6);
     expect(mcp.stderr()).not.toContain(token);
   });
 });

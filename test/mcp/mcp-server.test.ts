@@ -1,6 +1,7 @@
+import { countTokens } from 'gpt-tokenizer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrandContext } from '../../src/core/brand-context.js';
-import { parseBrandDocument } from '../../src/core/brand-context.js';
+import { BRAND_SECTIONS, parseBrandDocument } from '../../src/core/brand-context.js';
 import { OPERATOR } from '../../src/services/audit.js';
 import { replaceBrand } from '../../src/services/brand.js';
 import { createCampaign, scheduleCampaign } from '../../src/services/campaigns.js';
@@ -24,8 +25,10 @@ const TOOLS = [
   'get_brand_context',
   'get_campaign',
   'list_campaigns',
+  'search_brand_knowledge',
   'update_campaign_draft',
 ];
+const CAMPAIGN_TOOLS = ['create_campaign_draft', 'get_campaign', 'list_campaigns', 'update_campaign_draft'];
 
 describe('brand-context mcp: a member with one workspace and a personal access token', () => {
   let service: LiveService;
@@ -51,15 +54,21 @@ describe('brand-context mcp: a member with one workspace and a personal access t
   });
 
   describe('discovery', () => {
-    it('lists the five tools, each with a description, an input schema and an output schema', async () => {
+    it('lists the six tools, each with a description and an input schema, the campaign tools with an output schema', async () => {
       const { tools } = await mcp.client.listTools();
       expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS);
       for (const tool of tools) {
-        expect(tool.description?.length, tool.name).toBeGreaterThan(100);
+        expect(tool.description?.length, tool.name).toBeGreaterThan(80);
         expect(tool.inputSchema.type, tool.name).toBe('object');
-        expect(tool.outputSchema?.type, tool.name).toBe('object');
-        expect(Object.keys(tool.outputSchema?.properties ?? {}).length, tool.name).toBeGreaterThan(1);
+        expect(tool.outputSchema?.type, tool.name).toBe(
+          CAMPAIGN_TOOLS.includes(tool.name) ? 'object' : undefined,
+        );
       }
+    });
+
+    it('keeps all six tool definitions within 2,000 tokens (o200k), as a client sends them to the model', async () => {
+      const { tools } = await mcp.client.listTools();
+      expect(countTokens(JSON.stringify(tools))).toBeLessThanOrEqual(2000);
     });
 
     it('describes every argument of every tool', async () => {
@@ -72,32 +81,34 @@ describe('brand-context mcp: a member with one workspace and a personal access t
       }
     });
 
-    it('describes the fields of the campaigns it returns, as the model reads them', async () => {
+    it('advertises slim campaign schemas: every field, without prose, draft URL or 2^53 bound', async () => {
       const { tools } = await mcp.client.listTools();
-      type Properties = Record<string, { description?: string; items?: { properties?: Properties } }>;
-      const outputFields = (name: string) =>
-        (tools.find((tool) => tool.name === name)?.outputSchema?.properties ?? {}) as Properties;
-      const described = (properties: Properties) =>
-        Object.fromEntries(Object.entries(properties).map(([field, schema]) => [field, schema.description]));
-      const summary = {
-        id: 'Campaign id (cmp_…).',
-        name: 'Internal name of the campaign.',
-        subject: 'Email subject line.',
-        preheader: 'Preview text shown after the subject in inboxes.',
-        status: 'Only drafts can be changed.',
-        version: 'Increases with every change; pass it to update_campaign_draft as `version`.',
-      };
-      const campaign = {
-        ...summary,
-        body_html: 'HTML body of the email.',
-        body_text: 'Plain-text body of the email.',
-      };
+      const output = (name: string) => tools.find((tool) => tool.name === name)?.outputSchema;
       for (const tool of ['get_campaign', 'create_campaign_draft', 'update_campaign_draft']) {
-        expect(described(outputFields(tool)), tool).toMatchObject(campaign);
+        expect(output(tool)?.required, tool).toEqual([
+          'id',
+          'workspace_id',
+          'name',
+          'subject',
+          'preheader',
+          'body_html',
+          'body_text',
+          'status',
+          'version',
+          'created_at',
+          'updated_at',
+        ]);
+        expect(output(tool)?.properties?.version, tool).toEqual({ type: 'integer' });
       }
-      const listed = outputFields('list_campaigns').campaigns?.items?.properties ?? {};
-      expect(described(listed)).toMatchObject(summary);
-      expect(listed).not.toHaveProperty('body_html');
+      const listed = JSON.stringify(output('list_campaigns'));
+      expect(listed).toContain('"next_cursor"');
+      expect(listed).not.toContain('body_html');
+      for (const tool of tools) {
+        const text = JSON.stringify(tool);
+        for (const noise of ['"$schema"', '9007199254740991'])
+          expect(text, `${tool.name} ${noise}`).not.toContain(noise);
+        expect(JSON.stringify(tool.outputSchema ?? {}), tool.name).not.toContain('"description"');
+      }
     });
 
     it('tells the model to re-read the campaign when update_campaign_draft meets a version conflict', async () => {
@@ -108,11 +119,13 @@ describe('brand-context mcp: a member with one workspace and a personal access t
       expect(update?.description).toMatch(/get_campaign again/);
     });
 
-    it('lists the brand resource and the email prompt with its arguments', async () => {
+    it('lists the brand resource, one resource per section, and the email prompt with its arguments', async () => {
       const { resources } = await mcp.client.listResources();
-      expect(resources).toEqual([
-        expect.objectContaining({ uri: 'brand-context://brand', mimeType: 'application/json' }),
-      ]);
+      expect(resources.map(({ uri, mimeType }) => ({ uri, mimeType }))).toEqual(
+        ['brand-context://brand', ...BRAND_SECTIONS.map((section) => `brand-context://brand/${section}`)].map(
+          (uri) => ({ uri, mimeType: 'text/markdown' }),
+        ),
+      );
       const { prompts } = await mcp.client.listPrompts();
       expect(prompts).toEqual([
         expect.objectContaining({
@@ -127,59 +140,160 @@ describe('brand-context mcp: a member with one workspace and a personal access t
   });
 
   describe('brand context', () => {
-    it('get_brand_context returns the whole brand of the only workspace, valid against its output schema', async () => {
+    it('get_brand_context answers the whole brand of the only workspace once, as Markdown', async () => {
       const call = await callTool(mcp.client, 'get_brand_context');
-      outputs.expectValid('get_brand_context', call);
-      const context = call.structured as BrandContext;
-      expect(context.workspace_id).toBe(workspaceId);
-      expect(context.name).toBe('Acme Coffee');
-      expect(context.colors.primary).toBe('#6B3E26');
-      expect(context.fonts.heading?.family).toBe('Fraunces');
-      expect(context.knowledge).toHaveLength(20);
-      expect(context.preferences).toMatchObject({ sign_off: '— The Acme crew' });
-      expect(context.version).toBeGreaterThan(1);
+      expect(call.isError, call.text).toBe(false);
+      expect(call.structured).toBeUndefined();
+      expect(call.text).toMatch(/^# Acme Coffee\n\nSmall-batch coffee roaster/);
+      for (const heading of [
+        '## Voice',
+        '## Colors',
+        '## Fonts',
+        '## Knowledge',
+        '## Assets',
+        '## Preferences',
+      ])
+        expect(call.text).toContain(`\n${heading}\n`);
+      expect(call.text).toContain('| primary | #6B3E26 |');
+      expect(call.text).toContain('- **Emoji**: At most one emoji per email, never in subject lines.');
+      expect(call.text).not.toContain(workspaceId);
     });
 
-    it('get_brand_context with fields returns only those sections plus workspace_id, updated_at and version', async () => {
+    it('get_brand_context with sections ["voice"] answers only the voice, under the brand name', async () => {
       const call = await callTool(mcp.client, 'get_brand_context', {
         workspace_id: workspaceId,
-        fields: ['voice', 'colors'],
+        sections: ['voice'],
       });
-      outputs.expectValid('get_brand_context', call);
-      const context = call.structured as Partial<BrandContext>;
-      expect(Object.keys(context)).toEqual(['workspace_id', 'voice', 'colors', 'updated_at', 'version']);
-      expect(context.voice).toMatch(/\w/);
-      expect(context.colors?.accent).toBe('#D9822B');
+      expect(call.isError, call.text).toBe(false);
+      expect(call.text).toMatch(/^# Acme Coffee\n\n## Voice\nWarm, plain-spoken and curious/);
+      expect(call.text).not.toContain('## Colors');
+    });
+
+    it('get_brand_context with format json answers the JSON of the service, with the asked sections', async () => {
+      const whole = await callTool(mcp.client, 'get_brand_context', { format: 'json' });
+      expect(whole.structured).toBeUndefined();
+      const context = JSON.parse(whole.text) as BrandContext;
+      expect(context).toMatchObject({ workspace_id: workspaceId, name: 'Acme Coffee' });
+      expect(context.knowledge).toHaveLength(20);
+      expect(context.version).toBeGreaterThan(1);
+
+      const some = await callTool(mcp.client, 'get_brand_context', {
+        format: 'json',
+        sections: ['colors', 'voice'],
+      });
+      const picked = JSON.parse(some.text) as Partial<BrandContext>;
+      expect(Object.keys(picked)).toEqual(['workspace_id', 'voice', 'colors', 'updated_at', 'version']);
+      expect(picked.colors?.accent).toBe('#D9822B');
+    });
+
+    it('get_brand_context filters knowledge by kind and tag', async () => {
+      const call = await callTool(mcp.client, 'get_brand_context', {
+        sections: ['knowledge'],
+        knowledge_kinds: ['guideline'],
+        knowledge_tags: ['STYLE'],
+      });
+      expect(call.isError, call.text).toBe(false);
+      expect(call.text).toContain('### Guidelines\n- **Emoji**');
+      expect(call.text).not.toContain('### Facts');
+      expect(call.text).not.toContain('Talk like a barista');
+    });
+
+    it('get_brand_context with format dtcg answers design tokens of the colors and fonts', async () => {
+      const call = await callTool(mcp.client, 'get_brand_context', { format: 'dtcg' });
+      expect(call.isError, call.text).toBe(false);
+      const tokens = JSON.parse(call.text) as {
+        color: { primary: { $value: string } };
+        font: { heading: { family: { $value: string[] } } };
+      };
+      expect(tokens.color.primary.$value).toBe('#6B3E26');
+      expect(tokens.font.heading.family.$value[0]).toBe('Fraunces');
     });
 
     it('treats an empty workspace_id as omitted, as models often send one', async () => {
-      const call = await callTool(mcp.client, 'get_brand_context', { workspace_id: '', fields: ['name'] });
-      outputs.expectValid('get_brand_context', call);
-      expect(call.structured).toMatchObject({ workspace_id: workspaceId, name: 'Acme Coffee' });
+      const call = await callTool(mcp.client, 'get_brand_context', { workspace_id: '', sections: ['name'] });
+      expect(call).toMatchObject({ isError: false, text: '# Acme Coffee\n' });
     });
 
     it('get_brand_context refuses a section that does not exist, naming the argument', async () => {
-      const call = await callTool(mcp.client, 'get_brand_context', { fields: ['logo'] });
+      const call = await callTool(mcp.client, 'get_brand_context', { sections: ['logo'] });
       expect(call.isError).toBe(true);
-      expect(call.text).toMatch(/fields/);
+      expect(call.text).toMatch(/sections/);
     });
 
-    it('reads the brand resource as the same JSON', async () => {
+    it('get_brand_context refuses a knowledge filter without the knowledge section, saying what to add', async () => {
+      const call = await callTool(mcp.client, 'get_brand_context', {
+        sections: ['voice'],
+        knowledge_tags: ['style'],
+      });
+      expect(call.isError).toBe(true);
+      expect(call.text).toMatch(/knowledge_tags/);
+      expect(call.text).toContain('add "knowledge" to sections');
+    });
+
+    it('search_brand_knowledge answers the best entries as Markdown bullets, title matches first', async () => {
+      const call = await callTool(mcp.client, 'search_brand_knowledge', { query: 'emoji in subject lines' });
+      expect(call.isError, call.text).toBe(false);
+      expect(call.structured).toBeUndefined();
+      const bullets = call.text.split('\n');
+      expect(bullets[0]).toBe(
+        '- **Emoji** (guideline; tags: style): At most one emoji per email, never in subject lines.',
+      );
+      expect(bullets.length).toBeLessThanOrEqual(5);
+    });
+
+    it('search_brand_knowledge takes kinds, tags and limit, and ignores accents', async () => {
+      const call = await callTool(mcp.client, 'search_brand_knowledge', {
+        query: 'cafes portland',
+        kinds: ['fact'],
+        limit: 2,
+      });
+      expect(call.text.split('\n')).toEqual([
+        '- **Cafés** (fact; tags: locations): Acme runs three cafés in Portland: Alberta, Division and the Pearl.',
+        '- **Founded** (fact; tags: history): Acme Coffee was founded in Portland, Oregon, in 2012 by two former baristas.',
+      ]);
+      const tagged = await callTool(mcp.client, 'search_brand_knowledge', {
+        query: 'portland',
+        tags: ['impact'],
+      });
+      expect(tagged.text).toMatch(/^No knowledge entry matches "portland"/);
+    });
+
+    it('search_brand_knowledge says when nothing matches and points at the whole knowledge section', async () => {
+      const call = await callTool(mcp.client, 'search_brand_knowledge', {
+        query: 'shipping warranty claims',
+      });
+      expect(call).toMatchObject({
+        isError: false,
+        text: 'No knowledge entry matches "shipping warranty claims". Call get_brand_context with sections ["knowledge"] to read them all.',
+      });
+    });
+
+    it('reads the brand resource as Markdown', async () => {
       const { contents } = await mcp.client.readResource({ uri: 'brand-context://brand' });
       expect(contents).toHaveLength(1);
       const [content] = contents;
-      expect(content).toMatchObject({ uri: 'brand-context://brand', mimeType: 'application/json' });
-      const context = JSON.parse(content && 'text' in content ? content.text : '') as BrandContext;
-      expect(context.workspace_id).toBe(workspaceId);
-      expect(context.name).toBe('Acme Coffee');
-      expect(context.knowledge).toHaveLength(20);
+      expect(content).toMatchObject({ uri: 'brand-context://brand', mimeType: 'text/markdown' });
+      const text = content && 'text' in content ? content.text : '';
+      expect(text).toMatch(/^# Acme Coffee\n/);
+      expect(text).toContain('\n## Knowledge\n');
     });
 
-    it('the prompt embeds the brand context and asks for an on-brand email saved with create_campaign_draft', async () => {
+    it('reads one section as a resource', async () => {
+      const { contents } = await mcp.client.readResource({ uri: 'brand-context://brand/colors' });
+      const [content] = contents;
+      expect(content).toMatchObject({ uri: 'brand-context://brand/colors', mimeType: 'text/markdown' });
+      const text = content && 'text' in content ? content.text : '';
+      expect(text).toMatch(/^# Acme Coffee\n\n## Colors\n\| Use \| Hex \| Name \|/);
+      expect(text).toContain('| accent | #D9822B |');
+      expect(text).not.toContain('## Voice');
+    });
+
+    it('the prompt embeds the brand as Markdown and asks for an on-brand email saved with create_campaign_draft', async () => {
       const prompt = await mcp.client.getPrompt({
         name: 'draft_on_brand_email',
         arguments: { topic: 'our winter blend', audience: 'long-time subscribers' },
       });
+      expect(prompt.description).toBe('On-brand email for Acme Coffee about our winter blend');
       expect(prompt.messages).toHaveLength(1);
       const [message] = prompt.messages;
       expect(message?.role).toBe('user');
@@ -193,10 +307,13 @@ describe('brand-context mcp: a member with one workspace and a personal access t
         'body_text',
         'create_campaign_draft',
         workspaceId,
+        '"## Voice"',
+        '"## Colors" table',
+        '"### Guidelines"',
       ])
         expect(text).toContain(part);
-      const json = /```json\n([\s\S]*)\n```/.exec(text)?.[1] ?? '';
-      expect((JSON.parse(json) as BrandContext).voice).toMatch(/\w/);
+      expect(text).toMatch(/\nBrand context:\n\n# Acme Coffee\n[\s\S]*\n## Voice\nWarm/);
+      expect(text).not.toContain('```json');
     });
   });
 
@@ -371,9 +488,8 @@ describe('brand-context mcp: a member with one workspace and a personal access t
     });
 
     it('keeps answering after every error above', async () => {
-      const call = await callTool(mcp.client, 'get_brand_context', { fields: ['name'] });
-      outputs.expectValid('get_brand_context', call);
-      expect(call.structured).toMatchObject({ name: 'Acme Coffee' });
+      const call = await callTool(mcp.client, 'get_brand_context', { sections: ['name'] });
+      expect(call).toMatchObject({ isError: false, text: '# Acme Coffee\n' });
     });
 
     it('writes nothing but JSON-RPC messages to stdout, also around errors, and exits when stdin closes', async () => {

@@ -33,13 +33,14 @@ describe('brand-context mcp: the service is down', () => {
   });
 
   it('starts anyway and lists its tools', async () => {
-    expect((await mcp.client.listTools()).tools).toHaveLength(5);
+    expect((await mcp.client.listTools()).tools).toHaveLength(6);
   });
 
   it('returns a tool error naming the URL, the refused connection and how to start the service', async () => {
     for (const [tool, args] of [
       ['get_brand_context', { workspace_id: 'ws_any' }],
       ['get_brand_context', {}],
+      ['search_brand_knowledge', { workspace_id: 'ws_any', query: 'roast' }],
       ['list_campaigns', { workspace_id: 'ws_any' }],
       ['create_campaign_draft', { workspace_id: 'ws_any', name: 'Offline' }],
     ] as const) {
@@ -57,7 +58,7 @@ describe('brand-context mcp: the service is down', () => {
     await expect(
       mcp.client.getPrompt({ name: 'draft_on_brand_email', arguments: { topic: 'tea' } }),
     ).rejects.toThrow(/Cannot reach/);
-    expect((await mcp.client.listTools()).tools).toHaveLength(5);
+    expect((await mcp.client.listTools()).tools).toHaveLength(6);
     expect(mcp.stderr()).not.toContain(TOKEN);
   });
 });
@@ -98,7 +99,7 @@ describe('brand-context mcp: the service does not answer', () => {
       /service_timeout: The Brand Context service at http:\/\/127\.0\.0\.1:\d+ did not answer within 0\.3 s/,
     );
     expect(call.text).toMatch(/Resolution: .*BRAND_CONTEXT_TIMEOUT_MS/);
-    expect((await mcp.client.listTools()).tools).toHaveLength(5);
+    expect((await mcp.client.listTools()).tools).toHaveLength(6);
   });
 });
 
