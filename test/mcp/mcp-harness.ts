@@ -52,12 +52,13 @@ export async function startLiveService(): Promise<LiveService> {
 export async function personalAccessToken(
   service: TestApp,
   sessionToken: string,
+  expiresInDays = 30,
 ): Promise<{ id: string; token: string }> {
   const response = await service.app.inject({
     method: 'POST',
     url: '/api/v1/tokens',
     headers: bearer(sessionToken),
-    payload: { name: 'Claude Desktop', expires_in_days: 30 },
+    payload: { name: 'Claude Desktop', expires_in_days: expiresInDays },
   });
   expect(response.statusCode).toBe(201);
   return response.json<{ id: string; token: string }>();
@@ -88,19 +89,26 @@ export async function connectMcp(env: Record<string, string>): Promise<McpSessio
 
 export interface ToolCall {
   isError: boolean;
+  /** The text blocks, joined by line breaks. */
   text: string;
+  blocks: string[];
   structured: unknown;
 }
 
-/** Calls a tool and returns its error flag, its text content and its structured content. */
+/** Calls a tool and returns its error flag, its text content (also block by block) and its structured content. */
 export async function callTool(
   client: Client,
   name: string,
   args: Record<string, unknown> = {},
 ): Promise<ToolCall> {
   const result = await client.callTool({ name, arguments: args });
-  const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
-  return { isError: result.isError === true, text, structured: result.structuredContent };
+  const blocks = result.content.map((block) => (block.type === 'text' ? block.text : ''));
+  return {
+    isError: result.isError === true,
+    text: blocks.join('\n'),
+    blocks,
+    structured: result.structuredContent,
+  };
 }
 
 /** Validates tool results against the output schemas the server itself advertises in tools/list. */
