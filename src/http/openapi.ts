@@ -1,4 +1,8 @@
-import type { FastifyDynamicSwaggerOptions, SwaggerTransformObject } from '@fastify/swagger';
+import type {
+  FastifyDynamicSwaggerOptions,
+  SwaggerTransform,
+  SwaggerTransformObject,
+} from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { SESSION_COOKIE } from './auth.js';
@@ -37,6 +41,27 @@ const withUsedSchemasOnly: SwaggerTransformObject = (documentObject) => {
   return document;
 };
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/**
+ * fastify-type-provider-zod keeps only the description and content of a response given by media type: put
+ * back the headers it documents (OpenAPI header objects' schemas, as plain JSON Schema), such as the read
+ * operation's Brand-Key-Expires.
+ */
+const withResponseHeaders: SwaggerTransform = (route) => {
+  const transformed = jsonSchemaTransform(route);
+  const { response } = route.schema;
+  const documented = transformed.schema.response;
+  if (!isRecord(response) || !isRecord(documented)) return transformed;
+  for (const [status, declared] of Object.entries(response)) {
+    const out = documented[status];
+    if (isRecord(declared) && isRecord(declared.headers) && isRecord(out)) out.headers = declared.headers;
+  }
+  return transformed;
+};
+
 /**
  * `GET /openapi.json`, generated from the zod schemas that validate each route. OpenAPI 3.1 (JSON Schema
  * 2020-12) because it has a null type: under 3.0, a zod union with null became a `nullable` without a
@@ -72,7 +97,7 @@ export const OPENAPI_OPTIONS: FastifyDynamicSwaggerOptions = {
     },
     security: [{ bearer: [] }],
   },
-  transform: jsonSchemaTransform,
+  transform: withResponseHeaders,
   transformObject: withUsedSchemasOnly,
 };
 

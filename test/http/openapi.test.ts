@@ -8,10 +8,17 @@ import { campaignsApi, newDraft } from '../support/fixtures/campaigns.js';
 import { emailKeyWithSender, message, sendEmail } from '../support/fixtures/email.js';
 
 interface MediaType {
-  schema: { $ref?: string; properties?: Record<string, unknown>; required?: string[] };
+  schema: {
+    $ref?: string;
+    type?: string;
+    properties?: Record<string, unknown>;
+    required?: string[];
+    description?: string;
+  };
 }
 interface Response {
   description: string;
+  headers?: Record<string, { description?: string; schema: { type?: string; format?: string } }>;
   content?: Record<string, MediaType>;
 }
 interface Operation {
@@ -31,6 +38,8 @@ interface OpenApiDocument {
 
 const REDOCLY_CONFIG = fileURLToPath(new URL('../../redocly.yaml', import.meta.url));
 const PROBLEM_REF = '#/components/schemas/Problem';
+/** What the read operation answers, by format (README "Formats and sections"). */
+const READ_MEDIA_TYPES = ['application/json', 'text/markdown', 'application/design-tokens+json'];
 
 async function openApiDocument(testApp: TestApp): Promise<OpenApiDocument> {
   const response = await testApp.app.inject({ method: 'GET', url: '/openapi.json' });
@@ -137,7 +146,14 @@ describe('GET /openapi.json', () => {
 
     const read =
       document.paths['/functions/v1/brand-agent']?.post?.requestBody?.content['application/json']?.schema;
-    expect(Object.keys(read?.properties ?? {}).sort()).toEqual(['action', 'workspace_id']);
+    expect(Object.keys(read?.properties ?? {}).sort()).toEqual([
+      'action',
+      'format',
+      'knowledge_kinds',
+      'knowledge_tags',
+      'sections',
+      'workspace_id',
+    ]);
 
     const patch = document.paths['/api/v1/workspaces/{id}/campaigns/{campaign_id}']?.patch;
     expect(patch?.parameters?.map((parameter) => [parameter.name, parameter.in])).toEqual(
@@ -194,6 +210,18 @@ describe('GET /openapi.json', () => {
       expect(operation.responses['507']?.description, name).toContain('storage_full');
   });
 
+  it('documents the read operation answering each format as its own media type, with Brand-Key-Expires', () => {
+    const ok = document.paths['/functions/v1/brand-agent']?.post?.responses['200'];
+    expect(Object.keys(ok?.content ?? {})).toEqual(READ_MEDIA_TYPES);
+    expect(ok?.content?.['application/json']?.schema.$ref).toBe('#/components/schemas/BrandContext');
+    expect(ok?.content?.['text/markdown']?.schema).toMatchObject({ type: 'string' });
+    expect(ok?.content?.['application/design-tokens+json']?.schema).toMatchObject({ type: 'object' });
+    expect(ok?.headers?.['Brand-Key-Expires']).toMatchObject({
+      description: expect.stringContaining('RFC 3339') as string,
+      schema: { type: 'string', format: 'date-time' },
+    });
+  });
+
   it('gives every operation a unique camelCase operationId and a summary', () => {
     const operations = operationsOf(document);
     const ids = operations.map(([, operation]) => operation.operationId);
@@ -222,9 +250,13 @@ describe('GET /openapi.json', () => {
         } else if (status === '204' || status === '304') {
           expect(response.content, `${name} ${status} has no body`).toBeUndefined();
         } else {
-          // A captured email's HTML body is the one page the API answers (the console's mailbox frames it).
-          const type = name.endsWith('/content.html') ? 'text/html' : 'application/json';
-          expect(Object.keys(response.content ?? {}), `${name} ${status}`).toEqual([type]);
+          // A captured email's HTML body is the one page the API answers (the console's mailbox frames it);
+          // the read operation answers in the format asked.
+          const types =
+            name === 'POST /functions/v1/brand-agent'
+              ? READ_MEDIA_TYPES
+              : [name.endsWith('/content.html') ? 'text/html' : 'application/json'];
+          expect(Object.keys(response.content ?? {}), `${name} ${status}`).toEqual(types);
         }
       }
     }

@@ -7,10 +7,17 @@ import { AppError } from '../../core/errors.js';
 import { announceKeyExpiry, principalOf } from '../auth.js';
 import { ifNoneMatchMatches } from '../conditional.js';
 import type { ZodApp } from '../context.js';
-import { BODY_PROBLEMS, jsonResponse, withProblems } from '../schemas.js';
+import { BODY_PROBLEMS, withProblems } from '../schemas.js';
 
 export const BRAND_AGENT_PATH = '/functions/v1/brand-agent';
-/** The body is two short strings; anything near this size is not a brand context request. */
+/** Brand-Key-Expires as the API reference shows it (README "Formats and sections"); src/http/auth.ts sends it. */
+const KEY_EXPIRY_HEADER = {
+  type: 'string',
+  format: 'date-time',
+  description:
+    'When the brand read key expires (RFC 3339), on every answer to a key once the key is known, refusals included: rotate it before then. Not sent to a user token.',
+};
+/** The body is a few short strings and lists; anything near this size is not a brand context request. */
 const BODY_LIMIT = 16 * 1024;
 
 const requestSchema = z
@@ -70,11 +77,32 @@ export function brandAgentRoutes(app: ZodApp): void {
         operationId: 'readBrandContext',
         summary: 'Read brand context',
         description:
-          'Authorized by the Authorization header alone: a brand read key (brk_…) of the workspace, or a user token of a member. Any other method than POST answers 405 `method_not_allowed` with `Allow: POST`.',
+          'Authorized by the Authorization header alone: a brand read key (brk_…) of the workspace, or a user token of a member. Any other method than POST answers 405 `method_not_allowed` with `Allow: POST`. `format`, `sections`, `knowledge_kinds` and `knowledge_tags` choose the view: a knowledge filter needs the knowledge section (when `sections` is given), and `format: "dtcg"` carries colors and fonts only, without knowledge filters. Every answer to a key, refusals after the key is known included, carries `Brand-Key-Expires`.',
         body: requestSchema,
         response: withProblems(
           {
-            200: jsonResponse('The brand context, with its ETag', brandContextSchema),
+            200: {
+              description:
+                'The brand in the format the body asks (README "Formats and sections"): the brand context object (json, the default; with `sections`, only those between `workspace_id` and `updated_at`, `version`), Markdown, or design tokens. Each view has its own ETag; `Cache-Control: private, no-cache`.',
+              headers: { 'Brand-Key-Expires': KEY_EXPIRY_HEADER },
+              content: {
+                'application/json': { schema: brandContextSchema },
+                'text/markdown': {
+                  schema: z
+                    .string()
+                    .describe(
+                      'format markdown: the brand name as the title, then a `## Heading` per section, for a system prompt',
+                    ),
+                },
+                'application/design-tokens+json': {
+                  schema: z
+                    .record(z.string(), z.unknown())
+                    .describe(
+                      'format dtcg: the colors (`color.<role>`, `color.palette.<name>`) and fonts (`font.<slot>.family`, `font.<slot>.weight.<n>`) as a Design Tokens Community Group file',
+                    ),
+                },
+              },
+            },
             304: z.undefined().describe('Not modified: If-None-Match carries the current ETag'),
           },
           [
