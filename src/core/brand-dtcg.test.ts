@@ -144,6 +144,24 @@ describe('token names', () => {
     expect(tokenName('{color.primary}')).toBe('color-primary');
   });
 
+  it('keep brand text literal: braces, which DTCG reads as an alias, become parentheses', () => {
+    const tokens = designTokens(
+      brandContext({
+        name: 'Acme {color.primary}',
+        colors: { primary: '#6B3E26', palette: [{ name: 'Oat {milk}', hex: '#F2E8DC' }] },
+        fonts: { heading: { family: '{color.primary}', fallback: ['{font}'], source: 'custom' } },
+      }),
+    );
+    expect(tokens.$description).toBe('Design tokens of Acme (color.primary)');
+    expect(tokensOf(tokens).find((token) => token.path === 'font.heading.family')?.value).toEqual([
+      '(color.primary)',
+      '(font)',
+    ]);
+    expect((tokens.color as { palette: Record<string, Node> }).palette['oat-milk']?.$description).toBe(
+      'Oat (milk)',
+    );
+  });
+
   it('give every token a value and a type, its own or its group’s', () => {
     const hostile = palette(['a.b', '{primary}', '$value']);
     for (const tokens of [designTokens(hostile), designTokens(demoBrandContext())])
@@ -183,6 +201,19 @@ describe('Style Dictionary import', () => {
     expect(css.match(/^ {2}--/gm)).toHaveLength(15);
     expect(css).not.toContain('[object Object]');
     expect(css).not.toContain('brand-context');
+  });
+
+  it('imports a brand whose text holds braces or a comment’s end, without resolving or injecting anything', async () => {
+    const css = await cssVariables(
+      brandContext({
+        name: 'Acme {Coffee}',
+        colors: { primary: '#6B3E26', palette: [{ name: 'Oat */ body: red; /* {milk}', hex: '#F2E8DC' }] },
+        fonts: { heading: { family: '{color.primary}', source: 'custom' } },
+      }),
+    );
+    expect(css).toContain('--font-heading-family: (color.primary);');
+    expect(css).toContain('/** Oat * / body: red; /* (milk) */');
+    expect(css.match(/\*\//g)).toHaveLength(2);
   });
 
   it('quotes a family whose name has spaces', async () => {

@@ -22,6 +22,15 @@ interface Group {
   [name: string]: Token | Group | string | Record<string, unknown>;
 }
 
+/**
+ * Brand text as a DTCG string that tools read as nothing more: braces (an alias in DTCG, which Style
+ * Dictionary also resolves in descriptions) become parentheses, and a comment's end ("*" then "/") is broken
+ * up, because Style Dictionary copies descriptions into CSS comments.
+ */
+function literal(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().replace(/\{/g, '(').replace(/\}/g, ')').replace(/\*\//g, '* /');
+}
+
 /** A palette name as a DTCG token name: lower-case words joined by "-" (no ".", "{", "}" or leading "$"). */
 export function tokenName(name: string): string {
   return name
@@ -60,7 +69,7 @@ function colorGroup(colors: BrandContext['colors']): Group | null {
         names[index] ?? String(index),
         {
           $value: entry.hex,
-          $description: entry.role === null ? entry.name : `${entry.name} (${entry.role})`,
+          $description: literal(entry.role === null ? entry.name : `${entry.name} (${entry.role})`),
         },
       ]),
     );
@@ -74,7 +83,7 @@ function fontGroup(fonts: BrandContext['fonts']): Group | null {
     const font = fonts[slot];
     if (font === null) continue;
     const slotGroup: Group = {
-      family: { $type: 'fontFamily', $value: [font.family, ...font.fallback] },
+      family: { $type: 'fontFamily', $value: [font.family, ...font.fallback].map(literal) },
     };
     if (font.weights.length > 0)
       slotGroup.weight = {
@@ -92,7 +101,7 @@ function fontGroup(fonts: BrandContext['fonts']): Group | null {
  */
 export function brandDesignTokens(context: BrandContext, sections: readonly BrandSection[]): Group {
   const tokens: Group = {
-    $description: `Design tokens of ${context.name.replace(/\s+/g, ' ').trim()}`,
+    $description: literal(`Design tokens of ${context.name}`),
     $extensions: {
       'brand-context': {
         workspace_id: context.workspace_id,
