@@ -51,6 +51,39 @@ describeEachBackend('brand-context brand export and import', (backend) => {
     expect(exported.colors.palette.length).toBeGreaterThan(0);
   });
 
+  it('exports only the asked sections as Markdown, and the colors and fonts as design tokens', async () => {
+    const markdown = await cli([
+      'brand',
+      'export',
+      '--workspace',
+      source,
+      '--format',
+      'markdown',
+      '--sections',
+      'colors,voice',
+    ]);
+    expect(markdown.code).toBe(0);
+    expect(markdown.stdout).toMatch(/^# Acme Coffee\n/);
+    expect(markdown.stdout.match(/^## .+$/gm)).toEqual(['## Voice', '## Colors']);
+
+    const tokens = await cli(['brand', 'export', '--workspace', source, '--format', 'dtcg']);
+    expect(tokens.code).toBe(0);
+    const parsed = JSON.parse(tokens.stdout) as { color: { primary: { $value: string } }; font: object };
+    expect(parsed.color.primary.$value).toBe(exported.colors.primary);
+    expect(Object.keys(parsed.font)).toEqual(['heading', 'body']);
+  });
+
+  it('refuses an unknown format or section with exit 1, naming the option as the read operation does', async () => {
+    const result = await cli(['brand', 'export', '--workspace', source, '--sections', 'voice,logo']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^error: Invalid export options/);
+    expect(result.stderr).toContain('\n  sections[1]: must be one of name, description, voice');
+    const format = await cli(['brand', 'export', '--workspace', source, '--format', 'yaml']);
+    expect(format.code).toBe(1);
+    expect(format.stderr).toContain('\n  format: must be one of json, markdown, dtcg');
+  });
+
   it('imports an export into a new workspace losslessly: only workspace_id, updated_at and version differ', async () => {
     const target = workspace.id;
     const path = await file('export.json', JSON.stringify(exported));

@@ -1,6 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { parseBrandDocument, serializeBrandContext } from '../../core/brand-context.js';
+import { brandViewSchema } from '../../contract/brand-views.js';
+import { parseBrandDocument } from '../../core/brand-context.js';
+import { brandView, renderBrandView } from '../../core/brand-views.js';
+import { parseInput } from '../../core/inputs.js';
 import { describeError } from '../../store/errors.js';
 import { getBrand, replaceBrand } from '../../services/brand.js';
 import { withDeps } from '../deps.js';
@@ -43,11 +46,30 @@ export function brandCommand(program: Command): void {
 
   brand
     .command('export')
-    .description('print the workspace brand as JSON (the exact body the read operation returns)')
+    .description(
+      'print the workspace brand as the read operation returns it: JSON by default, or Markdown or design tokens',
+    )
     .requiredOption('--workspace <id>', 'workspace id')
-    .option('--json', 'accepted for symmetry: the output is always JSON')
-    .action(async (options: { workspace: string }) => {
+    .option('--format <format>', 'json (the default), markdown (for a system prompt) or dtcg (design tokens)')
+    .option('--sections <list>', 'only these sections, comma-separated (e.g. voice,colors)')
+    .option('--json', 'accepted for symmetry: the default output is JSON')
+    .action(async (options: { workspace: string; format?: string; sections?: string }) => {
+      // The read operation's own options schema (README "Formats and sections"), so both refuse alike.
+      const view = brandView(
+        parseInput(
+          brandViewSchema,
+          {
+            ...(options.format !== undefined && { format: options.format }),
+            ...(options.sections !== undefined && {
+              sections: options.sections.split(',').map((section) => section.trim()),
+            }),
+          },
+          '',
+          'Invalid export options',
+        ),
+      );
       const context = await withDeps((deps) => getBrand(deps, options.workspace));
-      process.stdout.write(`${serializeBrandContext(context)}\n`);
+      const { text } = renderBrandView(context, view);
+      process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
     });
 }
