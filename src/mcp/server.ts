@@ -1,14 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { type CallToolResult, type GetPromptResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { BRAND_SECTIONS } from '../core/brand-context.js';
 import { brandViewFields, checkBrandView } from '../contract/brand-views.js';
 import {
   CAMPAIGN_CONTENT_FIELDS,
   CAMPAIGN_STATUSES,
   type CampaignContentField,
 } from '../contract/campaigns.js';
-import type { KnowledgeEntry } from '../core/brand-context.js';
+import { BRAND_SECTIONS, type BrandSection, type KnowledgeEntry } from '../core/brand-context.js';
 import { searchKnowledge } from '../core/knowledge-search.js';
 import type { McpConfig } from './config.js';
 import { campaignListOutput, campaignOutput, inputSchema } from './schemas.js';
@@ -225,7 +224,7 @@ export function createBrandContextMcpServer({
   }
 
   /** The default workspace's brand as Markdown, for a resource or the prompt. */
-  async function brandMarkdown(sections?: (typeof BRAND_SECTIONS)[number][]): Promise<string> {
+  async function defaultBrandMarkdown(sections?: BrandSection[]): Promise<string> {
     try {
       return await client.readBrand(await resolveWorkspace(undefined), { format: 'markdown', sections });
     } catch (error) {
@@ -358,7 +357,7 @@ export function createBrandContextMcpServer({
       mimeType: 'text/markdown',
     },
     async (uri) => ({
-      contents: [{ uri: uri.href, mimeType: 'text/markdown', text: await brandMarkdown() }],
+      contents: [{ uri: uri.href, mimeType: 'text/markdown', text: await defaultBrandMarkdown() }],
     }),
   );
   for (const section of BRAND_SECTIONS) {
@@ -371,7 +370,7 @@ export function createBrandContextMcpServer({
         mimeType: 'text/markdown',
       },
       async (uri) => ({
-        contents: [{ uri: uri.href, mimeType: 'text/markdown', text: await brandMarkdown([section]) }],
+        contents: [{ uri: uri.href, mimeType: 'text/markdown', text: await defaultBrandMarkdown([section]) }],
       }),
     );
   }

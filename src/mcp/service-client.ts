@@ -61,7 +61,7 @@ export interface ListCampaignsQuery {
 export type Credential = 'access' | 'brand';
 
 /** The knowledge filters of the read operation. */
-export type KnowledgeFilters = Pick<BrandViewOptions, 'knowledge_kinds' | 'knowledge_tags'>;
+type KnowledgeFilters = Pick<BrandViewOptions, 'knowledge_kinds' | 'knowledge_tags'>;
 
 interface SendSpec {
   method: 'GET' | 'POST' | 'PATCH';
@@ -80,7 +80,7 @@ interface RequestSpec<S extends z.ZodType> extends SendSpec {
 const SNIPPET = 200;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** How long before a credential expires each answer starts saying so (README "MCP"). */
-export const EXPIRY_NOTICE_DAYS = 14;
+const EXPIRY_NOTICE_DAYS = 14;
 
 /**
  * A small client of the service's HTTP API (README: the read operation, the management API, campaign drafts). Every failure — a problem+json answer,

@@ -30,7 +30,7 @@ export function startStdioServer(config: McpConfig): StdioServerHandle {
   );
   if (config.brandReadKey === undefined && config.accessToken?.startsWith(KEY_KINDS.api.prefix) === true) {
     logToStderr(
-      'warning: a workspace API key cannot read brand context; set BRAND_READ_KEY for get_brand_context',
+      'warning: a workspace API key cannot read brand context; set BRAND_READ_KEY for get_brand_context and search_brand_knowledge',
     );
   }
   return handle;

@@ -83,7 +83,9 @@ describe('brand-context mcp: a member with one workspace and a personal access t
 
     it('advertises slim campaign schemas: every field, without prose, draft URL or 2^53 bound', async () => {
       const { tools } = await mcp.client.listTools();
-      const output = (name: string) => tools.find((tool) => tool.name === name)?.outputSchema;
+      const output = (name: string) =>
+        tools.find((tool) => tool.name === name)?.outputSchema as
+          { required?: string[]; properties?: Record<string, unknown> } | undefined;
       for (const tool of ['get_campaign', 'create_campaign_draft', 'update_campaign_draft']) {
         expect(output(tool)?.required, tool).toEqual([
           'id',
