@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { OPERATOR } from '../../src/services/audit.js';
@@ -11,11 +14,27 @@ import {
   eventually,
   expectHeading,
   expectNoPageProblems,
+  fetchedResources,
+  INSTALL_DIR,
   navigate,
+  pageWidth,
   rowOf,
+  screenshot,
   useBrowserFixture,
   WAIT_MS,
 } from './browser-harness.js';
+
+/** The snippets' tabs, and the name of each one's Copy button. */
+const SNIPPETS = [
+  { tab: 'curl', copy: 'Copy curl commands' },
+  { tab: 'Node fetch', copy: 'Copy Node snippet' },
+  { tab: 'Python requests', copy: 'Copy Python snippet' },
+  { tab: 'MCP client', copy: 'Copy MCP configuration' },
+];
+
+function clipboard(page: Page): Promise<string> {
+  return page.evaluate(() => (globalThis as unknown as DomWindow).navigator.clipboard.readText());
+}
 
 /** Every value of every input and textarea, and both storages: where a shown-once key could linger. */
 function everythingThePageHolds(page: Page): Promise<string> {
@@ -261,4 +280,91 @@ describeInBrowser('Agent Access in the console (Settings → Agent Access)', () 
       await expectNoPageProblems(session, `Agent Access (closing the new ${kind.title} dialog)`);
     });
   }
+
+  it('offers curl, Node, Python and MCP snippets for this service and workspace, each copied as shown', async () => {
+    const f = fixture();
+    const session = await f.open(f.member);
+    const { page, context } = session;
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: f.baseUrl });
+    await navigate(page, 'Agent Access');
+    const tablist = page.getByRole('tablist', { name: 'Snippets', exact: true });
+    expect(await tablist.getByRole('tab').allInnerTexts()).toEqual(SNIPPETS.map((snippet) => snippet.tab));
+
+    const shown: Record<string, string> = {};
+    for (const { tab, copy } of SNIPPETS) {
+      await tablist.getByRole('tab', { name: tab, exact: true }).click();
+      const panel = page.getByRole('tabpanel', { name: tab, exact: true });
+      const text = await panel.getByLabel(`${tab} snippet`, { exact: true }).innerText();
+      shown[tab] = text;
+      await panel.getByRole('button', { name: copy, exact: true }).click();
+      await eventually(() => clipboard(page), text, `${tab}: the clipboard holds the snippet shown`);
+    }
+    for (const tab of ['curl', 'Node fetch', 'Python requests']) {
+      expect(shown[tab]).toContain(`${f.baseUrl}/functions/v1/brand-agent`);
+      expect(shown[tab]).toContain(f.workspaceId);
+      expect(shown[tab]).toContain('BRAND_READ_KEY');
+      expect(shown[tab]).toMatch(/"?format"?: ?['"]markdown['"]/);
+    }
+
+    // The MCP block names this installation's own CLI, the service and the workspace; the token is to create.
+    const mcp = JSON.parse(shown['MCP client'] ?? '') as {
+      mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }>;
+    };
+    const server = mcp.mcpServers['brand-context'];
+    expect(server?.command).toBe('node');
+    expect(server?.args).toEqual([join(INSTALL_DIR, 'dist', 'cli', 'main.js'), 'mcp']);
+    expect(server?.env).toMatchObject({
+      BRAND_CONTEXT_URL: f.baseUrl,
+      BRAND_CONTEXT_WORKSPACE_ID: f.workspaceId,
+    });
+    expect(server?.env.BRAND_CONTEXT_ACCESS_TOKEN).toContain('personal access token');
+    await page
+      .getByRole('tabpanel', { name: 'MCP client', exact: true })
+      .getByRole('link', { name: 'create one under Access tokens', exact: true })
+      .click();
+    await expectHeading(page, 'Personal access tokens');
+    await expectNoPageProblems(session, 'Agent Access (snippets)');
+  });
+
+  it('gives a curl snippet that reads the brand, as JSON and as Markdown, with a key from the environment', async () => {
+    const f = fixture();
+    const { key } = await createBrandKey(f.testApp.deps, OPERATOR, {
+      workspaceId: f.workspaceId,
+      name: 'curl',
+    });
+    const session = await f.open(f.owner);
+    const { page } = session;
+    await navigate(page, 'Agent Access');
+    const snippet = await page.getByLabel('curl snippet', { exact: true }).innerText();
+    const { stdout } = await promisify(execFile)('sh', ['-c', snippet], {
+      env: { PATH: process.env.PATH, BRAND_READ_KEY: key },
+    });
+    const [json = '', markdown = ''] = stdout.split(/(?<=})(?=# )/);
+    expect((JSON.parse(json) as { name: string }).name).toBe('Acme Coffee');
+    expect(markdown).toMatch(/^# Acme Coffee\n[\s\S]*## Voice\n/);
+    await expectNoPageProblems(session, 'Agent Access (curl snippet)');
+  });
+
+  for (const viewport of [
+    { width: 390, height: 844 },
+    { width: 1280, height: 800 },
+    { width: 1366, height: 768 },
+  ])
+    it(`fits the snippets, the MCP block too, into ${String(viewport.width)} px`, async () => {
+      const f = fixture();
+      const session = await f.open(f.owner);
+      const { page } = session;
+      await page.setViewportSize(viewport);
+      // Loaded straight, not by way of the brand page that the console opens on.
+      await page.goto(`/w/${f.workspaceId}/settings/agent-access`);
+      await expectHeading(page, 'Agent Access');
+      await page.getByRole('tab', { name: 'MCP client', exact: true }).click();
+      const block = page.getByLabel('MCP client snippet', { exact: true });
+      await block.scrollIntoViewIfNeeded();
+      expect(await pageWidth(page)).toBeLessThanOrEqual(viewport.width);
+      await screenshot(page, `agent-access-snippets-${String(viewport.width)}`, { fullPage: false });
+      // The tokenizer belongs to the brand page: no other page fetches it.
+      expect(await fetchedResources(page, 'o200k')).toEqual([]);
+      await expectNoPageProblems(session, `Agent Access (snippets at ${String(viewport.width)} px)`);
+    });
 });

@@ -1,5 +1,8 @@
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
+import { BRAND_FORMATS } from '../../src/contract/brand-views.js';
+import { brandView, renderBrandView } from '../../src/core/brand-views.js';
 import { OPERATOR } from '../../src/services/audit.js';
 import { getBrand } from '../../src/services/brand.js';
 import { createBrandKey } from '../../src/services/keys.js';
@@ -10,8 +13,10 @@ import {
   type DomWindow,
   expectHeading,
   expectNoPageProblems,
+  fetchedResources,
   isFocused,
   navigate,
+  pageWidth,
   screenshot,
   useBrowserFixture,
   WAIT_MS,
@@ -28,9 +33,21 @@ function describedBy(field: Locator): Promise<string> {
 
 function preview(page: Page): Promise<Record<string, unknown>> {
   return page
-    .getByLabel('Read operation response preview', { exact: true })
+    .getByLabel('JSON response preview', { exact: true })
     .innerText()
     .then((text) => JSON.parse(text) as Record<string, unknown>);
+}
+
+/** The preview's tabs, one per format, in the order of BRAND_FORMATS. */
+const FORMAT_TABS = ['JSON', 'Markdown', 'Design tokens'];
+
+/** The token count each preview tab shows, in order; "counting…" until the tokenizer has loaded. */
+async function tokenCounts(page: Page): Promise<(number | string)[]> {
+  const tabs = page.getByRole('tablist', { name: 'Preview format', exact: true }).getByRole('tab');
+  return (await tabs.allInnerTexts()).map((text) => {
+    const count = /([\d,]+) tokens/.exec(text)?.[1];
+    return count === undefined ? text : Number(count.replaceAll(',', ''));
+  });
 }
 
 /** The brand form's sections, in the order of the form and of its section navigation. */
@@ -45,15 +62,6 @@ const SECTIONS = [
   'Skills',
   'Preferences',
 ];
-
-/** How wide the page is: wider than the window means it scrolls sideways. */
-function pageWidth(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document
-        .documentElement.scrollWidth,
-  );
-}
 
 /** `target` is in the window, and not under `above` (the sticky section navigation). */
 async function expectInViewBelow(page: Page, target: Locator, above: Locator): Promise<void> {
@@ -353,4 +361,85 @@ describeInBrowser('The brand editor in the console', () => {
     expect((await getBrand(f.testApp.deps, f.workspaceId)).name).not.toBe('Acme Coffee (draft name)');
     await expectNoPageProblems(session, 'Brand (preview)');
   });
+
+  it('previews the read operation as JSON, Markdown and design tokens in tabs, by mouse and arrow keys', async () => {
+    const { session, page } = await openBrandPage();
+    const tablist = page.getByRole('tablist', { name: 'Preview format', exact: true });
+    const tab = (name: string) => tablist.getByRole('tab', { name: new RegExp(`^${name}`) });
+    expect((await tablist.getByRole('tab').allInnerTexts()).map((text) => text.split('\n')[0])).toEqual(
+      FORMAT_TABS,
+    );
+    expect(await tab('JSON').getAttribute('aria-selected')).toBe('true');
+
+    await tab('Markdown').click();
+    const markdown = page.getByRole('tabpanel', { name: /^Markdown/ });
+    await markdown.waitFor();
+    expect(await markdown.getByLabel('Markdown response preview', { exact: true }).innerText()).toMatch(
+      /^# Acme Coffee.*\n[\s\S]*\n## Voice\n/,
+    );
+    expect(await page.getByRole('tabpanel', { name: /^JSON/ }).isVisible()).toBe(false);
+
+    // The keyboard: one Tab stop on the selected tab; arrows move and wrap, and select as they go.
+    await tab('Markdown').focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await isFocused(tab('Design tokens'))).toBe(true);
+    const tokens = page.getByRole('tabpanel', { name: /^Design tokens/ });
+    await tokens.waitFor();
+    expect(
+      JSON.parse(await tokens.getByLabel('Design tokens response preview', { exact: true }).innerText()),
+    ).toMatchObject({ color: { $type: 'color' } });
+    await page.keyboard.press('ArrowRight');
+    expect(await isFocused(tab('JSON'))).toBe(true);
+    expect(await tab('JSON').getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('ArrowLeft');
+    expect(await tab('Design tokens').getAttribute('aria-selected')).toBe('true');
+    expect(
+      await tablist
+        .getByRole('tab')
+        .evaluateAll((tabs) => tabs.map((t) => (t as DomElement).getAttribute('tabindex'))),
+    ).toEqual(['-1', '-1', '0']);
+    await expectNoPageProblems(session, 'Brand (preview tabs)');
+  });
+
+  it('counts the o200k tokens of each format as the read operation returns it, and counts again as the voice is edited', async () => {
+    const { f, session, page } = await openBrandPage();
+    // The tokenizer is a chunk of its own: only the brand page fetches it.
+    await expect
+      .poll(() => tokenCounts(page), { timeout: WAIT_MS })
+      .toEqual([expect.any(Number), expect.any(Number), expect.any(Number)]);
+    expect(await fetchedResources(page, 'o200k')).toHaveLength(1);
+    const brand = await getBrand(f.testApp.deps, f.workspaceId);
+    const served = BRAND_FORMATS.map((format) =>
+      countTokens(renderBrandView(brand, brandView({ format })).text),
+    );
+    expect(await tokenCounts(page)).toEqual(served);
+    await page.getByText('counted with o200k', { exact: false }).waitFor();
+
+    const voice = page.getByRole('textbox', { name: 'Voice', exact: true });
+    await voice.fill(`${await voice.inputValue()} Say where the beans come from, and who roasted them.`);
+    await expect.poll(() => tokenCounts(page), { timeout: WAIT_MS }).not.toEqual(served);
+    const [json = 0, markdown = 0] = (await tokenCounts(page)) as number[];
+    expect(json).toBeGreaterThan(served[0] ?? 0);
+    expect(markdown).toBeGreaterThan(served[1] ?? 0);
+    await page.getByRole('tab', { name: /^Markdown/ }).click();
+    expect(await page.getByLabel('Markdown response preview', { exact: true }).innerText()).toContain(
+      'who roasted them.',
+    );
+    await screenshot(page, 'brand-preview-1280', { fullPage: false });
+    await expectNoPageProblems(session, 'Brand (token counts)');
+  });
+
+  for (const viewport of [
+    { width: 390, height: 844 },
+    { width: 1366, height: 768 },
+  ])
+    it(`fits the preview's tabs into ${String(viewport.width)} px`, async () => {
+      const { session, page } = await openBrandPage();
+      await page.setViewportSize(viewport);
+      await page.getByRole('tab', { name: /^Markdown/ }).click();
+      await page.getByRole('heading', { level: 2, name: 'Preview', exact: true }).scrollIntoViewIfNeeded();
+      expect(await pageWidth(page)).toBeLessThanOrEqual(viewport.width);
+      await screenshot(page, `brand-preview-${String(viewport.width)}`, { fullPage: false });
+      await expectNoPageProblems(session, `Brand (preview at ${String(viewport.width)} px)`);
+    });
 });

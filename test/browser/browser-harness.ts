@@ -256,6 +256,29 @@ export interface DomWindow {
   sessionStorage: DomStorage;
 }
 
+/** How wide the page is: wider than the window means it scrolls sideways. */
+export function pageWidth(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document
+        .documentElement.scrollWidth,
+  );
+}
+
+/** The addresses of what the page has fetched (scripts, styles, API calls) that contain `part`. */
+export function fetchedResources(page: Page, part: string): Promise<string[]> {
+  return page.evaluate(
+    (part) =>
+      (
+        globalThis as unknown as { performance: { getEntriesByType(type: string): { name: string }[] } }
+      ).performance
+        .getEntriesByType('resource')
+        .map((entry) => entry.name)
+        .filter((name) => name.includes(part)),
+    part,
+  );
+}
+
 /** Whether `locator` is the focused element of its page. */
 export function isFocused(locator: Locator): Promise<boolean> {
   return locator.evaluate(

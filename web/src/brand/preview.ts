@@ -1,4 +1,6 @@
 import type { BrandContext } from '../../../src/contract/brand-context';
+import { BRAND_FORMATS, type BrandFormat } from '../../../src/contract/brand-views';
+import { brandView, renderBrandView } from '../../../src/core/brand-views';
 import type { BrandDocument } from './model';
 
 /** Placeholders for what only the service settles, on the next save. */
@@ -14,12 +16,16 @@ function sameKnowledge(a: BrandDocument['knowledge'][number], b: BrandContext['k
   );
 }
 
+// A number field holding text is marked invalid, and Save refuses it: the preview leaves it out meanwhile.
+const isNumber = (value: unknown): value is number => typeof value === 'number';
+const numberOrNull = (value: unknown) => (isNumber(value) ? value : null);
+
 /**
- * The JSON the read operation would return once `document` is saved: every key in the order of README "The
- * brand context object" (the service's serializeBrandContext), the edited entries' ids and timestamps left
- * to the service.
+ * The brand the read operation would read once `document` is saved, the edited entries' ids and timestamps
+ * left to the service: each key in the order the service's schema gives it, so that its JSON reads as the
+ * service's does.
  */
-export function previewJson(document: BrandDocument, saved: BrandContext, changed: boolean): string {
+function previewContext(document: BrandDocument, saved: BrandContext, changed: boolean): BrandContext {
   const savedKnowledge = new Map(saved.knowledge.map((entry) => [entry.id, entry]));
   const { colors, fonts } = document;
   const font = (value: BrandDocument['fonts']['heading']) =>
@@ -27,13 +33,13 @@ export function previewJson(document: BrandDocument, saved: BrandContext, change
       ? null
       : {
           family: value.family,
-          weights: value.weights,
+          weights: value.weights.filter(isNumber),
           fallback: value.fallback,
           source: value.source,
           url: value.url,
         };
 
-  const ordered = {
+  return {
     workspace_id: saved.workspace_id,
     name: document.name,
     description: document.description,
@@ -65,9 +71,9 @@ export function previewJson(document: BrandDocument, saved: BrandContext, change
       name: asset.name,
       url: asset.url,
       mime_type: asset.mime_type,
-      width: asset.width,
-      height: asset.height,
-      bytes: asset.bytes,
+      width: numberOrNull(asset.width),
+      height: numberOrNull(asset.height),
+      bytes: numberOrNull(asset.bytes),
       variant: asset.variant,
       background: asset.background,
       alt: asset.alt,
@@ -83,5 +89,31 @@ export function previewJson(document: BrandDocument, saved: BrandContext, change
     updated_at: changed ? SET_ON_SAVE : saved.updated_at,
     version: changed ? saved.version + 1 : saved.version,
   };
-  return JSON.stringify(ordered, null, 2);
+}
+
+/** One format's preview: what the read operation sends, and what the page shows of it. */
+export interface FormatPreview {
+  format: BrandFormat;
+  /** The response body, byte for byte (before encoding): what a model reads, and what is counted. */
+  sent: string;
+  /** The body as shown: JSON indented, the other formats as sent. */
+  shown: string;
+}
+
+const indentJson = (text: string) => JSON.stringify(JSON.parse(text), null, 2);
+
+/**
+ * Each format's answer of the read operation (README "Formats and sections") once `document` is saved,
+ * rendered by the service's own code.
+ */
+export function previewFormats(
+  document: BrandDocument,
+  saved: BrandContext,
+  changed: boolean,
+): FormatPreview[] {
+  const context = previewContext(document, saved, changed);
+  return BRAND_FORMATS.map((format) => {
+    const { text } = renderBrandView(context, brandView({ format }));
+    return { format, sent: text, shown: format === 'json' ? indentJson(text) : text };
+  });
 }

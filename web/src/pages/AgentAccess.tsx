@@ -1,11 +1,16 @@
+import { Link } from 'react-router';
 import { KEY_KINDS, type KeyKindId } from '../../../src/core/key-kinds';
+import { curlSnippet, curlSnippets, mcpConfig, nodeSnippet, pythonSnippet } from '../agentSnippets';
+import { CodeBlock } from '../components/CodeBlock';
 import { CopyButton } from '../components/CopyButton';
 import { KeySection, type KeySectionWords } from '../components/KeySection';
 import { PageHeader } from '../components/PageHeader';
 import { StatusMessage } from '../components/StatusMessage';
+import { Tabs } from '../components/Tabs';
 import { canManage, useWorkspace } from '../components/WorkspaceGate';
 import { workspacePath } from '../api';
 import { COPY_NOTICE, useNotice } from '../notice';
+import { useSignedIn } from '../session';
 import type { Member } from '../../../src/contract/members';
 import { useResource } from '../useResource';
 
@@ -30,13 +35,93 @@ const WORDS = {
 
 const { envVar } = KEY_KINDS.brand;
 
-function testRequest(workspaceId: string): string {
-  return [
-    `curl -sS -X POST ${window.location.origin}/functions/v1/brand-agent \\`,
-    `  -H "Authorization: Bearer $${envVar}" \\`,
-    "  -H 'Content-Type: application/json' \\",
-    `  -d '{"action":"context","workspace_id":"${workspaceId}"}'`,
-  ].join('\n');
+interface SnippetsProps {
+  workspaceId: string;
+  onNotice: (message: string) => void;
+}
+
+/** How to read the brand from code and connect an AI client, each a snippet to copy. */
+function Snippets({ workspaceId, onNotice }: SnippetsProps) {
+  const { installDir } = useSignedIn();
+  // The console is served by the service itself: its origin is the service's address.
+  const target = { origin: window.location.origin, workspaceId };
+  const tokensPage = `/account/tokens?workspace=${encodeURIComponent(workspaceId)}`;
+  const snippets = [
+    {
+      id: 'curl',
+      title: 'curl',
+      copy: 'Copy curl commands',
+      note: (
+        <>
+          With a brand read key in <code>{envVar}</code>.
+        </>
+      ),
+      text: curlSnippets(target),
+    },
+    {
+      id: 'node',
+      title: 'Node fetch',
+      copy: 'Copy Node snippet',
+      note: (
+        <>
+          With a brand read key in <code>{envVar}</code>.
+        </>
+      ),
+      text: nodeSnippet(target),
+    },
+    {
+      id: 'python',
+      title: 'Python requests',
+      copy: 'Copy Python snippet',
+      note: (
+        <>
+          With a brand read key in <code>{envVar}</code> (<code>pip install requests</code>).
+        </>
+      ),
+      text: pythonSnippet(target),
+    },
+    {
+      id: 'mcp',
+      title: 'MCP client',
+      copy: 'Copy MCP configuration',
+      note: (
+        <>
+          For Claude Desktop’s <code>claude_desktop_config.json</code> or Cursor’s{' '}
+          <code>~/.cursor/mcp.json</code>. The MCP server acts as you, with a personal access token rather
+          than a key: <Link to={tokensPage}>create one under Access tokens</Link> and paste it in. The path is
+          where Brand Context is installed on the machine that runs this service
+          {installDir === null ? ' (replace it)' : ''}; if your AI client runs on another computer, install
+          Brand Context there and put that path instead.
+        </>
+      ),
+      text: mcpConfig(target, installDir),
+    },
+  ];
+  return (
+    <section className="section">
+      <h2>Read the brand from code</h2>
+      <p className="section-description">
+        Ready to paste, with this service’s address and this workspace’s ID filled in. Markdown is the compact
+        form for system prompts.
+      </p>
+      <Tabs
+        label="Snippets"
+        tabs={snippets.map(({ id, title, copy, note, text }) => ({
+          id,
+          label: title,
+          panel: (
+            <>
+              <p className="tab-panel-note">{note}</p>
+              <CodeBlock label={`${title} snippet`}>{text}</CodeBlock>
+              <div className="button-row">
+                <CopyButton text={text} label={copy} onNotice={onNotice} />
+              </div>
+            </>
+          ),
+        }))}
+      />
+    </section>
+  );
 }
 
 /** Settings → Agent Access (README "Brand read keys"): the workspace id, keys, and how to rotate one. */
@@ -78,6 +163,8 @@ export function AgentAccess() {
         onNotice={showNotice}
       />
 
+      <Snippets workspaceId={workspace.id} onNotice={showNotice} />
+
       <section className="section">
         <h2>Rotating a key</h2>
         <p className="section-description">
@@ -92,7 +179,9 @@ export function AgentAccess() {
           </li>
           <li>
             Verify the new key with a test request; it answers 200 with the brand:
-            <pre className="code-block">{testRequest(workspace.id)}</pre>
+            <pre className="code-block">
+              {curlSnippet({ origin: window.location.origin, workspaceId: workspace.id })}
+            </pre>
           </li>
           <li>Revoke the old key.</li>
         </ol>

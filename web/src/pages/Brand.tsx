@@ -1,15 +1,14 @@
 import { type MouseEvent, type SubmitEvent, type ReactNode, useMemo, useRef, useState } from 'react';
 import { api, workspacePath } from '../api';
 import { AssetsEditor } from '../brand/AssetsEditor';
+import { BrandPreview } from '../brand/BrandPreview';
 import { ColorsEditor } from '../brand/ColorsEditor';
 import { FontsEditor } from '../brand/FontsEditor';
 import { KnowledgeEditor } from '../brand/KnowledgeEditor';
 import { type BrandDocument, type BrandForm, toDocument, toForm, validate } from '../brand/model';
 import { PreferencesEditor } from '../brand/PreferencesEditor';
-import { previewJson } from '../brand/preview';
 import { SkillsEditor } from '../brand/SkillsEditor';
 import { SocialEditor } from '../brand/SocialEditor';
-import { CodeBlock } from '../components/CodeBlock';
 import { TextField } from '../components/fields';
 import { PageHeader } from '../components/PageHeader';
 import { ProblemAlert } from '../components/ProblemAlert';
@@ -246,15 +245,7 @@ function BrandEditor({ workspaceId, loaded, readOnly }: BrandEditorProps) {
             </div>
           )}
         </form>
-        <section aria-labelledby="preview-heading" className="brand-preview">
-          <h2 id="preview-heading">Preview</h2>
-          <p className="section-description">
-            What <code>POST /functions/v1/brand-agent</code> returns {changed ? 'once you save' : 'now'}.
-          </p>
-          <CodeBlock label="Read operation response preview">
-            {previewJson(document, saved, changed)}
-          </CodeBlock>
-        </section>
+        <BrandPreview document={document} saved={saved} changed={changed} />
       </div>
       {unsaved.dialog}
     </>
