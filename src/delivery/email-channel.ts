@@ -91,7 +91,7 @@ export class EmailChannel implements DeliveryChannel {
   private async attempt(job: ClaimedEmail, smtp: SmtpSender, signal: AbortSignal): Promise<SmtpResult> {
     let body: EmailBody;
     try {
-      body = await openEmailBody(this.options.secrets, job.message);
+      body = openEmailBody(this.options.secrets, job.message);
     } catch (error) {
       if (error instanceof AppError && error.code === 'secret_unreadable') {
         return {

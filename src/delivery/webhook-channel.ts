@@ -54,15 +54,12 @@ export class WebhookChannel implements DeliveryChannel {
     return () => this.settle(delivery, webhook, attemptedAt, result);
   }
 
-  private async signatures(webhook: WebhookRecord, id: string, at: Date, body: string): Promise<string> {
+  private signatures(webhook: WebhookRecord, id: string, at: Date, body: string): string {
     const { secrets } = this.options;
     const current = [webhook.secret, previousSecretLive(webhook, at.getTime())].filter(
       (sealed): sealed is string => sealed !== undefined,
     );
-    const signatures = await Promise.all(
-      current.map(async (sealed) => new Signer(await secrets.open(sealed)).sign(id, at, body)),
-    );
-    return signatures.join(' ');
+    return current.map((sealed) => new Signer(secrets.open(sealed)).sign(id, at, body)).join(' ');
   }
 
   /** Signs and sends; anything that keeps it from being sent is a failed attempt the log explains. */
@@ -81,7 +78,7 @@ export class WebhookChannel implements DeliveryChannel {
     if (webhook.disabledAt !== null) return notSent('the endpoint is disabled');
     let signature: string;
     try {
-      signature = await this.signatures(webhook, delivery.eventId, attemptedAt, delivery.payload);
+      signature = this.signatures(webhook, delivery.eventId, attemptedAt, delivery.payload);
     } catch (error) {
       if (error instanceof AppError && error.code === 'secret_unreadable') {
         return notSent('the signing secret was sealed with another BRAND_CONTEXT_ENCRYPTION_KEY');

@@ -4,7 +4,7 @@ import { DEFAULT_EMAIL_FROM, type DeliveryConfig } from '../config.js';
 import type { Clock } from '../core/clock.js';
 import type { Deps } from '../services/deps.js';
 import { sweepKeyExpiry } from '../services/key-expiry.js';
-import { SecretBox } from '../services/secret-box.js';
+import type { SecretBox } from '../services/secret-box.js';
 import type { ClaimedJob, DeliveryChannel } from './channel.js';
 import { EmailChannel } from './email-channel.js';
 import { SmtpSender } from './smtp-sender.js';
@@ -189,12 +189,13 @@ export class DeliveryWorker {
  */
 export function startDeliveryWorker(options: {
   deps: Deps;
+  secrets: SecretBox;
   config: DeliveryConfig;
   smtpUrl: string | undefined;
   emailFrom: string;
   logger: FastifyBaseLogger;
 }): DeliveryWorker {
-  const { deps, config, smtpUrl, emailFrom, logger } = options;
+  const { deps, secrets, config, smtpUrl, emailFrom, logger } = options;
   if (smtpUrl === undefined) {
     logger.warn(
       'SMTP_URL is not set: email is captured, not sent (read it in Settings → Email → Development mailbox, or with npx brand-context mailbox)',
@@ -203,7 +204,7 @@ export function startDeliveryWorker(options: {
   const worker = new DeliveryWorker({
     deps,
     logger,
-    secrets: new SecretBox(deps.store, config.encryptionKey),
+    secrets,
     sender: new WebhookSender({ allowPrivate: config.allowPrivateUrls }),
     smtp: smtpUrl === undefined ? undefined : new SmtpSender(smtpUrl, { maxConnections: config.workers }),
     concurrency: config.workers,

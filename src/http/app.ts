@@ -24,7 +24,7 @@ import {
   type AccountLinkLimits,
   DEFAULT_ACCOUNT_LINK_LIMITS,
 } from '../services/account-email.js';
-import { SecretBox } from '../services/secret-box.js';
+import type { SecretBox } from '../services/secret-box.js';
 import { WebhookService } from '../services/webhooks.js';
 import { UsageRecorder } from '../services/usage.js';
 import type { Store } from '../store/store.js';
@@ -57,8 +57,10 @@ export interface AppOptions {
   installDir?: string;
   /** Header, body, keep-alive and shutdown timeouts (src/http/transport.ts); production defaults otherwise. */
   httpTimeouts?: Partial<HttpTimeouts>;
-  /** Webhook address rules and the key sealing their secrets; only public https:// targets by default. */
-  webhooks?: Partial<Pick<DeliveryConfig, 'allowPrivateUrls' | 'encryptionKey'>>;
+  /** Seals webhook secrets and email bodies, its key read as the store was opened (`SecretBox.load`). */
+  secrets: SecretBox;
+  /** Webhook address rules; only public https:// targets by default. */
+  webhooks?: Partial<Pick<DeliveryConfig, 'allowPrivateUrls'>>;
   /**
    * Account email's sender (EMAIL_FROM) and where its links point (PUBLIC_URL): by default, the address the
    * app listens on.
@@ -122,7 +124,7 @@ function listeningUrl(server: Server): string {
 
 /** The use cases every route reaches as `app.services`, each built with the ones it depends on. */
 function buildServices(options: AppOptions, clock: Clock, server: Server): AppServices {
-  const { store, logger } = options;
+  const { store, logger, secrets } = options;
   const deps = { store, clock };
   const usage = new UsageRecorder(
     store,
@@ -132,7 +134,6 @@ function buildServices(options: AppOptions, clock: Clock, server: Server): AppSe
     options.usageFlushMs,
   );
   const tokens = new TokenService(deps, { sessionTtlSeconds: 3600, ...options.auth }, usage);
-  const secrets = new SecretBox(store, options.webhooks?.encryptionKey);
   const accountMail = {
     secrets,
     from: options.email?.from ?? DEFAULT_EMAIL_FROM,
@@ -205,9 +206,6 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   const services = buildServices(options, clock, app.server);
   app.decorate('services', services);
-  // Read (or made) as the app starts, so that no transaction that seals is the first to read it (SecretBox.load)
-  // and no request's failed write leaves it behind.
-  app.addHook('onReady', () => services.accountMail.secrets.load());
   app.addHook('preClose', () => transport.drain());
   app.addHook('onClose', async () => {
     services.credentials.close();

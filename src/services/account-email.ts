@@ -101,8 +101,7 @@ export async function sendAccountEmail(
 
 /**
  * Invites `user` into the workspace: a link to choose a password, replacing the invites sent before. Call it
- * in the transaction of the change that invites (the membership), so the email goes out only if it commits,
- * with `mail.secrets` loaded before that transaction began (SecretBox.load).
+ * in the transaction of the change that invites (the membership), so the email goes out only if it commits.
  */
 export async function queueInvite(
   store: Pick<Repositories, 'accountTokens' | 'email'>,
@@ -191,7 +190,6 @@ export class AccountLinks {
     takeAttempt(this.resetPerEmail, email, 'reset_email');
     const at = isoAt(this.deps.clock);
     const user = await this.deps.store.users.findByEmail(email);
-    await this.mail.secrets.load();
     await this.deps.store.transaction(async (tx) => {
       // A new link replaces the earlier ones (for an unknown address, this finds none to end).
       await tx.accountTokens.expireUnused(user?.id ?? '', 'password_reset', at, 'replaced');

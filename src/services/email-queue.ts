@@ -102,7 +102,7 @@ export async function queueEmail(
     headers: { ...draft.headers },
     tags: { ...draft.tags },
     subject: draft.subject,
-    body: await secrets.seal(JSON.stringify(body)),
+    body: secrets.seal(JSON.stringify(body)),
     status: messageStatus(recipients.map((recipient) => recipient.status)),
     createdAt: at,
     updatedAt: at,
@@ -125,6 +125,6 @@ export async function queueEmail(
 }
 
 /** The bodies of a stored message. */
-export async function openEmailBody(secrets: SecretBox, message: EmailMessageRecord): Promise<EmailBody> {
-  return JSON.parse(await secrets.open(message.body)) as EmailBody;
+export function openEmailBody(secrets: SecretBox, message: EmailMessageRecord): EmailBody {
+  return JSON.parse(secrets.open(message.body)) as EmailBody;
 }

@@ -83,7 +83,8 @@ export async function readCapturedEmail(
   secrets: SecretBox,
   message: EmailMessageWithRecipients,
 ): Promise<CapturedEmail> {
-  const [events, body] = await Promise.all([store.email.events(message.id), openEmailBody(secrets, message)]);
+  const body = openEmailBody(secrets, message);
+  const events = await store.email.events(message.id);
   return {
     ...toEmailMessageView(message, events),
     to: message.toHeader,
@@ -190,7 +191,6 @@ export class EmailService {
             key: idempotencyKey,
             requestHash: createHash('sha256').update(canonicalJson(input)).digest('hex'),
           };
-    await this.secrets.load();
     try {
       return await this.deps.store.transaction(async (tx) => {
         const earlier =

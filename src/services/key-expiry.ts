@@ -39,7 +39,6 @@ export async function sweepKeyExpiry(
 ): Promise<number> {
   const now = deps.clock.now();
   const at = new Date(now).toISOString();
-  await mail.secrets.load();
   let published = 0;
   for (const kind of KEY_KIND_LIST) {
     for (const [index, { notice, event, daysBefore }] of NOTICES.entries()) {

@@ -66,7 +66,6 @@ export async function addMember(
       ? undefined
       : await hashPassword(parseInput(passwordSchema, input.password, 'password'));
   const createdAt = isoAt(deps.clock);
-  await mail.secrets.load();
   return deps.store.transaction(async (tx) => {
     // Inside the transaction: an account created here is gone again if the member cannot be added.
     const user = await findOrCreateUser({ store: tx, clock: deps.clock }, input.email);
@@ -129,7 +128,6 @@ export async function resendInvite(
   userId: string,
 ): Promise<MemberInvite> {
   const at = isoAt(deps.clock);
-  await mail.secrets.load();
   return deps.store.transaction(async (tx) => {
     const member = await tx.workspaces.getMember(workspaceId, userId);
     const user = member && (await tx.users.get(userId));

@@ -1,11 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { describe, expect, it } from 'vitest';
-import type { Repositories } from '../store/store.js';
+import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
+import { sqliteBackend, type TestDatabase } from '../../test/support/databases.js';
+import { DEFAULT_EMAIL_FROM } from '../config.js';
+import { openStore } from '../store/open-store.js';
+import type { Repositories, Store } from '../store/store.js';
+import { openEmailBody, queueEmail } from './email-queue.js';
 import { generateWebhookSecret, SecretBox } from './secret-box.js';
 
-/** Settings are only read when no key is configured; these tests configure one. */
-const noSettings = {} as Pick<Repositories, 'settings'>;
+/** Settings that fail the test if asked: a configured key must never be looked up. */
+const noSettings: Pick<Repositories, 'settings'> = {
+  settings: {
+    getOrCreate: () => Promise.reject(new Error('the settings were read although a key is configured')),
+  },
+};
 
 describe('webhook secrets', () => {
   it('generates whsec_ secrets that the standardwebhooks package accepts, each different', () => {
@@ -16,40 +24,76 @@ describe('webhook secrets', () => {
   });
 
   it('seals a secret so that the sealed text does not contain it, and opens it again', async () => {
-    const secrets = new SecretBox(noSettings, randomBytes(32));
+    const secrets = await SecretBox.load(noSettings, randomBytes(32));
     const secret = generateWebhookSecret();
-    const sealed = await secrets.seal(secret);
+    const sealed = secrets.seal(secret);
     expect(sealed).not.toContain(secret.slice('whsec_'.length, 20));
-    expect(await secrets.seal(secret)).not.toBe(sealed);
-    expect(await secrets.open(sealed)).toBe(secret);
+    expect(secrets.seal(secret)).not.toBe(sealed);
+    expect(secrets.open(sealed)).toBe(secret);
   });
 
   it('refuses with secret_unreadable a secret sealed under another key', async () => {
-    const sealed = await new SecretBox(noSettings, randomBytes(32)).seal(generateWebhookSecret());
-    await expect(new SecretBox(noSettings, randomBytes(32)).open(sealed)).rejects.toMatchObject({
-      code: 'secret_unreadable',
-    });
-    await expect(new SecretBox(noSettings, randomBytes(32)).open('not sealed')).rejects.toMatchObject({
-      code: 'secret_unreadable',
-    });
+    const sealed = (await SecretBox.load(noSettings, randomBytes(32))).seal(generateWebhookSecret());
+    const elsewhere = await SecretBox.load(noSettings, randomBytes(32));
+    expect(() => elsewhere.open(sealed)).toThrow(expect.objectContaining({ code: 'secret_unreadable' }));
+    expect(() => elsewhere.open('not sealed')).toThrow(
+      expect.objectContaining({ code: 'secret_unreadable' }),
+    );
   });
 
-  it('asks the database for its key again after a failed read, rather than failing from then on', async () => {
-    const stored = new Map<string, string>();
+  it('is made only by loading its key: no constructor hands out a box whose key is still to be read', () => {
+    // Checked by the type checker (npx tsc --noEmit): the constructor is private.
+    expectTypeOf<typeof SecretBox>().not.toExtend<new (...args: never[]) => SecretBox>();
+  });
+
+  it('fails to load while the database is unavailable, and loads its key once the database answers', async () => {
     let unavailable = true;
     const settings: Pick<Repositories, 'settings'> = {
       settings: {
-        getOrCreate(name, value) {
-          if (unavailable) return Promise.reject(new Error('the database is unavailable'));
-          if (!stored.has(name)) stored.set(name, value);
-          return Promise.resolve(stored.get(name) ?? value);
-        },
+        getOrCreate: (_name, value) =>
+          unavailable ? Promise.reject(new Error('the database is unavailable')) : Promise.resolve(value),
       },
     };
-    const secrets = new SecretBox(settings);
-    await expect(secrets.seal(generateWebhookSecret())).rejects.toThrow('the database is unavailable');
+    await expect(SecretBox.load(settings)).rejects.toThrow('the database is unavailable');
     unavailable = false;
+    const secrets = await SecretBox.load(settings);
     const secret = generateWebhookSecret();
-    expect(await secrets.open(await secrets.seal(secret))).toBe(secret);
+    expect(secrets.open(secrets.seal(secret))).toBe(secret);
+  });
+});
+
+describe('the key kept in a SQLite database', () => {
+  let database: TestDatabase;
+  let store: Store;
+
+  beforeEach(async () => {
+    database = await sqliteBackend.create();
+    store = await openStore(database.config);
+  });
+
+  afterEach(async () => {
+    await store.close();
+    await database.drop();
+  });
+
+  // SQLite's one connection is the transaction's until it ends: a box that read its key there would wait forever.
+  it('seals inside a transaction of a fresh database, and a box loaded later opens it with the same key', async () => {
+    const secrets = await SecretBox.load(store);
+    const { message } = await store.transaction((tx) =>
+      queueEmail(tx, secrets, new Date().toISOString(), {
+        workspaceId: null,
+        source: 'account',
+        from: DEFAULT_EMAIL_FROM,
+        to: ['ada@example.com'],
+        subject: 'Reset your password',
+        text: 'Choose a new password: https://brand.test/reset#one-time-token',
+      }),
+    );
+    const stored = await store.email.get(null, message.id);
+    if (!stored) throw new Error('the queued message is gone');
+    expect(openEmailBody(await SecretBox.load(store), stored)).toEqual({
+      html: null,
+      text: 'Choose a new password: https://brand.test/reset#one-time-token',
+    });
   });
 });

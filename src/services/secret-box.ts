@@ -18,41 +18,24 @@ export function generateWebhookSecret(): string {
  * may carry one-time links). The key is `BRAND_CONTEXT_ENCRYPTION_KEY` (32 bytes, base64)
  * when set, which keeps a copy of the database alone from revealing them; otherwise one generated once and
  * kept in the database's settings (README "Configuration").
+ *
+ * A box exists only with its key in hand (`SecretBox.load`), so sealing and opening never touch the store:
+ * they are safe inside any transaction, even on SQLite, whose one connection is the transaction's until it
+ * ends (a first read of the key from inside one would wait for it forever).
  */
 export class SecretBox {
-  private key: Promise<Buffer> | undefined;
+  private constructor(private readonly key: Buffer) {}
 
-  constructor(
-    private readonly store: Pick<Repositories, 'settings'>,
-    private readonly configuredKey?: Buffer,
-  ) {}
-
-  private encryptionKey(): Promise<Buffer> {
-    this.key ??= this.configuredKey
-      ? Promise.resolve(this.configuredKey)
-      : this.store.settings.getOrCreate('webhook_secrets_key', randomBytes(32).toString('base64')).then(
-          (value) => Buffer.from(value, 'base64'),
-          (error: unknown) => {
-            // Not kept: a database that failed once (an outage) is asked again next time.
-            this.key = undefined;
-            throw error;
-          },
-        );
-    return this.key;
+  /** The box of `configuredKey`, or else of the key kept in the database, made there on first use. */
+  static async load(store: Pick<Repositories, 'settings'>, configuredKey?: Buffer): Promise<SecretBox> {
+    if (configuredKey) return new SecretBox(configuredKey);
+    const kept = await store.settings.getOrCreate('webhook_secrets_key', randomBytes(32).toString('base64'));
+    return new SecretBox(Buffer.from(kept, 'base64'));
   }
 
-  /**
-   * Reads the key now, if it is kept in the database. Call it before a transaction that seals (queueEmail):
-   * on SQLite the store's one connection is the transaction's until it ends, so a first read of the key
-   * from inside it would wait for the transaction forever.
-   */
-  async load(): Promise<void> {
-    await this.encryptionKey();
-  }
-
-  async seal(secret: string): Promise<string> {
+  seal(secret: string): string {
     const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', await this.encryptionKey(), iv);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
     return [SEALED_VERSION, iv, sealed, cipher.getAuthTag()]
       .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
@@ -60,14 +43,13 @@ export class SecretBox {
   }
 
   /** The secret; 500 `secret_unreadable` when it was sealed with another key than this node's. */
-  async open(sealed: string): Promise<string> {
+  open(sealed: string): string {
     const [version, iv, data, tag] = sealed.split('.');
-    const key = await this.encryptionKey();
     try {
       if (version !== SEALED_VERSION || iv === undefined || data === undefined || tag === undefined) {
         throw new Error('unknown form');
       }
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+      const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
       decipher.setAuthTag(Buffer.from(tag, 'base64url'));
       return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString(
         'utf8',

@@ -137,7 +137,7 @@ export class WebhookService {
       url: input.url,
       events: input.events,
       description: input.description ?? null,
-      secret: await this.secrets.seal(secret),
+      secret: this.secrets.seal(secret),
       previousSecret: null,
       previousSecretExpiresAt: null,
       disabledAt: null,
@@ -216,7 +216,7 @@ export class WebhookService {
     const webhook = await requireWebhook(this.deps.store, workspaceId, webhookId);
     const now = this.deps.clock.now();
     // Opened before the audit: a secret this node cannot open (secret_unreadable) was not revealed.
-    const secret = await this.secrets.open(webhook.secret);
+    const secret = this.secrets.open(webhook.secret);
     await recordAudit(this.deps.store, actor, new Date(now).toISOString(), {
       workspaceId,
       action: 'webhook.secret_revealed',
@@ -233,7 +233,7 @@ export class WebhookService {
   /** A new secret; the current one keeps signing beside it for 24 hours (SECRET_OVERLAP_MS). */
   async rotateSecret(actor: Actor, workspaceId: string, webhookId: string): Promise<WebhookSecret> {
     const secret = generateWebhookSecret();
-    const sealed = await this.secrets.seal(secret);
+    const sealed = this.secrets.seal(secret);
     const now = this.deps.clock.now();
     const at = new Date(now).toISOString();
     const overlapUntil = new Date(now + SECRET_OVERLAP_MS).toISOString();

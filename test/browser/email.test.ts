@@ -6,7 +6,6 @@ import { DeliveryWorker } from '../../src/delivery/worker.js';
 import { WebhookSender } from '../../src/delivery/webhook-sender.js';
 import { OPERATOR } from '../../src/services/audit.js';
 import { addMember } from '../../src/services/members.js';
-import { SecretBox } from '../../src/services/secret-box.js';
 import type { CreatedKey } from '../../src/contract/keys.js';
 import {
   type BrowserFixture,
@@ -36,7 +35,7 @@ function startWorker(f: BrowserFixture, relay?: SmtpRelay): DeliveryWorker {
   const { store, app } = f.testApp;
   const worker = new DeliveryWorker({
     deps: { store, clock: systemClock },
-    secrets: new SecretBox(store),
+    secrets: app.services.accountMail.secrets,
     sender: new WebhookSender({ allowPrivate: true }),
     smtp: relay && new SmtpSender(relay.url, { maxConnections: 2 }),
     logger: app.log,

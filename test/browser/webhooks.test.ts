@@ -6,7 +6,6 @@ import { systemClock } from '../../src/core/clock.js';
 import { DeliveryWorker } from '../../src/delivery/worker.js';
 import { WebhookSender } from '../../src/delivery/webhook-sender.js';
 import { OPERATOR } from '../../src/services/audit.js';
-import { SecretBox } from '../../src/services/secret-box.js';
 import {
   type BrowserFixture,
   cellOf,
@@ -27,7 +26,7 @@ function startWorker(f: BrowserFixture): DeliveryWorker {
   const { store, app } = f.testApp;
   const worker = new DeliveryWorker({
     deps: { store, clock: systemClock },
-    secrets: new SecretBox(store),
+    secrets: app.services.accountMail.secrets,
     sender: new WebhookSender({ allowPrivate: true }),
     logger: app.log,
     concurrency: 2,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
+import { SecretBox } from '../../src/services/secret-box.js';
 import { openStore } from '../../src/store/open-store.js';
 import { describeEachBackend, type TestDatabase } from '../support/databases.js';
 import { killAllChildren, runCli, runCliJson } from './cli-process.js';
@@ -19,7 +20,7 @@ describeEachBackend('brand-context users and the API share accounts', (backend) 
 
   async function signIn(email: string, password: string): Promise<number> {
     const store = await openStore(database.config);
-    const app = buildApp({ store, logger: createLogger('silent') });
+    const app = buildApp({ store, logger: createLogger('silent'), secrets: await SecretBox.load(store) });
     try {
       const response = await app.inject({
         method: 'POST',
@@ -76,7 +77,7 @@ describeEachBackend('brand-context users and the API share accounts', (backend) 
 
   it('makes the same key and workspace records through the CLI as through the API, each audited', async () => {
     const store = await openStore(database.config);
-    const app = buildApp({ store, logger: createLogger('silent') });
+    const app = buildApp({ store, logger: createLogger('silent'), secrets: await SecretBox.load(store) });
     try {
       const session = await app.inject({
         method: 'POST',

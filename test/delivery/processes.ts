@@ -99,7 +99,8 @@ export function useDeliverySuite(backend: TestBackend): DeliverySuite {
       ServerProcess.start([], { databaseUrl: ready(database).url, env: { ...DELIVERY_ENV, ...env } }),
     async createEndpoint(url) {
       const seed = await seedDemo(suite.deps);
-      const webhooks = new WebhookService(suite.deps, new SecretBox(suite.store, ENCRYPTION_KEY), {
+      const secrets = await SecretBox.load(suite.store, ENCRYPTION_KEY);
+      const webhooks = new WebhookService(suite.deps, secrets, {
         allowPrivate: true,
       });
       const webhook = await webhooks.create(OPERATOR, seed.workspace_id, { url, events: ['*'] });

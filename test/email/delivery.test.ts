@@ -119,7 +119,7 @@ describeEachBackend('email delivery', (backend) => {
     database = await backend.create();
     store = await openStore(database.config);
     deps = { store, clock: systemClock };
-    secrets = new SecretBox(store);
+    secrets = await SecretBox.load(store);
   });
 
   afterAll(async () => {

@@ -40,7 +40,7 @@ describeEachBackend('brand-context serve and SMTP_URL', (backend) => {
     try {
       const server = await startServer({ SMTP_URL: relay.url });
       const ready = setUp(store, 'the suite');
-      await queueEmail(ready, new SecretBox(ready, ENCRYPTION_KEY), new Date().toISOString(), {
+      await queueEmail(ready, await SecretBox.load(ready, ENCRYPTION_KEY), new Date().toISOString(), {
         workspaceId: null,
         source: 'account',
         from: DEFAULT_EMAIL_FROM,

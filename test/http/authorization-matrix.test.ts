@@ -1152,7 +1152,11 @@ describeEachBackend('Authorization matrix: every route × every kind of caller',
   it('has a matrix row for every route the app registers, and /openapi.json documents exactly the documented rows', async () => {
     const f = fixture();
     const registered: { route: string; permission: Permission | undefined }[] = [];
-    const probe = buildApp({ store: f.store, logger: createLogger('silent') });
+    const probe = buildApp({
+      store: f.store,
+      logger: createLogger('silent'),
+      secrets: f.app.services.accountMail.secrets,
+    });
     probe.addHook('onRoute', (options) => {
       const methods = Array.isArray(options.method) ? options.method : [options.method];
       const path = options.url.replace(/:(\w+)/g, '{$1}');

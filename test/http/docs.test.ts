@@ -13,7 +13,6 @@ import { replaceBrand } from '../../src/services/brand.js';
 import { createCampaign, scheduleCampaign, updateCampaign } from '../../src/services/campaigns.js';
 import { DEMO_BRAND } from '../../src/services/demo-brand.js';
 import { sweepKeyExpiry } from '../../src/services/key-expiry.js';
-import { SecretBox } from '../../src/services/secret-box.js';
 import { addMember, removeMember } from '../../src/services/members.js';
 import { createWorkspace, findOrCreateUser } from '../../src/services/workspaces.js';
 import { REPO_ROOT } from '../cli/cli-process.js';
@@ -149,7 +148,7 @@ async function attemptDue(channel: EmailChannel, clock: ManualClock): Promise<vo
 async function publishEmailEvents(testApp: TestApp, workspaceId: string): Promise<void> {
   const { deps, clock, app } = testApp;
   await emailKeyWithSender(testApp, workspaceId, 'orders@acme.example');
-  const secrets = new SecretBox(deps.store);
+  const { secrets } = app.services.accountMail;
   const send = (to: string[]) =>
     app.services.email.send(
       workspaceId,

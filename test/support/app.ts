@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
 import type { AppServices } from '../../src/http/context.js';
+import { SecretBox } from '../../src/services/secret-box.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { ManualClock } from './clock.js';
@@ -21,9 +22,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export type TestAppOptions = Partial<Omit<AppOptions, 'store' | 'logger' | 'clock'>>;
+export type TestAppOptions = Partial<Omit<AppOptions, 'store' | 'logger' | 'clock' | 'secrets'>>;
 
-/** The real app on a real store, with a manual clock and its logs captured in memory. */
+/**
+ * The real app on a real store (sealing in the store's own key, as `serve` without BRAND_CONTEXT_ENCRYPTION_KEY),
+ * with a manual clock and its logs captured in memory.
+ */
 export async function startTestApp(database: TestDatabase, options: TestAppOptions = {}): Promise<TestApp> {
   const store = await openStore(database.config);
   const clock = new ManualClock();
@@ -34,7 +38,8 @@ export async function startTestApp(database: TestDatabase, options: TestAppOptio
       done();
     },
   });
-  const app = buildApp({ store, clock, logger: createLogger('debug', sink), ...options });
+  const secrets = await SecretBox.load(store);
+  const app = buildApp({ store, clock, logger: createLogger('debug', sink), secrets, ...options });
   await app.ready();
   return {
     app,

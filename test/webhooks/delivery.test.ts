@@ -35,6 +35,8 @@ describeEachBackend('webhook delivery', (backend) => {
   let receiver: WebhookReceiver;
   /** The use cases run on real time, as the signatures' timestamps must (receivers check them). */
   let deps: Deps;
+  /** Sealed in the store's own key, as `serve` seals without BRAND_CONTEXT_ENCRYPTION_KEY. */
+  let secrets: SecretBox;
   let webhooks: WebhookService;
   let worker: DeliveryWorker | undefined;
   let workspaceId: string;
@@ -49,7 +51,7 @@ describeEachBackend('webhook delivery', (backend) => {
   ) {
     worker = new DeliveryWorker({
       deps,
-      secrets: options.secrets ?? new SecretBox(store),
+      secrets: options.secrets ?? secrets,
       sender: new WebhookSender({ allowPrivate: options.allowPrivate ?? true }, options.resolve),
       logger: createLogger('silent'),
       concurrency: 4,
@@ -69,7 +71,8 @@ describeEachBackend('webhook delivery', (backend) => {
     database = await backend.create();
     store = await openStore(database.config);
     deps = { store, clock: systemClock };
-    webhooks = new WebhookService(deps, new SecretBox(store), { allowPrivate: true });
+    secrets = await SecretBox.load(store);
+    webhooks = new WebhookService(deps, secrets, { allowPrivate: true });
   });
 
   afterAll(async () => {
@@ -107,7 +110,7 @@ describeEachBackend('webhook delivery', (backend) => {
       { subject: 'Hi' },
     );
     await scheduleCampaign(deps, OPERATOR, { workspaceId, id: campaign.id, ifMatch: undefined });
-    const member = await addMember(deps, testAccountMail(store), OPERATOR, 'owner', workspaceId, {
+    const member = await addMember(deps, await testAccountMail(store), OPERATOR, 'owner', workspaceId, {
       email: 'dana@example.com',
       role: 'member',
     });
@@ -126,9 +129,9 @@ describeEachBackend('webhook delivery', (backend) => {
         });
       }
     }
-    expect(await sweepKeyExpiry(deps, testAccountMail(store))).toBe(9);
+    expect(await sweepKeyExpiry(deps, await testAccountMail(store))).toBe(9);
     // Each notice goes out once, however often (and on however many nodes) the sweep runs.
-    expect(await sweepKeyExpiry(deps, testAccountMail(store))).toBe(0);
+    expect(await sweepKeyExpiry(deps, await testAccountMail(store))).toBe(0);
 
     // The 13 changes, the 9 keys made for the sweep, and its 9 notices: 14 and 3 days before, and expired.
     const expected = 13 + 9 + 9;
@@ -211,7 +214,7 @@ describeEachBackend('webhook delivery', (backend) => {
 
   it('fails, without sending, a delivery whose secret was sealed under another encryption key', async () => {
     const { id } = await endpoint(['webhook.test']);
-    startWorker({ retrySchedule: [], secrets: new SecretBox(store, randomBytes(32)) });
+    startWorker({ retrySchedule: [], secrets: await SecretBox.load(store, randomBytes(32)) });
     const { delivery_id: deliveryId } = await webhooks.sendTest(OPERATOR, workspaceId, id);
     await expect
       .poll(async () => (await webhooks.getDelivery(workspaceId, id, deliveryId)).status)
@@ -224,7 +227,7 @@ describeEachBackend('webhook delivery', (backend) => {
 
   it('answers secret_unreadable to a reveal on a node with another encryption key, and audits no reveal', async () => {
     const { id } = await endpoint(['webhook.test']);
-    const elsewhere = new WebhookService(deps, new SecretBox(store, randomBytes(32)), {
+    const elsewhere = new WebhookService(deps, await SecretBox.load(store, randomBytes(32)), {
       allowPrivate: true,
     });
     await expect(elsewhere.revealSecret(OPERATOR, workspaceId, id)).rejects.toMatchObject({
@@ -251,7 +254,7 @@ describeEachBackend('webhook delivery', (backend) => {
 
   describe('address rules at delivery time', () => {
     it('refuses a name that resolves to a loopback address, and sends nothing', async () => {
-      const strict = new WebhookService(deps, new SecretBox(store), { allowPrivate: false });
+      const strict = new WebhookService(deps, secrets, { allowPrivate: false });
       const { id } = await strict.create(OPERATOR, workspaceId, {
         url: `https://hooks.rebinding.test:${new URL(receiver.url).port}/hooks`,
         events: ['webhook.test'],

@@ -25,7 +25,7 @@ describeEachBackend('the delivery queue', (backend) => {
     otherNode = await openStore(database.config);
     const deps = { store, clock: systemClock };
     workspaceId = (await createWorkspace(deps, OPERATOR, { name: 'Queue' })).id;
-    const webhooks = new WebhookService(deps, new SecretBox(store), { allowPrivate: true });
+    const webhooks = new WebhookService(deps, await SecretBox.load(store), { allowPrivate: true });
     webhookId = (
       await webhooks.create(OPERATOR, workspaceId, { url: 'http://127.0.0.1:9/hooks', events: ['*'] })
     ).id;

@@ -154,8 +154,8 @@ export function mailboxCommand(program: Command): void {
     .option('--json', 'machine-readable output')
     .action(async (options: { to?: string; limit?: number; json?: boolean }) => {
       const { delivery } = loadConfig();
-      const messages = await withDeps((deps) =>
-        readMailbox(deps, new SecretBox(deps.store, delivery.encryptionKey), options),
+      const messages = await withDeps(async (deps) =>
+        readMailbox(deps, await SecretBox.load(deps.store, delivery.encryptionKey), options),
       );
       createOutput(options.json === true).result(messages, () =>
         messages.length === 0

@@ -5,6 +5,7 @@ import { emailWarnings, loadConfig, localBaseUrl, relayAddress } from '../../con
 import { systemClock } from '../../core/clock.js';
 import { createLogger } from '../../logger.js';
 import { type DemoSeed, seedDemo } from '../../services/demo.js';
+import { SecretBox } from '../../services/secret-box.js';
 import { listWorkspaces } from '../../services/workspaces.js';
 import { openStore } from '../../store/open-store.js';
 import { curlCommand } from '../curl.js';
@@ -50,6 +51,8 @@ export function serveCommand(program: Command): void {
       const logger = createLogger(config.logLevel);
       const store = await openStore(config.database);
       const deps = { store, clock: systemClock };
+      // One box for the app and the worker, its key read (or made) before either starts (src/services/secret-box.ts).
+      const secrets = await SecretBox.load(store, config.delivery.encryptionKey);
 
       const workspaces = options.demo ? await listWorkspaces(deps) : [];
       const seed = options.demo && workspaces.length === 0 ? await seedDemo(deps) : undefined;
@@ -62,6 +65,7 @@ export function serveCommand(program: Command): void {
       if (!consoleDir) logger.warn(`no console at ${CONSOLE_DIR}: run npm run build to serve it`);
       const app = buildApp({
         store,
+        secrets,
         logger,
         auth: config.auth,
         trustProxy: config.trustProxy,
@@ -76,6 +80,7 @@ export function serveCommand(program: Command): void {
         config.delivery.workers > 0
           ? startDeliveryWorker({
               deps,
+              secrets,
               config: config.delivery,
               smtpUrl: config.email.smtpUrl,
               emailFrom: config.email.from,

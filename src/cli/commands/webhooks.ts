@@ -12,9 +12,9 @@ import { withDeps } from '../deps.js';
 import { createOutput, table } from '../output.js';
 
 /** The service under this node's settings, so the CLI applies the API's address rules and sealing key. */
-function webhookService(deps: Deps): WebhookService {
+async function webhookService(deps: Deps): Promise<WebhookService> {
   const { delivery } = loadConfig();
-  return new WebhookService(deps, new SecretBox(deps.store, delivery.encryptionKey), {
+  return new WebhookService(deps, await SecretBox.load(deps.store, delivery.encryptionKey), {
     allowPrivate: delivery.allowPrivateUrls,
   });
 }
@@ -67,8 +67,8 @@ export function webhooksCommand(program: Command): void {
           '',
           'Invalid webhook endpoint',
         );
-        const created = await withDeps((deps) =>
-          webhookService(deps).create(OPERATOR, options.workspace, input),
+        const created = await withDeps(async (deps) =>
+          (await webhookService(deps)).create(OPERATOR, options.workspace, input),
         );
         createOutput(options.json === true).result(created, () =>
           [
@@ -91,7 +91,7 @@ export function webhooksCommand(program: Command): void {
     .action(async (options: { workspace: string; json?: boolean }) => {
       const list = await withDeps(async (deps) => {
         await requireWorkspace(deps, options.workspace);
-        return webhookService(deps).list(options.workspace);
+        return (await webhookService(deps)).list(options.workspace);
       });
       createOutput(options.json === true).result(list, () =>
         list.length === 0
@@ -112,7 +112,7 @@ export function webhooksCommand(program: Command): void {
     .action(async (webhookId: string, options: { workspace: string; json?: boolean }) => {
       const deleted = await withDeps(async (deps) => {
         await requireWorkspace(deps, options.workspace);
-        const service = webhookService(deps);
+        const service = await webhookService(deps);
         try {
           const webhook = await service.get(options.workspace, webhookId);
           await service.delete(OPERATOR, options.workspace, webhookId);
