@@ -173,11 +173,12 @@ describeInBrowser('Every page of the console: title, accessibility, no errors', 
     const config = await page.getByLabel('MCP client configuration', { exact: true }).innerText();
     expect(config).toContain(token);
     expect(config).toContain(f.baseUrl);
-    // The installation's own path, where `npx --prefix` finds the brand-context command, not a placeholder.
+    // The installation's own CLI, run by node, not a placeholder.
     const mcpServer = (
       JSON.parse(config) as { mcpServers: Record<string, { command: string; args: string[] }> }
     ).mcpServers['brand-context'];
-    expect(mcpServer?.args).toEqual(['--prefix', INSTALL_DIR, 'brand-context', 'mcp']);
+    expect(mcpServer?.command).toBe('node');
+    expect(mcpServer?.args).toEqual([`${INSTALL_DIR}/dist/cli/main.js`, 'mcp']);
     expect(config).not.toContain('/path/to/brand-context');
     await page.getByText('the machine that runs the service', { exact: false }).first().waitFor();
 

@@ -81,9 +81,14 @@ export function pythonSnippet({ origin, workspaceId }: Target): string {
 
 /**
  * The `mcpServers` block README shows for Claude Desktop and Cursor, in its `node` form: the installation's
- * own dist/cli/main.js, which needs no `npx` on the client's PATH.
+ * own dist/cli/main.js, which needs no `npx` on the client's PATH. The Access tokens page passes the token it
+ * has just created; elsewhere a placeholder says where to get one.
  */
-export function mcpConfig({ origin, workspaceId }: Target, installDir: string | null): string {
+export function mcpConfig(
+  { origin, workspaceId }: Target,
+  installDir: string | null,
+  token: string = ACCESS_TOKEN_PLACEHOLDER,
+): string {
   const dir = (installDir ?? INSTALL_PLACEHOLDER).replace(/\/+$/, '');
   const config = {
     mcpServers: {
@@ -92,8 +97,8 @@ export function mcpConfig({ origin, workspaceId }: Target, installDir: string | 
         args: [`${dir}/dist/cli/main.js`, 'mcp'],
         env: {
           BRAND_CONTEXT_URL: origin,
-          BRAND_CONTEXT_ACCESS_TOKEN: ACCESS_TOKEN_PLACEHOLDER,
-          BRAND_CONTEXT_WORKSPACE_ID: workspaceId,
+          BRAND_CONTEXT_ACCESS_TOKEN: token,
+          ...(workspaceId !== '' && { BRAND_CONTEXT_WORKSPACE_ID: workspaceId }),
         },
       },
     },

@@ -1,5 +1,6 @@
 import { type SubmitEvent, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { mcpConfig } from '../agentSnippets';
 import { api } from '../api';
 import { CodeBlock } from '../components/CodeBlock';
 import { ConfirmDialog } from '../components/ConfirmDialog';
@@ -20,27 +21,6 @@ import { useResource } from '../useResource';
 import { useSubmit } from '../useSubmit';
 
 const MAX_DAYS = 90;
-
-/** Stands in for the installation's path when the service does not say where it runs from. */
-const PATH_PLACEHOLDER = '/path/to/brand-context';
-
-/** The block README's MCP section documents for Claude Desktop and Cursor, filled in. */
-function mcpConfig(token: string, workspaceId: string, installDir: string | null): string {
-  const config = {
-    mcpServers: {
-      'brand-context': {
-        command: 'npx',
-        args: ['--prefix', installDir ?? PATH_PLACEHOLDER, 'brand-context', 'mcp'],
-        env: {
-          BRAND_CONTEXT_URL: window.location.origin,
-          BRAND_CONTEXT_ACCESS_TOKEN: token,
-          ...(workspaceId !== '' && { BRAND_CONTEXT_WORKSPACE_ID: workspaceId }),
-        },
-      },
-    },
-  };
-  return JSON.stringify(config, null, 2);
-}
 
 /** Personal access tokens: what AI clients (the MCP server) and scripts use to act as you. */
 export function AccessTokens() {
@@ -97,11 +77,11 @@ export function AccessTokens() {
             )}
           </p>
           <CodeBlock label="MCP client configuration">
-            {mcpConfig(created.token, workspaceId, installDir)}
+            {mcpConfig({ origin: window.location.origin, workspaceId }, installDir, created.token)}
           </CodeBlock>
           <div className="button-row">
             <CopyButton
-              text={mcpConfig(created.token, workspaceId, installDir)}
+              text={mcpConfig({ origin: window.location.origin, workspaceId }, installDir, created.token)}
               label="Copy configuration"
               onNotice={showNotice}
             />
