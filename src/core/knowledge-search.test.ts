@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { demoBrandContext } from '../../test/support/fixtures/demo-brand.js';
 import { searchKnowledge, searchWords } from './knowledge-search.js';
 
 const entry = (title: string, tags: string[], content: string) => ({ title, tags, content });
@@ -22,6 +23,14 @@ describe('searchKnowledge', () => {
     expect(titles('email subject')).toEqual(['Subject lines', 'Emoji', 'Newsletter']);
   });
 
+  it('puts an entry saying the exact phrase above one with the same words apart', () => {
+    const entries = [
+      entry('Lines', [], 'Short lines for each subject.'),
+      entry('Style', [], 'Keep subject lines short.'),
+    ];
+    expect(searchKnowledge(entries, 'subject lines', 5).map((e) => e.title)).toEqual(['Style', 'Lines']);
+  });
+
   it('ignores case and accents, both ways', () => {
     expect(titles('CAFE')).toEqual(['Cafés']);
     expect(titles('cafés portland')).toEqual(['Cafés']);
@@ -31,7 +40,7 @@ describe('searchKnowledge', () => {
     expect(titles('compost')).toEqual(['Packaging']);
   });
 
-  it('keeps the brand order between equal scores, and at most limit entries', () => {
+  it('keeps the brand order between equal scores, and at most limit entries, searching by common words when the query has nothing else', () => {
     expect(titles('the', 5)).toEqual(['Packaging', 'Subject lines', 'Newsletter']);
     expect(titles('the', 2)).toEqual(['Packaging', 'Subject lines']);
   });
@@ -39,6 +48,32 @@ describe('searchKnowledge', () => {
   it('finds nothing for a query without a matching word, or without a word at all', () => {
     expect(titles('espresso')).toEqual([]);
     expect(titles(' ?! ')).toEqual([]);
+  });
+});
+
+describe('searchKnowledge on the demo brand', () => {
+  const { knowledge } = demoBrandContext();
+  const demoTitles = (query: string) => searchKnowledge(knowledge, query, 5).map((e) => e.title);
+
+  it.each([
+    ['emoji', 'Emoji'],
+    ['sign off', 'Sign-off'],
+    ['prices', 'Prices'],
+    ['espresso grind', 'Grind sizes'],
+    ['roast date', 'Freshness promise'],
+    ['how do I greet readers', 'Inclusive language'],
+    ['when do kenyan coffees arrive', 'Seasonal calendar'],
+  ])('answers "%s" with "%s" first', (query, title) => {
+    expect(demoTitles(query)[0]).toBe(title);
+  });
+
+  it('ignores common words such as "do", so a question does not find every entry that says them', () => {
+    expect(demoTitles('how do I greet readers')).toEqual(['Inclusive language']);
+    expect(demoTitles('when do kenyan coffees arrive')).not.toContain('Never salesy');
+  });
+
+  it('ranks the entry with more of the query words above title matches on one of them', () => {
+    expect(demoTitles('roast date')).toEqual(['Freshness promise', 'Roastery', 'Roast levels']);
   });
 });
 
