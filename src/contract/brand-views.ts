@@ -60,7 +60,8 @@ type BrandViewInput = z.output<z.ZodObject<typeof brandViewFields>>;
 
 /**
  * The rules between the option fields, for a schema's `superRefine`: a knowledge filter needs the knowledge
- * section, and a design-token file carries colors and fonts only.
+ * section, and a design-token file carries colors and fonts only. Each message reads after its field's name
+ * ("Invalid request: sections can name only …").
  */
 export function checkBrandView(input: BrandViewInput, ctx: z.RefinementCtx): void {
   const filters = (['knowledge_kinds', 'knowledge_tags'] as const).filter((field) => input[field]);
@@ -72,13 +73,13 @@ export function checkBrandView(input: BrandViewInput, ctx: z.RefinementCtx): voi
       ctx.addIssue({
         code: 'custom',
         path: ['sections'],
-        message: `format dtcg carries only ${DTCG_SECTIONS.join(' and ')}, not ${others.join(', ')}`,
+        message: `can name only ${DTCG_SECTIONS.join(' and ')} with format dtcg, not ${others.join(', ')}`,
       });
     for (const field of filters)
       ctx.addIssue({
         code: 'custom',
         path: [field],
-        message: 'filters knowledge, which format dtcg does not carry',
+        message: 'cannot be used with format dtcg, which carries no knowledge',
       });
     return;
   }
@@ -87,7 +88,7 @@ export function checkBrandView(input: BrandViewInput, ctx: z.RefinementCtx): voi
       ctx.addIssue({
         code: 'custom',
         path: [field],
-        message: 'filters the knowledge section, which sections leaves out: add "knowledge" to sections',
+        message: 'needs "knowledge" in sections: it filters that section',
       });
 }
 

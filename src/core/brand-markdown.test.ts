@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { brandContext, demoBrandContext } from '../../test/support/fixtures/demo-brand.js';
 import { DEMO_BRAND } from '../services/demo-brand.js';
-import type { BrandContext, BrandDocumentInput } from './brand-context.js';
+import { BRAND_SECTIONS, type BrandContext, type BrandDocumentInput } from './brand-context.js';
 import { brandView, type BrandViewRequest, renderBrandView } from './brand-views.js';
 
 function markdown(context: BrandContext, request: Omit<BrandViewRequest, 'format'> = {}): string {
@@ -81,11 +81,66 @@ describe('brandMarkdown of the demo brand', () => {
     expect(demo.match(/^- \*\*/gm)).toHaveLength(20);
   });
 
+  it('sets a skill’s description apart from its instructions: in italics, then a paragraph of its own', () => {
+    expect(demo).toContain(
+      [
+        '### Subject lines',
+        '_Writes email subject lines in the Acme voice._',
+        '',
+        'Under 45 characters. Lead with the coffee or the farm, not a discount. No emoji, no ALL CAPS.',
+        '',
+        '### New coffee announcement',
+      ].join('\n'),
+    );
+  });
+
+  it('writes preference values as JSON, so that a string never reads as words around it', () => {
+    expect(demo).toContain(
+      [
+        '## Preferences',
+        '- language: "en"',
+        '- sign_off: "— The Acme crew"',
+        '- currency: "USD"',
+        '- max_emoji_per_email: 1',
+        '- avoid_words: ["synergy", "hurry", "limited time"]',
+      ].join('\n'),
+    );
+  });
+
   it('carries no ids, timestamps or byte counts', () => {
     expect(demo).not.toMatch(/\b(kb|as|sk)_/);
     expect(demo).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
     expect(demo).not.toContain('ws_demo');
     expect(demo).not.toContain('4210');
+  });
+});
+
+describe('brandMarkdown of palette colors beside the roles', () => {
+  const text = markdown(
+    brandContext({
+      name: 'Tinted',
+      colors: {
+        primary: '#112233',
+        palette: [
+          { name: 'brand.blue', hex: '#0000FF', role: 'primary' },
+          { name: 'Sky', hex: '#88CCFF', role: 'highlight' },
+          { name: 'Sand', hex: '#EEDDCC' },
+        ],
+      },
+    }),
+    { sections: ['colors'] },
+  );
+
+  it('gives a role one row, its own color, and says a palette color with a role is a palette color', () => {
+    expect(text).toContain(
+      [
+        '| primary | #112233 |  |',
+        '| palette (role: primary) | #0000FF | brand.blue |',
+        '| palette (role: highlight) | #88CCFF | Sky |',
+        '| palette | #EEDDCC | Sand |',
+      ].join('\n'),
+    );
+    expect(text.match(/^\| primary /gm)).toHaveLength(1);
   });
 });
 
@@ -131,7 +186,7 @@ describe('brandMarkdown of hostile text', () => {
   it('keeps a pipe in a palette name inside its cell', () => {
     const rows = text.split('\n').filter((line) => line.startsWith('|'));
     for (const row of rows) expect(cells(row)).toHaveLength(3);
-    expect(rows).toContain('| secondary | #F2E8DC | Oat \\| milk |');
+    expect(rows).toContain('| palette (role: secondary) | #F2E8DC | Oat \\| milk |');
     expect(rows).toContain('| palette | #FFFFFF | Foam line |');
   });
 
@@ -144,7 +199,7 @@ describe('brandMarkdown of hostile text', () => {
   });
 
   it('keeps the Markdown of a skill’s text', () => {
-    expect(text).toContain('### Subject lines\n**Bold** and _emphasis_.\nHeading\n\\---');
+    expect(text).toContain('### Subject lines\n_**Bold** and _emphasis_._\n\nHeading\n\\---');
   });
 });
 
@@ -162,10 +217,20 @@ describe('brandMarkdown of empty sections', () => {
     expect(markdown(empty, { sections: ['description'] })).toBe('# Blank\n\n_No description._\n');
   });
 
-  it('says the knowledge section is empty when its filter keeps no entry', () => {
+  it('says no entry matches when a knowledge filter keeps none, sections named or not', () => {
     expect(markdown(demoBrandContext(), { sections: ['knowledge'], knowledge_tags: ['nothing'] })).toBe(
-      '# Acme Coffee\n\n## Knowledge\n_None._\n',
+      '# Acme Coffee\n\n## Knowledge\n_No entry matches the filter._\n',
     );
+    expect(markdown(demoBrandContext(), { knowledge_tags: ['styles'] })).toContain(
+      '\n\n## Knowledge\n_No entry matches the filter._\n\n## Assets\n',
+    );
+    expect(markdown(empty, { knowledge_kinds: ['fact'] })).toBe(
+      '# Blank\n\n## Knowledge\n_No entry matches the filter._\n',
+    );
+  });
+
+  it('renders every section named like the whole brand, empty sections left out', () => {
+    expect(markdown(empty, { sections: [...BRAND_SECTIONS] })).toBe('# Blank\n');
   });
 
   it('heads a section read alone with the brand’s name', () => {

@@ -16,6 +16,8 @@ export interface MarkdownOptions {
   knowledge: readonly KnowledgeEntry[];
   /** The whole brand was asked: empty sections are left out rather than said to be empty. */
   everySection: boolean;
+  /** A knowledge filter was sent: the knowledge section was asked for, and says when nothing matches. */
+  filtered: boolean;
 }
 
 const KIND_ORDER = [
@@ -101,8 +103,10 @@ function colorsMarkdown(colors: BrandContext['colors']): string[] {
     if (named !== -1) folded.add(named);
     rows.push([role, hex, named === -1 ? '' : (colors.palette[named]?.name ?? '')]);
   }
+  // Any other palette entry is a palette color: its role, if any, said so that it never reads as a role row.
   colors.palette.forEach((entry, index) => {
-    if (!folded.has(index)) rows.push([entry.role ?? 'palette', entry.hex, entry.name]);
+    if (!folded.has(index))
+      rows.push([entry.role === null ? 'palette' : `palette (role: ${entry.role})`, entry.hex, entry.name]);
   });
   if (rows.length === 0) return [];
   return [
@@ -148,10 +152,11 @@ function assetLine(asset: Asset): string {
   return `- ${capitalize(asset.kind)} "${oneLine(asset.name)}"${described}: ${asset.url}${size}${asset.mime_type === null ? '' : ` ${asset.mime_type}`}${alt}`;
 }
 
+/** A preference's value as JSON (a string quoted, a list bracketed), so that no value reads as another. */
 function preferenceValue(value: BrandContext['preferences'][string]): string {
-  if (value === null) return 'none';
-  if (Array.isArray(value)) return value.map(oneLine).join(', ');
-  return typeof value === 'string' ? itemText(value) : String(value);
+  return Array.isArray(value)
+    ? `[${value.map((item) => JSON.stringify(item)).join(', ')}]`
+    : JSON.stringify(value);
 }
 
 /** A section's lines under its heading; none when the section is empty. */
@@ -180,12 +185,14 @@ function sectionBody(
     case 'assets':
       return context.assets.map(assetLine);
     case 'skills':
-      return context.skills.flatMap((skill) => [
-        `### ${oneLine(skill.name)}`,
-        ...[skill.description, skill.instructions]
-          .filter((text) => text.trim() !== '')
-          .map((text) => proseLines(text).join('\n')),
-      ]);
+      // The description in italics on its own line, the instructions a paragraph of their own under it.
+      return context.skills.flatMap((skill) => {
+        const text = [
+          skill.description.trim() === '' ? '' : `_${oneLine(skill.description)}_`,
+          skill.instructions.trim() === '' ? '' : proseLines(skill.instructions).join('\n'),
+        ].filter((block) => block !== '');
+        return [`### ${oneLine(skill.name)}`, ...(text.length === 0 ? [] : [text.join('\n\n')])];
+      });
     case 'preferences':
       return Object.entries(context.preferences).map(
         ([name, value]) => `- ${name}: ${preferenceValue(value)}`,
@@ -207,8 +214,10 @@ export function brandMarkdown(context: BrandContext, options: MarkdownOptions): 
       continue;
     }
     const body = sectionBody(context, section, options.knowledge);
-    if (body.length === 0 && options.everySection) continue;
-    const lines = body.length === 0 ? ['_None._'] : body;
+    const filtered = section === 'knowledge' && options.filtered;
+    if (body.length === 0 && options.everySection && !filtered) continue;
+    const empty = filtered ? '_No entry matches the filter._' : '_None._';
+    const lines = body.length === 0 ? [empty] : body;
     blocks.push([`## ${SECTION_HEADINGS[section]}`, ...joinSubsections(lines)].join('\n'));
   }
   return `${blocks.join('\n\n')}\n`;

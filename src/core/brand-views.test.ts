@@ -70,6 +70,17 @@ describe('brandView', () => {
     expect(new Set(keys).size).toBe(3);
   });
 
+  it('names the same view when every section of the format is named as when none is', () => {
+    expect(brandView({ sections: [...BRAND_SECTIONS] })).toBe(WHOLE_BRAND_JSON);
+    expect(brandView({ format: 'markdown', sections: [...BRAND_SECTIONS].reverse() })).toEqual(
+      brandView({ format: 'markdown' }),
+    );
+    expect(key({ format: 'dtcg', sections: ['fonts', 'colors'] })).toBe(key({ format: 'dtcg' }));
+    expect(key({ format: 'markdown', sections: [...BRAND_SECTIONS], knowledge_kinds: ['fact'] })).toBe(
+      key({ format: 'markdown', knowledge_kinds: ['fact'] }),
+    );
+  });
+
   it('gives a design-token file its colors and fonts when no section is asked', () => {
     expect(brandView({ format: 'dtcg' }).sections).toEqual(['colors', 'fonts']);
     expect(brandView({ format: 'dtcg', sections: ['fonts'] }).sections).toEqual(['fonts']);

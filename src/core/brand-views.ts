@@ -73,7 +73,9 @@ export function brandView(request: BrandViewRequest): BrandView {
     return WHOLE_BRAND_JSON;
   const format = request.format ?? 'json';
   const all = FORMAT_SECTIONS[format];
-  const asked = request.sections === undefined ? null : new Set(request.sections);
+  const named = new Set(request.sections ?? all);
+  // Every section of the format named is the same view as none named: one key, one ETag, one cache entry.
+  const asked = all.every((section) => named.has(section)) ? null : named;
   const sections = asked === null ? all : all.filter((section) => asked.has(section));
   const kinds = sortedSet(request.knowledge_kinds);
   const tags = sortedSet(request.knowledge_tags?.map((tag) => tag.trim().toLowerCase()));
@@ -130,6 +132,7 @@ export function renderBrandView(
           sections: view.sections,
           knowledge: viewKnowledge(context.knowledge, view),
           everySection: view.sections === BRAND_SECTIONS,
+          filtered: view.kinds !== null || view.tags !== null,
         }),
         contentType,
       };

@@ -237,17 +237,21 @@ describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
       expect(problem.errors?.map((issue) => issue.field)).toEqual([field]);
     });
 
-    it('says how to mend options that do not go together', async () => {
+    it('says how to mend options that do not go together, in sentences that start with the field', async () => {
       const { app, workspaceId, brandKey: key } = fixture();
-      const messageOf = async (options: object) => {
+      const problemFor = async (options: object) => {
         const body = { action: 'context', workspace_id: workspaceId, ...options };
-        return problemOf(await readContext(app, workspaceId, { key, body })).errors?.[0]?.message;
+        return problemOf(await readContext(app, workspaceId, { key, body }));
       };
-      expect(await messageOf({ sections: ['voice'], knowledge_tags: ['style'] })).toBe(
-        'filters the knowledge section, which sections leaves out: add "knowledge" to sections',
+      const messageOf = async (options: object) => (await problemFor(options)).errors?.[0]?.message;
+      expect((await problemFor({ sections: ['voice'], knowledge_tags: ['style'] })).detail).toBe(
+        'Invalid request: knowledge_tags needs "knowledge" in sections: it filters that section.',
       );
       expect(await messageOf({ format: 'dtcg', sections: ['colors', 'voice', 'skills'] })).toBe(
-        'format dtcg carries only colors and fonts, not voice, skills',
+        'can name only colors and fonts with format dtcg, not voice, skills',
+      );
+      expect(await messageOf({ format: 'dtcg', knowledge_kinds: ['fact'] })).toBe(
+        'cannot be used with format dtcg, which carries no knowledge',
       );
     });
 

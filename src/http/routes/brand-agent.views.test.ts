@@ -139,7 +139,10 @@ describeEachBackend('POST /functions/v1/brand-agent: formats and sections', (bac
       sections: ['knowledge'],
       knowledge_tags: ['nothing-tagged'],
     });
-    expect(none.body).toBe('# Acme Coffee\n\n## Knowledge\n_None._\n');
+    expect(none.body).toBe('# Acme Coffee\n\n## Knowledge\n_No entry matches the filter._\n');
+    const whole = await read({ format: 'markdown', knowledge_tags: ['styles'] });
+    expect(whole.body.match(/^## .+$/gm)).toContain('## Knowledge');
+    expect(whole.body).toContain('## Knowledge\n_No entry matches the filter._\n');
   });
 
   it('gives each view its own ETag, and the same options asked in another order the same one', async () => {
@@ -153,6 +156,8 @@ describeEachBackend('POST /functions/v1/brand-agent: formats and sections', (bac
     expect(new Set(etags).size).toBe(etags.length);
     expect(await etagOf({ format: 'json' })).toBe(etags[0]);
     expect(await etagOf({ format: 'markdown', sections: ['colors', 'voice', 'voice'] })).toBe(etags[3]);
+    expect(await etagOf({ format: 'markdown', sections: [...BRAND_SECTIONS] })).toBe(etags[1]);
+    expect(await etagOf({ format: 'dtcg', sections: ['fonts', 'colors'] })).toBe(etags[2]);
     expect(
       await etagOf({
         sections: ['knowledge'],
