@@ -73,15 +73,48 @@ describeEachBackend('brand-context brand export and import', (backend) => {
     expect(Object.keys(parsed.font)).toEqual(['heading', 'body']);
   });
 
-  it('refuses an unknown format or section with exit 1, naming the option as the read operation does', async () => {
-    const result = await cli(['brand', 'export', '--workspace', source, '--sections', 'voice,logo']);
-    expect(result.code).toBe(1);
+  it('exports the knowledge of the asked kinds and tags', async () => {
+    const result = await cli([
+      'brand',
+      'export',
+      '--workspace',
+      source,
+      '--format',
+      'markdown',
+      '--sections',
+      'knowledge',
+      '--knowledge-kinds',
+      'guideline',
+      '--knowledge-tags',
+      'STYLE,nothing',
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stdout.match(/^#+ .+$/gm)).toEqual(['# Acme Coffee', '## Knowledge', '### Guidelines']);
+    expect(result.stdout).toContain('- **Emoji**:');
+    expect(result.stdout).not.toContain('Talk like a barista');
+  });
+
+  it.each([
+    [['--format', 'md'], 'error: --format "md" must be one of json, markdown, dtcg\n'],
+    [['--sections', 'voice,colours'], 'error: --sections "colours" must be one of name, description, voice'],
+    [
+      ['--knowledge-kinds', 'rumor'],
+      'error: --knowledge-kinds "rumor" must be one of fact, guideline, reference',
+    ],
+    [
+      ['--sections', 'voice', '--knowledge-tags', 'style'],
+      'error: --knowledge-tags needs "knowledge" in sections: it filters that section\n',
+    ],
+    [
+      ['--format', 'dtcg', '--sections', 'colors,voice'],
+      'error: --sections can name only colors and fonts with format dtcg, not voice\n',
+    ],
+  ])('refuses %j as a usage error: exit 2, naming the option', async (options, message) => {
+    const result = await cli(['brand', 'export', '--workspace', source, ...options]);
+    expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^error: Invalid export options/);
-    expect(result.stderr).toContain('\n  sections[1]: must be one of name, description, voice');
-    const format = await cli(['brand', 'export', '--workspace', source, '--format', 'yaml']);
-    expect(format.code).toBe(1);
-    expect(format.stderr).toContain('\n  format: must be one of json, markdown, dtcg');
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).not.toMatch(/request|hint/i);
   });
 
   it('imports an export into a new workspace losslessly: only workspace_id, updated_at and version differ', async () => {
