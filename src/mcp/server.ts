@@ -170,8 +170,14 @@ export function createBrandContextMcpServer({
     { instructions: INSTRUCTIONS },
   );
 
-  /** The argument, else the configured default, else the access token's user's only workspace. */
-  async function resolveWorkspace(requested: string | undefined): Promise<string> {
+  /**
+   * The argument, else the configured default, else the access token's user's only workspace. A resource
+   * takes no arguments, so when it needs a workspace chosen only the configuration can choose it.
+   */
+  async function resolveWorkspace(
+    requested: string | undefined,
+    chooser: 'argument' | 'configuration' = 'argument',
+  ): Promise<string> {
     // Models often send "" for an optional argument they mean to leave out.
     if (requested !== undefined && requested !== '') return requested;
     if (config.workspaceId !== undefined) return config.workspaceId;
@@ -189,7 +195,9 @@ export function createBrandContextMcpServer({
     throw new ServiceError(
       'workspace_required',
       `The user belongs to ${String(workspaces.length)} workspaces and no default workspace is configured: ${listed}.`,
-      'Call the tool again with workspace_id set to one of these ids (ask the user which brand they mean if unclear). A default can be set with BRAND_CONTEXT_WORKSPACE_ID in the MCP server configuration.',
+      chooser === 'argument'
+        ? 'Call the tool again with workspace_id set to one of these ids (ask the user which brand they mean if unclear). A default can be set with BRAND_CONTEXT_WORKSPACE_ID in the MCP server configuration.'
+        : 'Resources take no workspace_id: ask the user to set BRAND_CONTEXT_WORKSPACE_ID in the MCP client configuration to one of these ids, or call get_brand_context with workspace_id instead.',
     );
   }
 
@@ -223,10 +231,13 @@ export function createBrandContextMcpServer({
     return result;
   }
 
-  /** The default workspace's brand as Markdown, for a resource or the prompt. */
+  /** The default workspace's brand as Markdown, for a resource. */
   async function defaultBrandMarkdown(sections?: BrandSection[]): Promise<string> {
     try {
-      return await client.readBrand(await resolveWorkspace(undefined), { format: 'markdown', sections });
+      return await client.readBrand(await resolveWorkspace(undefined, 'configuration'), {
+        format: 'markdown',
+        sections,
+      });
     } catch (error) {
       // Resource reads and prompts have no error result: the protocol error carries the same explanation.
       throw new Error(describeError(error));
@@ -263,7 +274,7 @@ export function createBrandContextMcpServer({
           knowledge_kinds: kinds,
           knowledge_tags: tags,
         });
-        return knowledgeAnswer(query, searchKnowledge(knowledge, query, limit));
+        return knowledgeAnswer(query, { kinds, tags }, searchKnowledge(knowledge, query, limit));
       }),
   );
 
@@ -409,10 +420,25 @@ export function createBrandContextMcpServer({
   return server;
 }
 
-/** search_brand_knowledge's answer: a Markdown bullet per entry, or what to do when none matched. */
-function knowledgeAnswer(query: string, found: readonly KnowledgeEntry[]): string {
-  if (found.length === 0)
-    return `No knowledge entry matches "${query}". Call get_brand_context with sections ["knowledge"] to read them all.`;
+/**
+ * search_brand_knowledge's answer: a Markdown bullet per entry, or what to do when none matched, naming
+ * the filters that narrowed the search, since dropping them may find what the query asks about.
+ */
+function knowledgeAnswer(
+  query: string,
+  filters: { kinds: readonly string[] | undefined; tags: readonly string[] | undefined },
+  found: readonly KnowledgeEntry[],
+): string {
+  if (found.length === 0) {
+    const applied = Object.entries(filters).filter(
+      (filter): filter is [string, readonly string[]] => filter[1] !== undefined,
+    );
+    if (applied.length === 0)
+      return `No knowledge entry matches "${query}". Call get_brand_context with sections ["knowledge"] to read them all.`;
+    const names = applied.map(([name]) => name).join(' and ');
+    const among = applied.map(([name, values]) => `${name} ${JSON.stringify(values)}`).join(' and ');
+    return `No knowledge entry matches "${query}" among those with ${among}. Search again without ${names}, or call get_brand_context with sections ["knowledge"] to read them all.`;
+  }
   return found
     .map((entry) => {
       const tags = entry.tags.length > 0 ? `; tags: ${entry.tags.join(', ')}` : '';
@@ -441,13 +467,13 @@ function emailPrompt({ name, workspaceId, brand, topic, audience }: EmailPromptI
     '',
     'Follow the brand context at the end of this message (Markdown from the Brand Context service; a section it leaves out is empty):',
     '- Write in the voice of "## Voice". Use the language under "## Preferences" if set, and end with its sign_off if set.',
-    '- Use only facts from the paragraph under the title and from "## Knowledge"; do not invent prices, dates, offers or claims. Follow every entry under "### Guidelines".',
-    '- Apply the instructions of any relevant skill under "## Skills" (for example for subject lines).',
+    '- Use only facts from the paragraph under the title and from "## Knowledge"; never invent prices, dates, offers or claims. Where a skill asks for something the brand context does not give (a price, a date), write a clear placeholder such as [price] instead, and tell the user.',
+    '- Follow every entry under "### Guidelines" and the instructions of any relevant skill under "## Skills" (for example for subject lines): the brand\'s skills and guidelines win over the generic lengths below.',
     '- Write: a subject (about 60 characters at most), a preheader (about 100 characters, complementing the subject), body_html and body_text.',
     '- body_html: a complete, email-safe HTML document: a single column of at most 600px, inline styles only, the colors of the "## Colors" table (text, background, primary for buttons and links), the heading and body fonts of "## Fonts" with their fallbacks, the primary logo from "## Assets" with its alt text if there is one, and sufficient contrast.',
     '- body_text: the same email as plain text, links written out.',
     '',
-    `Then save it by calling the create_campaign_draft tool with workspace_id "${workspaceId}", a short internal name, and the subject, preheader, body_html and body_text. Finally show the user the subject, the preheader, the text body and the id of the saved draft.`,
+    `Then save it by calling the create_campaign_draft tool with workspace_id "${workspaceId}", a short internal name, and the subject, preheader, body_html and body_text. Finally show the user the subject, the preheader, the text body, the id of the saved draft and any placeholder left to fill in.`,
     '',
     'Brand context:',
     '',

@@ -65,10 +65,16 @@ describe('brand-context mcp: a user with two workspaces and no default', () => {
     expect(call).toMatchObject({ isError: false, text: '# Acme Tea\n' });
   });
 
-  it('fails the resource read with the same explanation, and keeps serving', async () => {
-    await expect(mcp.client.readResource({ uri: 'brand-context://brand' })).rejects.toThrow(
-      /workspace_required/,
+  it('fails the resource read listing both ids, saying to set the default in the client configuration, and keeps serving', async () => {
+    const read = mcp.client.readResource({ uri: 'brand-context://brand/voice' });
+    await expect(read).rejects.toThrow(/workspace_required/);
+    const message = await read.catch((error: unknown) => (error instanceof Error ? error.message : ''));
+    expect(message).toContain(`${acmeId} ("Acme Coffee", owner)`);
+    expect(message).toContain(`${teaId} ("Acme Tea", member)`);
+    expect(message).toContain(
+      'Resolution: Resources take no workspace_id: ask the user to set BRAND_CONTEXT_WORKSPACE_ID in the MCP client configuration',
     );
+    expect(message).not.toContain('Call the tool again');
     const call = await callTool(mcp.client, 'list_campaigns', { workspace_id: acmeId });
     expect(call).toMatchObject({ isError: false, structured: { campaigns: [], next_cursor: null } });
   });

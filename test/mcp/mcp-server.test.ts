@@ -222,14 +222,14 @@ describe('brand-context mcp: a member with one workspace and a personal access t
       expect(call.text).toMatch(/sections/);
     });
 
-    it('get_brand_context refuses a knowledge filter without the knowledge section, saying what to add', async () => {
+    it('get_brand_context refuses a knowledge filter without the knowledge section, saying what it needs', async () => {
       const call = await callTool(mcp.client, 'get_brand_context', {
         sections: ['voice'],
         knowledge_tags: ['style'],
       });
       expect(call.isError).toBe(true);
       expect(call.text).toMatch(/knowledge_tags/);
-      expect(call.text).toContain('add "knowledge" to sections');
+      expect(call.text).toContain('knowledge_tags: needs "knowledge" in sections');
     });
 
     it('search_brand_knowledge answers the best entries as Markdown bullets, title matches first', async () => {
@@ -253,11 +253,26 @@ describe('brand-context mcp: a member with one workspace and a personal access t
         '- **Cafés** (fact; tags: locations): Acme runs three cafés in Portland: Alberta, Division and the Pearl.',
         '- **Founded** (fact; tags: history): Acme Coffee was founded in Portland, Oregon, in 2012 by two former baristas.',
       ]);
-      const tagged = await callTool(mcp.client, 'search_brand_knowledge', {
+    });
+
+    it('search_brand_knowledge names the filters that left nothing to match, and suggests dropping them', async () => {
+      const kinds = await callTool(mcp.client, 'search_brand_knowledge', {
+        query: 'coffee',
+        kinds: ['reference'],
+        limit: 2,
+      });
+      expect(kinds).toMatchObject({
+        isError: false,
+        text: 'No knowledge entry matches "coffee" among those with kinds ["reference"]. Search again without kinds, or call get_brand_context with sections ["knowledge"] to read them all.',
+      });
+      const both = await callTool(mcp.client, 'search_brand_knowledge', {
         query: 'portland',
         tags: ['impact'],
+        kinds: ['fact'],
       });
-      expect(tagged.text).toMatch(/^No knowledge entry matches "portland"/);
+      expect(both.text).toBe(
+        'No knowledge entry matches "portland" among those with kinds ["fact"] and tags ["impact"]. Search again without kinds and tags, or call get_brand_context with sections ["knowledge"] to read them all.',
+      );
     });
 
     it('search_brand_knowledge says when nothing matches and points at the whole knowledge section', async () => {
@@ -314,6 +329,10 @@ describe('brand-context mcp: a member with one workspace and a personal access t
         '"### Guidelines"',
       ])
         expect(text).toContain(part);
+      // The demo brand's skills ask for a subject under 45 characters and for "the price", which its knowledge lacks.
+      expect(text).toContain("the brand's skills and guidelines win over the generic lengths");
+      expect(text).toContain('write a clear placeholder such as [price] instead, and tell the user');
+      expect(text).not.toMatch(/do not invent prices/);
       expect(text).toMatch(/\nBrand context:\n\n# Acme Coffee\n[\s\S]*\n## Voice\nWarm/);
       expect(text).not.toContain('```json');
     });
