@@ -1,6 +1,6 @@
 import { type SubmitEvent, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { mcpConfig } from '../agentSnippets';
+import { INSTALL_PLACEHOLDER, mcpConfig } from '../agentSnippets';
 import { api } from '../api';
 import { CodeBlock } from '../components/CodeBlock';
 import { ConfirmDialog } from '../components/ConfirmDialog';
@@ -66,7 +66,7 @@ export function AccessTokens() {
             <code>~/.cursor/mcp.json</code>.{' '}
             {installDir === null ? (
               <>
-                Replace <code>{PATH_PLACEHOLDER}</code> with where Brand Context is installed and built.
+                Replace <code>{INSTALL_PLACEHOLDER}</code> with where Brand Context is installed and built.
               </>
             ) : (
               <>
