@@ -326,23 +326,58 @@ describeInBrowser('Agent Access in the console (Settings → Agent Access)', () 
     await expectNoPageProblems(session, 'Agent Access (snippets)');
   });
 
-  it('gives a curl snippet that reads the brand, as JSON and as Markdown, with a key from the environment', async () => {
+  it('gives curl and Node snippets that print the brand when run as copied, with a key from the environment', async () => {
     const f = fixture();
     const { key } = await createBrandKey(f.testApp.deps, OPERATOR, {
       workspaceId: f.workspaceId,
-      name: 'curl',
+      name: 'snippets',
     });
     const session = await f.open(f.owner);
     const { page } = session;
     await navigate(page, 'Agent Access');
-    const snippet = await page.getByLabel('curl snippet', { exact: true }).innerText();
-    const { stdout } = await promisify(execFile)('sh', ['-c', snippet], {
-      env: { PATH: process.env.PATH, BRAND_READ_KEY: key },
-    });
-    const [json = '', markdown = ''] = stdout.split(/(?<=})(?=# )/);
+    const env = { PATH: process.env.PATH, BRAND_READ_KEY: key };
+    const run = promisify(execFile);
+
+    const curl = await page.getByLabel('curl snippet', { exact: true }).innerText();
+    const { stdout } = await run('sh', ['-c', curl], { env });
+    // The JSON on a line of its own, then the Markdown from its first line.
+    const [json = '', ...markdown] = stdout.split('\n');
     expect((JSON.parse(json) as { name: string }).name).toBe('Acme Coffee');
-    expect(markdown).toMatch(/^# Acme Coffee\n[\s\S]*## Voice\n/);
-    await expectNoPageProblems(session, 'Agent Access (curl snippet)');
+    expect(markdown.join('\n')).toMatch(/^# Acme Coffee\n[\s\S]*## Voice\n/);
+
+    await page.getByRole('tab', { name: 'Node fetch', exact: true }).click();
+    const node = await page.getByLabel('Node fetch snippet', { exact: true }).innerText();
+    const printed = await run(process.execPath, ['--input-type=module', '-e', node], { env });
+    expect(printed.stdout).toMatch(/^# Acme Coffee\n[\s\S]*## Voice\n/);
+    await expectNoPageProblems(session, 'Agent Access (curl and Node snippets)');
+  });
+
+  it('says "Copied" on the copy button itself at 1366×768, and announces it, then offers to copy again', async () => {
+    const f = fixture();
+    const session = await f.open(f.owner);
+    const { page, context } = session;
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: f.baseUrl });
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await navigate(page, 'Agent Access');
+    await page.getByRole('tab', { name: 'Node fetch', exact: true }).click();
+    const panel = page.getByRole('tabpanel', { name: 'Node fetch', exact: true });
+    const copy = panel.getByRole('button', { name: 'Copy Node snippet', exact: true });
+    await copy.scrollIntoViewIfNeeded();
+    const width = (await copy.boundingBox())?.width;
+    await copy.click();
+
+    const copied = panel.getByRole('button', { name: 'Copied', exact: true });
+    await copied.waitFor({ timeout: WAIT_MS });
+    const box = await copied.boundingBox();
+    expect(box !== null && box.y >= 0 && box.y + box.height <= 768, 'the button is in the window').toBe(true);
+    expect(box?.width, 'the button keeps its width').toBe(width);
+    await page.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
+    await screenshot(page, 'agent-access-copied-1366', { fullPage: false });
+    await copy.waitFor({ timeout: WAIT_MS });
+    expect(await clipboard(page)).toBe(
+      await panel.getByLabel('Node fetch snippet', { exact: true }).innerText(),
+    );
+    await expectNoPageProblems(session, 'Agent Access (copied)');
   });
 
   for (const viewport of [

@@ -62,6 +62,8 @@ const SECTIONS = [
   'Skills',
   'Preferences',
 ];
+/** The section navigation's links: the form's sections, then the preview. */
+const SECTION_LINKS = [...SECTIONS, 'Preview'];
 
 /** `target` is in the window, and not under `above` (the sticky section navigation). */
 async function expectInViewBelow(page: Page, target: Locator, above: Locator): Promise<void> {
@@ -219,13 +221,13 @@ describeInBrowser('The brand editor in the console', () => {
   it('lists the form’s sections in a navigation that takes keyboard focus to the chosen section', async () => {
     const { session, page } = await openBrandPage();
     const sections = page.getByRole('navigation', { name: 'Brand sections', exact: true });
-    expect(await sections.getByRole('link').allInnerTexts()).toEqual(SECTIONS);
+    expect(await sections.getByRole('link').allInnerTexts()).toEqual(SECTION_LINKS);
 
     // By keyboard: Tab from the first link to "Knowledge", then Enter.
     await sections.getByRole('link', { name: 'Basics', exact: true }).focus();
     const knowledgeLink = sections.getByRole('link', { name: 'Knowledge', exact: true });
     for (let tabs = 0; !(await isFocused(knowledgeLink)); tabs++) {
-      expect(tabs, 'Tab presses to reach "Knowledge"').toBeLessThan(SECTIONS.length);
+      expect(tabs, 'Tab presses to reach "Knowledge"').toBeLessThan(SECTION_LINKS.length);
       await page.keyboard.press('Tab');
     }
     await page.keyboard.press('Enter');
@@ -271,6 +273,25 @@ describeInBrowser('The brand editor in the console', () => {
     );
     await screenshot(page, 'brand-sections-390', { fullPage: false });
     await expectNoPageProblems(session, 'Brand (section navigation at 390 px)');
+  });
+
+  it('reaches the preview, below the whole form at 390 px, with the "Preview" section link, and the form again with another', async () => {
+    const { session, page } = await openBrandPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    const sections = page.getByRole('navigation', { name: 'Brand sections', exact: true });
+    await sections.getByRole('link', { name: 'Preview', exact: true }).click();
+    const previewHeading = page.getByRole('heading', { level: 2, name: 'Preview', exact: true });
+    await expectInViewBelow(page, previewHeading, sections);
+    expect(await isFocused(previewHeading)).toBe(true);
+    await screenshot(page, 'brand-preview-link-390', { fullPage: false });
+    await sections.getByRole('link', { name: 'Colors', exact: true }).click();
+    await expectInViewBelow(
+      page,
+      page.getByRole('heading', { level: 2, name: 'Colors', exact: true }),
+      sections,
+    );
+    expect(await pageWidth(page)).toBeLessThanOrEqual(390);
+    await expectNoPageProblems(session, 'Brand (preview link at 390 px)');
   });
 
   it('asks before leaving with unsaved edits: a dialog for the console’s own links, the browser’s question for closing the tab', async () => {
@@ -360,6 +381,39 @@ describeInBrowser('The brand editor in the console', () => {
     // Nothing was saved by typing.
     expect((await getBrand(f.testApp.deps, f.workspaceId)).name).not.toBe('Acme Coffee (draft name)');
     await expectNoPageProblems(session, 'Brand (preview)');
+  });
+
+  it('keeps a value the service would refuse out of the preview, and names the field above the tabs as the service would', async () => {
+    const { f, session, page } = await openBrandPage();
+    const { primary } = (await getBrand(f.testApp.deps, f.workspaceId)).colors;
+    const region = page.getByRole('region', { name: 'Preview', exact: true });
+    const panelText = async (format: string) => {
+      await region.getByRole('tab', { name: new RegExp(`^${format}`) }).click();
+      return region.getByLabel(`${format} response preview`, { exact: true }).innerText();
+    };
+    const voice = page.getByRole('textbox', { name: 'Voice', exact: true });
+    await voice.fill('Typed before the color.');
+    await page.getByRole('textbox', { name: 'Primary color (hex)', exact: true }).fill('#ABCDE');
+
+    const refused = region.getByText('The service would refuse this brand:', { exact: true });
+    await refused.waitFor({ timeout: WAIT_MS });
+    expect(await region.getByRole('listitem').allInnerTexts()).toEqual([
+      'colors.primary must be a #RRGGBB color',
+    ]);
+    await region.getByText('the tabs show your last edit it would accept', { exact: false }).waitFor();
+    for (const format of ['JSON', 'Markdown', 'Design tokens']) {
+      const text = await panelText(format);
+      expect(text, format).not.toContain('#ABCDE');
+      expect(text, format).toContain(primary ?? '');
+    }
+    expect(await panelText('Markdown')).toContain('Typed before the color.');
+    await screenshot(page, 'brand-preview-refused', { fullPage: false });
+
+    // Fixed, the preview follows the form again and the warning is gone.
+    await page.getByRole('textbox', { name: 'Primary color (hex)', exact: true }).fill('#2E7D32');
+    await refused.waitFor({ state: 'hidden', timeout: WAIT_MS });
+    expect(await panelText('Design tokens')).toContain('"$value": "#2E7D32"');
+    await expectNoPageProblems(session, 'Brand (preview of a refused value)');
   });
 
   it('previews the read operation as JSON, Markdown and design tokens in tabs, by mouse and arrow keys', async () => {

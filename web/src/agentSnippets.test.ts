@@ -31,6 +31,19 @@ describe('agent snippets', () => {
     expect(pythonSnippet(TARGET)).toContain('"format": "markdown"');
   });
 
+  it('ends each curl call’s output with a line break, so that the JSON and the Markdown run on separate lines', () => {
+    const calls = curlSnippets(TARGET)
+      .split('\n')
+      .filter((line) => line.startsWith('curl '));
+    expect(calls).toHaveLength(2);
+    for (const call of calls) expect(call).toContain(`-w '\\n'`);
+  });
+
+  it('prints the brand from the Node and Python snippets, so that running them as copied shows it', () => {
+    expect(nodeSnippet(TARGET).split('\n').at(-1)).toBe('console.log(brand);');
+    expect(pythonSnippet(TARGET).split('\n').at(-1)).toBe('print(brand)');
+  });
+
   it('configures the MCP server with this installation’s dist/cli/main.js and a token placeholder', () => {
     const config = JSON.parse(mcpConfig(TARGET, '/srv/brand-context/')) as {
       mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }>;

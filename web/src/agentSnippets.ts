@@ -21,11 +21,14 @@ interface Target {
   workspaceId: string;
 }
 
-/** A curl call of the read operation: the whole brand as JSON, or with `format`. */
+/**
+ * A curl call of the read operation: the whole brand as JSON, or with `format`. `-w '\n'` ends its output
+ * with a line break (the JSON body has none), so that calls run one after the other do not run together.
+ */
 export function curlSnippet({ origin, workspaceId }: Target, format?: 'markdown'): string {
   const body = JSON.stringify({ action: 'context', workspace_id: workspaceId, format });
   return [
-    `curl -sS -X POST ${origin}${PATH} \\`,
+    `curl -sS -w '\\n' -X POST ${origin}${PATH} \\`,
     `  -H "Authorization: Bearer $${envVar}" \\`,
     "  -H 'Content-Type: application/json' \\",
     `  -d '${body}'`,
@@ -57,6 +60,7 @@ export function nodeSnippet({ origin, workspaceId }: Target): string {
     '});',
     'if (!response.ok) throw new Error(`brand-agent answered ${response.status}: ${await response.text()}`);',
     'const brand = await response.text();',
+    'console.log(brand);',
   ].join('\n');
 }
 
@@ -76,6 +80,7 @@ export function pythonSnippet({ origin, workspaceId }: Target): string {
     ')',
     'response.raise_for_status()',
     'brand = response.text',
+    'print(brand)',
   ].join('\n');
 }
 

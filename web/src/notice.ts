@@ -31,17 +31,19 @@ export function useNotice({ clearAfterMs, initial = null }: NoticeOptions = {}):
 
 export const COPY_NOTICE = { clearAfterMs: 4000 };
 
-/** Copies `text`, then shows how it went. */
-export function copyText(text: string, show: (message: string) => void): void {
+/** Copies `text`, then shows how it went; resolves to whether it was copied. */
+export function copyText(text: string, show: (message: string) => void): Promise<boolean> {
   // Through a promise: outside a secure context `navigator.clipboard` is missing altogether.
-  Promise.resolve()
+  return Promise.resolve()
     .then(() => navigator.clipboard.writeText(text))
     .then(
       () => {
         show('Copied');
+        return true;
       },
       () => {
         show('Could not copy: select the text and press Ctrl+C (⌘C on a Mac).');
+        return false;
       },
     );
 }

@@ -1,10 +1,10 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import type { BrandContext } from '../../../src/contract/brand-context';
 import type { BrandFormat } from '../../../src/contract/brand-views';
 import { CodeBlock } from '../components/CodeBlock';
 import { Tabs } from '../components/Tabs';
 import type { BrandDocument } from './model';
-import { previewFormats } from './preview';
+import { accept, previewFormats } from './preview';
 import { useTokenCounts } from './tokenCount';
 
 const FORMAT_TITLES: Record<BrandFormat, string> = {
@@ -33,6 +33,9 @@ function tokenCount(counts: number[] | null | undefined, index: number): string 
   return count === undefined ? 'not counted' : `${count.toLocaleString('en-US')} tokens`;
 }
 
+/** The preview's heading: the brand sections' "Preview" link takes focus there. */
+export const PREVIEW_HEADING_ID = 'brand-preview-heading';
+
 interface BrandPreviewProps {
   document: BrandDocument;
   saved: BrandContext;
@@ -41,37 +44,71 @@ interface BrandPreviewProps {
 
 /**
  * The read operation's answer in each format for the form as it stands, rendered by the service's own code,
- * with the tokens each costs a model.
+ * with the tokens each costs a model. While the form holds what the service would refuse, the tabs keep the
+ * last brand it would accept, and a warning above them names each refused field as the service would.
  */
 export function BrandPreview({ document, saved, changed }: BrandPreviewProps) {
-  const formats = useMemo(() => previewFormats(document, saved, changed), [document, saved, changed]);
+  const acceptance = useMemo(() => accept(document), [document]);
+  const current = useMemo(
+    () => ('accepted' in acceptance ? { document: acceptance.accepted, changed } : undefined),
+    [acceptance, changed],
+  );
+  // Kept while rendering (React's pattern for information from previous renders), so the tabs never blink.
+  const [lastAccepted, setLastAccepted] = useState(current);
+  if (current !== undefined && current !== lastAccepted) setLastAccepted(current);
+  const shown = current ?? lastAccepted;
+  const formats = useMemo(
+    () => (shown === undefined ? [] : previewFormats(shown.document, saved, shown.changed)),
+    [shown, saved],
+  );
   const counts = useTokenCounts(useMemo(() => formats.map((preview) => preview.sent), [formats]));
   return (
-    <section aria-labelledby="preview-heading" className="brand-preview">
-      <h2 id="preview-heading">Preview</h2>
+    <section aria-labelledby={PREVIEW_HEADING_ID} className="brand-preview">
+      <h2 id={PREVIEW_HEADING_ID} tabIndex={-1}>
+        Preview
+      </h2>
       <p className="section-description">
         What <code>POST /functions/v1/brand-agent</code> returns {changed ? 'once you save' : 'now'}. Tokens
         are what a model reads of each answer, counted with o200k (the tokenizer of GPT-4o); JSON is counted
         as sent, without the indentation shown here.
       </p>
-      <Tabs
-        label="Preview format"
-        tabs={formats.map(({ format, shown }, index) => ({
-          id: format,
-          label: (
-            <>
-              <span>{FORMAT_TITLES[format]}</span>
-              <span className="tab-detail">{tokenCount(counts, index)}</span>
-            </>
-          ),
-          panel: (
-            <>
-              <p className="tab-panel-note">{formatOption(format)}</p>
-              <CodeBlock label={`${FORMAT_TITLES[format]} response preview`}>{shown}</CodeBlock>
-            </>
-          ),
-        }))}
-      />
+      {'refused' in acceptance && (
+        <div className="callout callout-warning preview-refused">
+          <p>The service would refuse this brand:</p>
+          <ul>
+            {acceptance.refused.map(({ field, message }) => (
+              <li key={`${field} ${message}`}>
+                <code>{field}</code> {message}
+              </li>
+            ))}
+          </ul>
+          <p>
+            {shown === undefined
+              ? 'There is nothing to preview until you fix it.'
+              : 'Until you fix it, the tabs show your last edit it would accept.'}
+          </p>
+        </div>
+      )}
+      {formats.length > 0 && (
+        <Tabs
+          label="Preview format"
+          tabs={formats.map(({ format, shown: text }, index) => ({
+            id: format,
+            label: (
+              <>
+                <span>{FORMAT_TITLES[format]}</span>
+                <span className="tab-detail">{tokenCount(counts, index)}</span>
+              </>
+            ),
+            panel: (
+              <>
+                <p className="tab-panel-note">{formatOption(format)}</p>
+                <CodeBlock label={`${FORMAT_TITLES[format]} response preview`}>{text}</CodeBlock>
+              </>
+            ),
+          }))}
+        />
+      )}
     </section>
   );
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { brandContextSchema } from '../../../src/contract/brand-context';
 import { serializeBrandContext } from '../../../src/core/brand-context';
-import { type BrandDocument, toDocument, toForm } from './model';
-import { previewFormats } from './preview';
+import { type BrandForm, toDocument, toForm } from './model';
+import { accept, previewFormats } from './preview';
 
 const SAVED = brandContextSchema.parse({
   workspace_id: 'ws_1',
@@ -29,20 +29,27 @@ const SAVED = brandContextSchema.parse({
   version: 3,
 });
 
+/** The brand the service would store from `form`; the test fails if it would refuse it. */
+function accepted(form: BrandForm) {
+  const acceptance = accept(toDocument(form));
+  if (!('accepted' in acceptance)) throw new Error(JSON.stringify(acceptance.refused));
+  return acceptance.accepted;
+}
+
 /** Each format's preview as shown, by format. */
-function previews(document: BrandDocument, changed: boolean): Record<string, string> {
+function previews(form: BrandForm, changed: boolean): Record<string, string> {
   return Object.fromEntries(
-    previewFormats(document, SAVED, changed).map((preview) => [preview.format, preview.shown]),
+    previewFormats(accepted(form), SAVED, changed).map((preview) => [preview.format, preview.shown]),
   );
 }
 
-function previewJson(document: BrandDocument, changed: boolean): typeof SAVED {
-  return JSON.parse(previews(document, changed).json ?? '') as typeof SAVED;
+function previewJson(form: BrandForm, changed: boolean): typeof SAVED {
+  return JSON.parse(previews(form, changed).json ?? '') as typeof SAVED;
 }
 
 describe('previewFormats', () => {
   it('shows an unchanged brand exactly as the read operation returns it, key for key', () => {
-    const [json] = previewFormats(toDocument(toForm(SAVED)), SAVED, false);
+    const [json] = previewFormats(accepted(toForm(SAVED)), SAVED, false);
     expect(json?.sent).toBe(serializeBrandContext(SAVED));
     expect(json?.shown).toBe(JSON.stringify(JSON.parse(serializeBrandContext(SAVED)), null, 2));
   });
@@ -57,7 +64,7 @@ describe('previewFormats', () => {
       content: 'Warm',
       tags: '',
     });
-    const preview = previewJson(toDocument(form), true);
+    const preview = previewJson(form, true);
     expect(preview.knowledge.map((entry) => [entry.id, entry.updated_at])).toEqual([
       ['kb_1', '2025-01-01T00:00:00.000Z'],
       ['(assigned on save)', '(set on save)'],
@@ -70,13 +77,13 @@ describe('previewFormats', () => {
     const form = toForm(SAVED);
     const [entry] = form.knowledge;
     if (entry) form.knowledge[0] = { ...entry, content: '1998' };
-    const preview = previewJson(toDocument(form), true);
+    const preview = previewJson(form, true);
     expect(preview.knowledge[0]).toMatchObject({ id: 'kb_1', content: '1998', updated_at: '(set on save)' });
   });
 
   it('renders the unsaved voice as the Markdown the read operation answers, under "## Voice"', () => {
     const form = { ...toForm(SAVED), voice: 'Warm, brief, never salesy.' };
-    const { markdown } = previews(toDocument(form), true);
+    const { markdown } = previews(form, true);
     expect(markdown).toContain('# Acme Coffee');
     expect(markdown).toContain('## Voice\nWarm, brief, never salesy.');
     expect(markdown).not.toContain('kb_1');
@@ -84,7 +91,7 @@ describe('previewFormats', () => {
 
   it('renders the colors as design tokens, with the version a save would give', () => {
     const form = { ...toForm(SAVED), voice: 'Changed' };
-    const tokens = JSON.parse(previews(toDocument(form), true).dtcg ?? '') as {
+    const tokens = JSON.parse(previews(form, true).dtcg ?? '') as {
       color: { primary: { $value: string } };
       $extensions: Record<string, unknown>;
     };
@@ -96,10 +103,18 @@ describe('previewFormats', () => {
     });
   });
 
-  it('leaves out a font weight or asset size typed as text, which Save refuses', () => {
+  it('names each field the service would refuse, in the words of its 400 answer', () => {
     const form = toForm(SAVED);
+    form.colors.primary = '#12345';
     form.fonts.heading = { ...form.fonts.heading, family: 'Inter', weights: '400, bold' };
-    const preview = previewJson(toDocument(form), true);
-    expect(preview.fonts.heading?.weights).toEqual([400]);
+    const [entry] = form.knowledge;
+    if (entry) form.knowledge[0] = { ...entry, title: '' };
+    expect(accept(toDocument(form))).toEqual({
+      refused: [
+        { field: 'colors.primary', message: 'must be a #RRGGBB color' },
+        { field: 'fonts.heading.weights[1]', message: 'must be a number' },
+        { field: 'knowledge[0].title', message: 'must not be empty' },
+      ],
+    });
   });
 });

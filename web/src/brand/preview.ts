@@ -1,13 +1,33 @@
-import type { BrandContext } from '../../../src/contract/brand-context';
+import {
+  type BrandContext,
+  type BrandDocument as AcceptedDocument,
+  brandDocumentSchema,
+} from '../../../src/contract/brand-context';
 import { BRAND_FORMATS, type BrandFormat } from '../../../src/contract/brand-views';
 import { brandView, renderBrandView } from '../../../src/core/brand-views';
+import type { FieldIssue } from '../../../src/core/errors';
+import { toFieldIssues } from '../../../src/core/inputs';
 import type { BrandDocument } from './model';
 
 /** Placeholders for what only the service settles, on the next save. */
 const ASSIGNED_ON_SAVE = '(assigned on save)';
 const SET_ON_SAVE = '(set on save)';
 
-function sameKnowledge(a: BrandDocument['knowledge'][number], b: BrandContext['knowledge'][number]): boolean {
+export type Acceptance = { accepted: AcceptedDocument } | { refused: FieldIssue[] };
+
+/**
+ * What Save would make of `document`, by the service's own schema: the brand it would store, or each field it
+ * would refuse, named as its 400 answer names them (`colors.primary`: "must be a #RRGGBB color").
+ */
+export function accept(document: BrandDocument): Acceptance {
+  const result = brandDocumentSchema.safeParse(document);
+  return result.success ? { accepted: result.data } : { refused: toFieldIssues(result.error.issues) };
+}
+
+function sameKnowledge(
+  a: AcceptedDocument['knowledge'][number],
+  b: BrandContext['knowledge'][number],
+): boolean {
   return (
     a.kind === b.kind &&
     a.title === b.title &&
@@ -16,24 +36,20 @@ function sameKnowledge(a: BrandDocument['knowledge'][number], b: BrandContext['k
   );
 }
 
-// A number field holding text is marked invalid, and Save refuses it: the preview leaves it out meanwhile.
-const isNumber = (value: unknown): value is number => typeof value === 'number';
-const numberOrNull = (value: unknown) => (isNumber(value) ? value : null);
-
 /**
  * The brand the read operation would read once `document` is saved, the edited entries' ids and timestamps
  * left to the service: each key in the order the service's schema gives it, so that its JSON reads as the
  * service's does.
  */
-function previewContext(document: BrandDocument, saved: BrandContext, changed: boolean): BrandContext {
+function previewContext(document: AcceptedDocument, saved: BrandContext, changed: boolean): BrandContext {
   const savedKnowledge = new Map(saved.knowledge.map((entry) => [entry.id, entry]));
   const { colors, fonts } = document;
-  const font = (value: BrandDocument['fonts']['heading']) =>
+  const font = (value: AcceptedDocument['fonts']['heading']) =>
     value === null
       ? null
       : {
           family: value.family,
-          weights: value.weights.filter(isNumber),
+          weights: value.weights,
           fallback: value.fallback,
           source: value.source,
           url: value.url,
@@ -71,9 +87,9 @@ function previewContext(document: BrandDocument, saved: BrandContext, changed: b
       name: asset.name,
       url: asset.url,
       mime_type: asset.mime_type,
-      width: numberOrNull(asset.width),
-      height: numberOrNull(asset.height),
-      bytes: numberOrNull(asset.bytes),
+      width: asset.width,
+      height: asset.height,
+      bytes: asset.bytes,
       variant: asset.variant,
       background: asset.background,
       alt: asset.alt,
@@ -103,11 +119,11 @@ export interface FormatPreview {
 const indentJson = (text: string) => JSON.stringify(JSON.parse(text), null, 2);
 
 /**
- * Each format's answer of the read operation (README "Formats and sections") once `document` is saved,
- * rendered by the service's own code.
+ * Each format's answer of the read operation (README "Formats and sections") once `document` (one the service
+ * accepts: see `accept`) is saved, rendered by the service's own code.
  */
 export function previewFormats(
-  document: BrandDocument,
+  document: AcceptedDocument,
   saved: BrandContext,
   changed: boolean,
 ): FormatPreview[] {

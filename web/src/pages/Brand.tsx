@@ -1,7 +1,7 @@
 import { type MouseEvent, type SubmitEvent, type ReactNode, useMemo, useRef, useState } from 'react';
 import { api, workspacePath } from '../api';
 import { AssetsEditor } from '../brand/AssetsEditor';
-import { BrandPreview } from '../brand/BrandPreview';
+import { BrandPreview, PREVIEW_HEADING_ID } from '../brand/BrandPreview';
 import { ColorsEditor } from '../brand/ColorsEditor';
 import { FontsEditor } from '../brand/FontsEditor';
 import { KnowledgeEditor } from '../brand/KnowledgeEditor';
@@ -267,12 +267,17 @@ function BrandSection({ id, children }: { id: SectionId; children: ReactNode }) 
 }
 
 /**
- * "Brand sections": a list of links that sticks below the top bar (one scrolling row on phones). A link
- * scrolls its section's heading to the top and gives it focus, without touching the address.
+ * "Brand sections": a list of links that sticks below the top bar (one scrolling row on phones), the form's
+ * sections and then the preview, which narrow screens put below the whole form. A link scrolls its heading to
+ * the top and gives it focus, without touching the address.
  */
 function SectionNav() {
-  function go(event: MouseEvent<HTMLAnchorElement>, id: SectionId) {
-    const heading = document.getElementById(headingId(id));
+  const links = [
+    ...SECTIONS.map(({ id, title }) => ({ target: headingId(id), title })),
+    { target: PREVIEW_HEADING_ID, title: 'Preview' },
+  ];
+  function go(event: MouseEvent<HTMLAnchorElement>, target: string) {
+    const heading = document.getElementById(target);
     if (heading === null) return;
     event.preventDefault();
     heading.scrollIntoView({ block: 'start' });
@@ -281,12 +286,12 @@ function SectionNav() {
   return (
     <nav aria-label="Brand sections" className="section-nav">
       <ul>
-        {SECTIONS.map(({ id, title }) => (
-          <li key={id}>
+        {links.map(({ target, title }) => (
+          <li key={target}>
             <a
-              href={`#${headingId(id)}`}
+              href={`#${target}`}
               onClick={(event) => {
-                go(event, id);
+                go(event, target);
               }}
             >
               {title}
