@@ -210,8 +210,12 @@ describe('GET /openapi.json', () => {
       expect(operation.responses['507']?.description, name).toContain('storage_full');
   });
 
-  it('documents the read operation answering each format as its own media type, with Brand-Key-Expires', () => {
-    const ok = document.paths['/functions/v1/brand-agent']?.post?.responses['200'];
+  it('documents the read operation answering each format as its own media type, with its headers', () => {
+    const responses = document.paths['/functions/v1/brand-agent']?.post?.responses;
+    const ok = responses?.['200'];
+    expect(Object.keys(ok?.headers ?? {}).sort()).toEqual(['Brand-Key-Expires', 'Cache-Control', 'ETag']);
+    expect(Object.keys(responses?.['304']?.headers ?? {}).sort()).toEqual(['Brand-Key-Expires', 'ETag']);
+    expect(responses?.['304']?.headers?.ETag?.description).toContain('If-None-Match');
     expect(Object.keys(ok?.content ?? {})).toEqual(READ_MEDIA_TYPES);
     expect(ok?.content?.['application/json']?.schema.$ref).toBe('#/components/schemas/BrandContext');
     expect(ok?.content?.['text/markdown']?.schema).toMatchObject({ type: 'string' });

@@ -17,6 +17,20 @@ const KEY_EXPIRY_HEADER = {
   description:
     'When the brand read key expires (RFC 3339), on every answer to a key once the key is known, refusals included: rotate it before then. Not sent to a user token.',
 };
+const ETAG_HEADER = {
+  type: 'string',
+  description:
+    "The view's ETag (format, sections and filters, and the brand's version): send it as If-None-Match to get 304 while neither changed.",
+};
+/** The headers both a 200 and a 304 carry. */
+const VIEW_HEADERS = { ETag: ETAG_HEADER, 'Brand-Key-Expires': KEY_EXPIRY_HEADER };
+/**
+ * A bodyless response that documents its headers: Fastify wants a zod schema where no media type keys one,
+ * and src/http/openapi.ts copies any response's `headers` into the API reference.
+ */
+function bodyless(description: string, headers: Record<string, object>) {
+  return Object.assign(z.undefined().describe(description), { headers });
+}
 /** The body is a few short strings and lists; anything near this size is not a brand context request. */
 const BODY_LIMIT = 16 * 1024;
 
@@ -84,7 +98,14 @@ export function brandAgentRoutes(app: ZodApp): void {
             200: {
               description:
                 'The brand in the format the body asks (README "Formats and sections"): the brand context object (json, the default; with `sections`, only those between `workspace_id` and `updated_at`, `version`), Markdown, or design tokens. Each view has its own ETag; `Cache-Control: private, no-cache`.',
-              headers: { 'Brand-Key-Expires': KEY_EXPIRY_HEADER },
+              headers: {
+                ...VIEW_HEADERS,
+                'Cache-Control': {
+                  type: 'string',
+                  description:
+                    '`private, no-cache`: a cache may keep the answer but must ask again (If-None-Match).',
+                },
+              },
               content: {
                 'application/json': { schema: brandContextSchema },
                 'text/markdown': {
@@ -103,7 +124,10 @@ export function brandAgentRoutes(app: ZodApp): void {
                 },
               },
             },
-            304: z.undefined().describe('Not modified: If-None-Match carries the current ETag'),
+            304: bodyless(
+              "Not modified: If-None-Match carries the view's current ETag. No body.",
+              VIEW_HEADERS,
+            ),
           },
           [
             'missing_key',
