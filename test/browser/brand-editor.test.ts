@@ -279,7 +279,11 @@ describeInBrowser('The brand editor in the console', () => {
     const { session, page } = await openBrandPage();
     await page.setViewportSize({ width: 390, height: 844 });
     const sections = page.getByRole('navigation', { name: 'Brand sections', exact: true });
-    await sections.getByRole('link', { name: 'Preview', exact: true }).click();
+    // In view at once, at the end of the row of links that scrolls sideways under it.
+    const link = sections.getByRole('link', { name: 'Preview', exact: true });
+    const box = await link.boundingBox();
+    expect(box !== null && box.x >= 0 && box.x + box.width <= 390, 'the Preview link is in view').toBe(true);
+    await link.click();
     const previewHeading = page.getByRole('heading', { level: 2, name: 'Preview', exact: true });
     await expectInViewBelow(page, previewHeading, sections);
     expect(await isFocused(previewHeading)).toBe(true);

@@ -268,13 +268,13 @@ function BrandSection({ id, children }: { id: SectionId; children: ReactNode }) 
 
 /**
  * "Brand sections": a list of links that sticks below the top bar (one scrolling row on phones), the form's
- * sections and then the preview, which narrow screens put below the whole form. A link scrolls its heading to
- * the top and gives it focus, without touching the address.
+ * sections and then the preview, whose link stays in view at the row's end: narrow screens put the preview
+ * below the whole form. A link scrolls its heading to the top and gives it focus, without touching the address.
  */
 function SectionNav() {
-  const links = [
+  const links: { target: string; title: string; className?: string }[] = [
     ...SECTIONS.map(({ id, title }) => ({ target: headingId(id), title })),
-    { target: PREVIEW_HEADING_ID, title: 'Preview' },
+    { target: PREVIEW_HEADING_ID, title: 'Preview', className: 'section-nav-preview' },
   ];
   function go(event: MouseEvent<HTMLAnchorElement>, target: string) {
     const heading = document.getElementById(target);
@@ -286,8 +286,8 @@ function SectionNav() {
   return (
     <nav aria-label="Brand sections" className="section-nav">
       <ul>
-        {links.map(({ target, title }) => (
-          <li key={target}>
+        {links.map(({ target, title, className }) => (
+          <li key={target} className={className}>
             <a
               href={`#${target}`}
               onClick={(event) => {
