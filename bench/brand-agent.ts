@@ -11,9 +11,12 @@
  *   BENCH_DURATION       measured seconds per target and format (default 5), run as two halves
  *   BENCH_WARMUP         warm-up seconds per target and format (default 1)
  *   BENCH_CONNECTIONS    concurrent connections (default 10)
- *   BENCH_MIN_RATIO      floor for service/baseline req/s on SQLite, for each format (default: the 0.5
+ *   BENCH_MIN_RATIO      floor for service/baseline req/s of the JSON view on SQLite (default: the 0.5
  *                        target); below it, exit 1. CI sets it a little lower so that run-to-run noise
  *                        cannot fail a build
+ *   BENCH_MIN_RATIO_MARKDOWN  the same for the Markdown view (default: BENCH_MIN_RATIO). Its ratio is
+ *                        structurally lower: the service's fixed cost per request is the same while the
+ *                        baseline sends 55 % of the bytes, so the baseline gains more than the service
  *   BENCH_DATABASE_URL   postgres://… admin URL: also measure on PostgreSQL, in a scratch database created
  *                        (and dropped WITH (FORCE)) for this run; informational, the target is for SQLite
  *
@@ -80,6 +83,7 @@ interface Settings {
   warmupS: number;
   connections: number;
   minRatio: number;
+  minMarkdownRatio: number;
   postgresAdminUrl: string | undefined;
 }
 
@@ -99,6 +103,7 @@ function numberFromEnv(
 
 function loadSettings(): Settings {
   const postgresAdminUrl = process.env.BENCH_DATABASE_URL?.trim() || undefined;
+  const minRatio = numberFromEnv('BENCH_MIN_RATIO', TARGET_RATIO, (v) => v >= 0, 'a number >= 0');
   if (postgresAdminUrl !== undefined && !/^postgres(ql)?:\/\//.test(postgresAdminUrl)) {
     throw new BenchError('BENCH_DATABASE_URL must be a postgres:// URL');
   }
@@ -121,7 +126,8 @@ function loadSettings(): Settings {
       (v) => Number.isInteger(v) && v >= 1,
       'an integer >= 1',
     ),
-    minRatio: numberFromEnv('BENCH_MIN_RATIO', TARGET_RATIO, (v) => v >= 0, 'a number >= 0'),
+    minRatio,
+    minMarkdownRatio: numberFromEnv('BENCH_MIN_RATIO_MARKDOWN', minRatio, (v) => v >= 0, 'a number >= 0'),
     postgresAdminUrl,
   };
 }
@@ -1001,9 +1007,13 @@ async function main(): Promise<number> {
   const problems = results.flatMap(failures);
   for (const format of sqlite.formats) {
     const ratio = ratioOf(format);
-    if (!(ratio >= settings.minRatio)) {
+    const [floor, variable] =
+      format.format === 'markdown'
+        ? [settings.minMarkdownRatio, 'BENCH_MIN_RATIO_MARKDOWN']
+        : [settings.minRatio, 'BENCH_MIN_RATIO'];
+    if (!(ratio >= floor)) {
       problems.push(
-        `sqlite ${format.format}: ratio ${fixed(ratio, 3)} is under the floor ${settings.minRatio} (BENCH_MIN_RATIO)`,
+        `sqlite ${format.format}: ratio ${fixed(ratio, 3)} is under the floor ${floor} (${variable})`,
       );
     }
   }
