@@ -42,51 +42,48 @@ export const VIEW_CONTENT_TYPES: Record<BrandFormat, string> = {
   dtcg: 'application/design-tokens+json; charset=utf-8',
 };
 
-const FORMAT_SECTIONS: Record<BrandFormat, readonly BrandSection[]> = {
-  json: BRAND_SECTIONS,
-  markdown: BRAND_SECTIONS,
-  dtcg: DTCG_SECTIONS,
-};
-
 function sortedSet(values: readonly string[] | undefined): ReadonlySet<string> | null {
   return values === undefined ? null : new Set([...new Set(values)].sort());
 }
 
-/** The whole brand as JSON: the operation's answer when no option is sent. */
-export const WHOLE_BRAND_JSON: BrandView = {
-  format: 'json',
-  sections: BRAND_SECTIONS,
-  kinds: null,
-  tags: null,
-  key: 'json',
+/** Each format's whole brand, unfiltered: one constant per format, so the usual reads build no view. */
+const WHOLE_VIEWS: Record<BrandFormat, BrandView> = {
+  json: { format: 'json', sections: BRAND_SECTIONS, kinds: null, tags: null, key: 'json' },
+  markdown: { format: 'markdown', sections: BRAND_SECTIONS, kinds: null, tags: null, key: 'markdown' },
+  dtcg: { format: 'dtcg', sections: DTCG_SECTIONS, kinds: null, tags: null, key: 'dtcg' },
 };
 
-/** The view a request's options name. */
+/** The whole brand as JSON: the operation's answer when no option is sent. */
+export const WHOLE_BRAND_JSON: BrandView = WHOLE_VIEWS.json;
+
+/**
+ * The view a request's options name. Fields other than the options (the body's `action`, `workspace_id`) are
+ * ignored, so the read operation passes its body as it is.
+ */
 export function brandView(request: BrandViewRequest): BrandView {
-  // The read operation's usual body names no option: answered without building a key.
+  const format = request.format ?? 'json';
+  // The usual bodies name no option but perhaps a format: answered without building a key.
   if (
-    request.format === undefined &&
     request.sections === undefined &&
     request.knowledge_kinds === undefined &&
     request.knowledge_tags === undefined
   )
-    return WHOLE_BRAND_JSON;
-  const format = request.format ?? 'json';
-  const all = FORMAT_SECTIONS[format];
+    return WHOLE_VIEWS[format];
+  const all = WHOLE_VIEWS[format].sections;
   const named = new Set(request.sections ?? all);
   // Every section of the format named is the same view as none named: one key, one ETag, one cache entry.
   const asked = all.every((section) => named.has(section)) ? null : named;
   const sections = asked === null ? all : all.filter((section) => asked.has(section));
   const kinds = sortedSet(request.knowledge_kinds);
   const tags = sortedSet(request.knowledge_tags?.map((tag) => tag.trim().toLowerCase()));
-  const parts = [
+  if (asked === null && kinds === null && tags === null) return WHOLE_VIEWS[format];
+  const key = [
     format,
     asked === null ? '*' : sections.join(','),
     kinds === null ? '*' : [...kinds].join(','),
     tags === null ? '*' : JSON.stringify([...tags]),
-  ];
-  const key = parts.slice(1).every((part) => part === '*') ? format : parts.join('|');
-  return key === WHOLE_BRAND_JSON.key ? WHOLE_BRAND_JSON : { format, sections, kinds, tags, key };
+  ].join('|');
+  return { format, sections, kinds, tags, key };
 }
 
 /** The knowledge entries a view keeps, in the brand's order. */

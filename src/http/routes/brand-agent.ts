@@ -147,12 +147,12 @@ export function brandAgentRoutes(app: ZodApp): void {
       },
     },
     async (request, reply) => {
-      const { action, workspace_id: workspaceId, ...options } = request.body;
+      const { action, workspace_id: workspaceId } = request.body;
       if (action !== 'context') throw new AppError('unsupported_action', { action });
       // Neither is awaited when a key reads its own workspace's cached brand: see FeedCache.get.
       const access = credentials.authorize(principalOf(request), workspaceId, 'brand.read');
       if (access instanceof Promise) await access;
-      const served = reader.readWorkspace(workspaceId, brandView(options));
+      const served = reader.readWorkspace(workspaceId, brandView(request.body));
       const brand = served instanceof Promise ? await served : served;
       reply.header('etag', brand.etag).header('cache-control', 'private, no-cache');
       if (ifNoneMatchMatches(request.headers['if-none-match'], brand.etag)) return reply.code(304).send();
