@@ -2,8 +2,8 @@ import { type SubmitEvent, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { linkPageError } from '../accountLinks';
 import { api } from '../api';
+import { AccountEmailField } from '../components/AccountEmailField';
 import { AuthCard } from '../components/AuthCard';
-import { TextField } from '../components/fields';
 import { NewPasswordForm } from '../components/NewPasswordForm';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { StatusMessage } from '../components/StatusMessage';
@@ -46,15 +46,7 @@ function RequestLink({ email: typed }: { email: string }) {
       <ProblemAlert error={linkPageError(error, '')} />
       <StatusMessage message={sent} />
       <form onSubmit={submit} className="stack">
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="username"
-          required
-          value={email}
-          onChange={setEmail}
-          error={error?.fieldError('email')}
-        />
+        <AccountEmailField value={email} onChange={setEmail} error={error?.fieldError('email')} />
         <button type="submit" className="button button-primary button-block" disabled={pending}>
           Send reset link
         </button>

@@ -1,5 +1,6 @@
 import { type SubmitEvent, useState } from 'react';
 import { Link, Navigate, useLocation } from 'react-router';
+import { AccountEmailField } from '../components/AccountEmailField';
 import { AuthCard } from '../components/AuthCard';
 import { TextField } from '../components/fields';
 import { ProblemAlert } from '../components/ProblemAlert';
@@ -32,14 +33,7 @@ export function SignIn() {
     <AuthCard title="Sign in">
       <ProblemAlert error={error} />
       <form onSubmit={submit} className="stack">
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="username"
-          required
-          value={email}
-          onChange={setEmail}
-        />
+        <AccountEmailField value={email} onChange={setEmail} />
         <TextField
           label="Password"
           type="password"
