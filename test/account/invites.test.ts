@@ -15,8 +15,8 @@ import {
   linkIn,
   type MemberInvite,
   NEW_PASSWORD,
-  PUBLIC_URL,
   resendInvite,
+  useAccountEmailFixture,
 } from '../support/fixtures/account-email.js';
 import {
   type Member,
@@ -35,7 +35,6 @@ import {
   problemOf,
   refused,
   unchanged,
-  useFixture,
 } from '../support/http-fixture.js';
 import { addUser } from '../support/users.js';
 
@@ -51,7 +50,7 @@ async function memberView(f: Fixture, userId: string): Promise<Member | undefine
 }
 
 describeEachBackend('Invites', (backend) => {
-  const fixture = useFixture(backend, { app: { email: { publicUrl: PUBLIC_URL } } });
+  const fixture = useAccountEmailFixture(backend);
 
   describe('adding a member without a password', () => {
     it('emails them an invite naming the workspace and who invited them, with a link valid for 7 days', async () => {

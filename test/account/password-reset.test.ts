@@ -10,20 +10,12 @@ import {
   later,
   linkIn,
   NEW_PASSWORD,
-  PUBLIC_URL,
   requestReset,
+  useAccountEmailFixture,
 } from '../support/fixtures/account-email.js';
 import { cookieHeader, expectRateLimited, freshIp, PASSWORD } from '../support/fixtures/auth.js';
 import { signIn } from '../support/fixtures/members.js';
-import {
-  call,
-  type Fixture,
-  outcome,
-  problemOf,
-  refused,
-  unchanged,
-  useFixture,
-} from '../support/http-fixture.js';
+import { call, type Fixture, outcome, problemOf, refused, unchanged } from '../support/http-fixture.js';
 import { addUser } from '../support/users.js';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -53,7 +45,7 @@ async function mailTables(f: Fixture) {
 }
 
 describeEachBackend('Password resets', (backend) => {
-  const fixture = useFixture(backend, { app: { email: { publicUrl: PUBLIC_URL } } });
+  const fixture = useAccountEmailFixture(backend);
 
   describe('asking for a link', () => {
     it('answers 202 and emails the account a link valid for an hour, from no workspace', async () => {
