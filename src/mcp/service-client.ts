@@ -77,6 +77,16 @@ interface RequestSpec<S extends z.ZodType> extends SendSpec {
   schema: S;
 }
 
+/** The read operation with these options, with the brand read key when set, else the access token. */
+function brandRead(workspaceId: string, options: BrandViewOptions): SendSpec {
+  return {
+    method: 'POST',
+    path: '/functions/v1/brand-agent',
+    credential: 'brand',
+    body: { action: 'context', workspace_id: workspaceId, ...options },
+  };
+}
+
 const SNIPPET = 200;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** How long before a credential expires each answer starts saying so (README "MCP"). */
@@ -106,13 +116,7 @@ export class ServiceClient {
    */
   async readBrand(workspaceId: string, options: BrandViewOptions): Promise<string> {
     const expected = mediaType(VIEW_CONTENT_TYPES[options.format ?? 'json']);
-    const spec: SendSpec = {
-      method: 'POST',
-      path: '/functions/v1/brand-agent',
-      credential: 'brand',
-      accept: expected,
-      body: { action: 'context', workspace_id: workspaceId, ...options },
-    };
+    const spec: SendSpec = { ...brandRead(workspaceId, options), accept: expected };
     const { response, text } = await this.send(spec);
     const type = mediaType(response.headers.get('content-type') ?? '');
     if (type !== expected) throw this.unexpected(spec, response.status, `a body of type ${type || 'none'}`);
@@ -125,17 +129,8 @@ export class ServiceClient {
     filters: KnowledgeFilters,
   ): Promise<z.output<typeof brandKnowledgeSchema>['knowledge']> {
     const { knowledge } = await this.request({
-      method: 'POST',
-      path: '/functions/v1/brand-agent',
-      credential: 'brand',
+      ...brandRead(workspaceId, { format: 'json', sections: ['knowledge'], ...filters }),
       schema: brandKnowledgeSchema,
-      body: {
-        action: 'context',
-        workspace_id: workspaceId,
-        format: 'json',
-        sections: ['knowledge'],
-        ...filters,
-      },
     });
     return knowledge;
   }
@@ -207,8 +202,7 @@ export class ServiceClient {
    * it); a key's is the Brand-Key-Expires header of the service's last answer to it.
    */
   expiryNotice(kind: Credential, now = Date.now()): string | undefined {
-    const token =
-      kind === 'brand' ? (this.config.brandReadKey ?? this.config.accessToken) : this.config.accessToken;
+    const token = this.tokenFor(kind);
     if (token === undefined) return undefined;
     const expires = looksLikeJwt(token) ? jwtExpiry(token) : this.keyExpiry.get(token);
     if (expires === undefined || expires <= now || expires - now > EXPIRY_NOTICE_DAYS * DAY_MS)
@@ -223,9 +217,13 @@ export class ServiceClient {
     return `Tell the user: the Brand Context ${what} expires ${when}; ${todo} and put the new one in the MCP server configuration.`;
   }
 
+  /** The configured token a call of `kind` sends, if any. */
+  private tokenFor(kind: Credential): string | undefined {
+    return kind === 'brand' ? (this.config.brandReadKey ?? this.config.accessToken) : this.config.accessToken;
+  }
+
   private credential(kind: Credential): string {
-    const token =
-      kind === 'brand' ? (this.config.brandReadKey ?? this.config.accessToken) : this.config.accessToken;
+    const token = this.tokenFor(kind);
     if (token === undefined) {
       throw new ServiceError(
         'missing_access_token',
