@@ -60,9 +60,9 @@ export class BrandReader {
   /** A view of the brand of a workspace whose access the caller has already established. */
   readWorkspace(workspaceId: string, view: BrandView = WHOLE_BRAND_JSON): MaybePromise<ServedBrand> {
     const brand = this.brands.get(workspaceId, () => this.load(workspaceId));
-    if (brand instanceof Promise) return brand.then((loaded) => this.viewOf(workspaceId, loaded, view));
-    if (view === WHOLE_BRAND_JSON) return brand.whole;
-    return brand.views.get(view.key) ?? this.viewOf(workspaceId, brand, view);
+    return brand instanceof Promise
+      ? brand.then((loaded) => this.viewOf(workspaceId, loaded, view))
+      : this.viewOf(workspaceId, brand, view);
   }
 
   private async load(workspaceId: string): Promise<CachedBrand | undefined> {
@@ -73,7 +73,7 @@ export class BrandReader {
     return { context, whole, views: new Map(), size: 2 * whole.body.length };
   }
 
-  /** The view, rendered into the cached brand when it is new there. */
+  /** The view: the whole JSON or one already rendered, else rendered into the cached brand now. */
   private viewOf(workspaceId: string, brand: CachedBrand | undefined, view: BrandView): ServedBrand {
     if (!brand) throw new AppError('workspace_not_found', { workspaceId });
     if (view === WHOLE_BRAND_JSON) return brand.whole;
