@@ -4,6 +4,7 @@ import {
   brandDocumentSchema,
 } from '../../../src/contract/brand-context';
 import { BRAND_FORMATS, type BrandFormat } from '../../../src/contract/brand-views';
+import { settleBrandDocument } from '../../../src/core/brand-context';
 import { brandView, renderBrandView } from '../../../src/core/brand-views';
 import type { FieldIssue } from '../../../src/core/errors';
 import { toFieldIssues } from '../../../src/core/inputs';
@@ -24,83 +25,15 @@ export function accept(document: BrandDocument): Acceptance {
   return result.success ? { accepted: result.data } : { refused: toFieldIssues(result.error.issues) };
 }
 
-function sameKnowledge(
-  a: AcceptedDocument['knowledge'][number],
-  b: BrandContext['knowledge'][number],
-): boolean {
-  return (
-    a.kind === b.kind &&
-    a.title === b.title &&
-    a.content === b.content &&
-    JSON.stringify(a.tags) === JSON.stringify(b.tags)
-  );
-}
-
 /**
- * The brand the read operation would read once `document` is saved, the edited entries' ids and timestamps
- * left to the service: each key in the order the service's schema gives it, so that its JSON reads as the
- * service's does.
+ * The brand the read operation would read once `document` is saved, settled by the service's own rules
+ * (settleBrandDocument): unchanged entries keep their ids and timestamps, and what only a save settles shows
+ * as a placeholder.
  */
 function previewContext(document: AcceptedDocument, saved: BrandContext, changed: boolean): BrandContext {
-  const savedKnowledge = new Map(saved.knowledge.map((entry) => [entry.id, entry]));
-  const { colors, fonts } = document;
-  const font = (value: AcceptedDocument['fonts']['heading']) =>
-    value === null
-      ? null
-      : {
-          family: value.family,
-          weights: value.weights,
-          fallback: value.fallback,
-          source: value.source,
-          url: value.url,
-        };
-
   return {
     workspace_id: saved.workspace_id,
-    name: document.name,
-    description: document.description,
-    voice: document.voice,
-    colors: {
-      primary: colors.primary,
-      secondary: colors.secondary,
-      accent: colors.accent,
-      background: colors.background,
-      text: colors.text,
-      palette: colors.palette.map((entry) => ({ name: entry.name, hex: entry.hex, role: entry.role })),
-    },
-    fonts: { heading: font(fonts.heading), body: font(fonts.body) },
-    social: document.social,
-    knowledge: document.knowledge.map((entry) => {
-      const before = entry.id === undefined ? undefined : savedKnowledge.get(entry.id);
-      return {
-        id: entry.id ?? ASSIGNED_ON_SAVE,
-        kind: entry.kind,
-        title: entry.title,
-        content: entry.content,
-        tags: entry.tags,
-        updated_at: before !== undefined && sameKnowledge(entry, before) ? before.updated_at : SET_ON_SAVE,
-      };
-    }),
-    assets: document.assets.map((asset) => ({
-      id: asset.id ?? ASSIGNED_ON_SAVE,
-      kind: asset.kind,
-      name: asset.name,
-      url: asset.url,
-      mime_type: asset.mime_type,
-      width: asset.width,
-      height: asset.height,
-      bytes: asset.bytes,
-      variant: asset.variant,
-      background: asset.background,
-      alt: asset.alt,
-    })),
-    skills: document.skills.map((skill) => ({
-      id: skill.id ?? ASSIGNED_ON_SAVE,
-      name: skill.name,
-      description: skill.description,
-      instructions: skill.instructions,
-    })),
-    preferences: document.preferences,
+    ...settleBrandDocument(document, saved, SET_ON_SAVE, () => ASSIGNED_ON_SAVE),
     // Every saved change raises the version by one.
     updated_at: changed ? SET_ON_SAVE : saved.updated_at,
     version: changed ? saved.version + 1 : saved.version,
