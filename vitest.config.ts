@@ -5,6 +5,9 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.ts'],
     testTimeout: 20_000,
+    // New password hashes cost N=2^10 instead of 2^17 under tests (src/services/passwords.ts): the sign-in
+    // and account suites hash hundreds of passwords. The service's own cost is tested in passwords.test.ts.
+    env: { BRAND_CONTEXT_TEST_SCRYPT_N: '1024' },
     hookTimeout: 30_000,
     // Vitest's default is one worker fewer than the cores: one on a 2-core machine. Many suites mostly wait
     // (child processes, sockets, timers, Chromium), so one worker per core keeps the cores busy instead.

@@ -9,6 +9,7 @@ import {
   parseDatabaseUrl,
   parseDeliverySettings,
   parseEmailSettings,
+  parseOperationsSettings,
   parseTrustProxy,
   relayAddress,
 } from './config.js';
@@ -106,6 +107,12 @@ const DEFAULT_EMAIL = {
   publicUrl: undefined,
 };
 
+const DEFAULT_OPERATIONS = {
+  metricsToken: undefined,
+  readRateLimit: { points: 6000, windowMs: 60_000 },
+  redisUrl: undefined,
+};
+
 describe('loadConfig', () => {
   it('defaults to port 8787 on 127.0.0.1, log level info and SQLite in ./data', () => {
     expect(loadConfig({})).toEqual({
@@ -118,6 +125,7 @@ describe('loadConfig', () => {
       httpTimeouts: {},
       delivery: DEFAULT_DELIVERY,
       email: DEFAULT_EMAIL,
+      operations: DEFAULT_OPERATIONS,
     });
   });
 
@@ -147,6 +155,7 @@ describe('loadConfig', () => {
       httpTimeouts: {},
       delivery: DEFAULT_DELIVERY,
       email: DEFAULT_EMAIL,
+      operations: DEFAULT_OPERATIONS,
     });
   });
 
@@ -356,6 +365,47 @@ describe('parseEmailSettings', () => {
       parseEmailSettings({ PUBLIC_URL: 'https://ada:hunter2@brand.example.com' }),
     );
     expect(error.message).toBe('PUBLIC_URL must not hold a user or password: links would show them');
+  });
+});
+
+describe('parseOperationsSettings', () => {
+  it('limits reads to 6000 a minute per credential, with open metrics and no Redis, when nothing is set', () => {
+    expect(parseOperationsSettings({})).toEqual(DEFAULT_OPERATIONS);
+  });
+
+  it.each([
+    ['100/1s', { points: 100, windowMs: 1000 }],
+    ['10000/1h', { points: 10_000, windowMs: 3_600_000 }],
+    ['50/1500ms', { points: 50, windowMs: 1500 }],
+    ['off', undefined],
+  ])('reads RATE_LIMIT_READS=%s', (value, limit) => {
+    expect(parseOperationsSettings({ RATE_LIMIT_READS: value }).readRateLimit).toEqual(limit);
+  });
+
+  it.each(['6000', '6000/60', '0/60s', '10/500ms', '10/2d', '-1/60s', 'lots/60s'])(
+    'refuses RATE_LIMIT_READS=%s, saying what it must be',
+    (value) => {
+      expect(configError(() => parseOperationsSettings({ RATE_LIMIT_READS: value })).message).toBe(
+        `RATE_LIMIT_READS must be requests per window (1 s to 24 h), as 6000/60s, or off; got "${value}"`,
+      );
+    },
+  );
+
+  it('takes a METRICS_TOKEN of 16 characters or more, and a redis:// URL', () => {
+    expect(
+      parseOperationsSettings({ METRICS_TOKEN: 'a'.repeat(16), REDIS_URL: 'redis://127.0.0.1:6379/2' }),
+    ).toMatchObject({ metricsToken: 'a'.repeat(16), redisUrl: 'redis://127.0.0.1:6379/2' });
+  });
+
+  it.each(['short', 'with a space in it here'])('refuses METRICS_TOKEN=%s', (value) => {
+    expect(configError(() => parseOperationsSettings({ METRICS_TOKEN: value })).message).toMatch(
+      /^METRICS_TOKEN must be at least 16 characters without spaces/,
+    );
+  });
+
+  it('refuses a REDIS_URL of another scheme without repeating it: it may hold a password', () => {
+    const error = configError(() => parseOperationsSettings({ REDIS_URL: 'http://:hunter2@cache:6379' }));
+    expect(error.message).toBe('REDIS_URL must be a redis:// or rediss:// URL, as redis://127.0.0.1:6379');
   });
 });
 

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import ms from 'ms';
 import { parseAddress } from './contract/email.js';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './core/delivery-schedule.js';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './http/transport.js';
@@ -19,6 +20,23 @@ export interface Config {
   httpTimeouts: Partial<HttpTimeouts>;
   delivery: DeliveryConfig;
   email: EmailConfig;
+  operations: OperationsConfig;
+}
+
+/** A budget of requests per window (README "Operations"). */
+export interface RateLimit {
+  points: number;
+  windowMs: number;
+}
+
+/** Metrics and rate limits (README "Operations"). */
+export interface OperationsConfig {
+  /** GET /metrics needs `Authorization: Bearer <token>`; unset, it is open (scrape it on a private network). */
+  metricsToken: string | undefined;
+  /** Reads of the brand per credential and window; undefined with RATE_LIMIT_READS=off. */
+  readRateLimit: RateLimit | undefined;
+  /** One rate-limit budget across nodes; unset, each node counts on its own. */
+  redisUrl: string | undefined;
 }
 
 /** Transactional and account email (README "Transactional email", "Account email"). */
@@ -307,6 +325,50 @@ export function emailWarnings(config: Pick<Config, 'host' | 'email'>, listenUrl:
   return warnings;
 }
 
+/** RATE_LIMIT_READS when unset: 100 reads a second per credential, averaged over a minute. */
+export const DEFAULT_READ_RATE_LIMIT = '6000/60s';
+const MIN_METRICS_TOKEN = 16;
+const MAX_RATE_WINDOW_MS = 24 * 3600 * 1000;
+
+/** `6000/60s`, `100/1s`, `10000/1h`: a whole number of requests per window (1 s to 24 h); `off` for none. */
+export function parseRateLimit(variable: string, value: string): RateLimit | undefined {
+  if (value === 'off') return undefined;
+  const match = /^(\d+)\/(\d+(?:ms|s|m|h))$/.exec(value);
+  const points = Number(match?.[1]);
+  const windowMs = match?.[2] === undefined ? Number.NaN : ms(match[2] as ms.StringValue);
+  if (
+    !match ||
+    points < 1 ||
+    !Number.isSafeInteger(points) ||
+    !(windowMs >= 1000 && windowMs <= MAX_RATE_WINDOW_MS)
+  ) {
+    throw new ConfigError(
+      `${variable} must be requests per window (1 s to 24 h), as 6000/60s, or off; got "${value}"`,
+    );
+  }
+  return { points, windowMs };
+}
+
+/** METRICS_TOKEN, RATE_LIMIT_READS, REDIS_URL. */
+export function parseOperationsSettings(env: NodeJS.ProcessEnv): OperationsConfig {
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && (metricsToken.length < MIN_METRICS_TOKEN || /\s/.test(metricsToken))) {
+    throw new ConfigError(
+      `METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN} characters without spaces (openssl rand -hex 24)`,
+    );
+  }
+  const redisUrl = env.REDIS_URL || undefined;
+  if (redisUrl !== undefined && !(/^rediss?:\/\/\S+$/.test(redisUrl) && URL.canParse(redisUrl))) {
+    // Not echoed: it may hold a password.
+    throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL, as redis://127.0.0.1:6379');
+  }
+  return {
+    metricsToken,
+    readRateLimit: parseRateLimit('RATE_LIMIT_READS', env.RATE_LIMIT_READS || DEFAULT_READ_RATE_LIMIT),
+    redisUrl,
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel))
@@ -321,5 +383,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     httpTimeouts: parseHttpTimeouts(env),
     delivery: parseDeliverySettings(env),
     email: parseEmailSettings(env),
+    operations: parseOperationsSettings(env),
   };
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../core/errors.js';
-import { DEFAULT_PASSWORD_WORK_LIMITS, hashPassword, PasswordHasher } from './passwords.js';
+import {
+  DEFAULT_PASSWORD_WORK_LIMITS,
+  hashPassword,
+  PasswordHasher,
+  SCRYPT_PARAMS,
+  scryptParamsFrom,
+} from './passwords.js';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -12,6 +18,22 @@ async function outcomes<T>(calls: Promise<T>[]): Promise<(T | string)[]> {
     return result.reason instanceof AppError ? result.reason.code : 'failed';
   });
 }
+
+describe('scryptParamsFrom', () => {
+  it('lowers N only under a test runner, and only to a power of two of at least 1024', () => {
+    expect(scryptParamsFrom({ NODE_ENV: 'test', BRAND_CONTEXT_TEST_SCRYPT_N: '1024' })).toEqual({
+      N: 1024,
+      r: 8,
+      p: 1,
+    });
+    expect(scryptParamsFrom({ NODE_ENV: 'production', BRAND_CONTEXT_TEST_SCRYPT_N: '1024' })).toBe(
+      SCRYPT_PARAMS,
+    );
+    expect(scryptParamsFrom({ BRAND_CONTEXT_TEST_SCRYPT_N: '1024' })).toBe(SCRYPT_PARAMS);
+    expect(scryptParamsFrom({ NODE_ENV: 'test', BRAND_CONTEXT_TEST_SCRYPT_N: '1000' })).toBe(SCRYPT_PARAMS);
+    expect(scryptParamsFrom({ NODE_ENV: 'test', BRAND_CONTEXT_TEST_SCRYPT_N: '512' })).toBe(SCRYPT_PARAMS);
+  });
+});
 
 describe('PasswordHasher', () => {
   it('verifies the password it hashed, and nothing else', async () => {

@@ -3,8 +3,25 @@ import pLimit from 'p-limit';
 import { randomBytes, scrypt, type ScryptOptions, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../core/errors.js';
 
-/** OWASP's scrypt floor: N=2^17, r=8, p=1 (128 MiB · 1 iteration); the parameters travel with the hash. */
-const PARAMS = { N: 2 ** 17, r: 8, p: 1 };
+/** scrypt's cost parameters: they travel with each hash, so a hash made with others still verifies. */
+export interface ScryptParams {
+  N: number;
+  r: number;
+  p: number;
+}
+
+/** OWASP's scrypt floor: N=2^17, r=8, p=1 (128 MiB · 1 iteration). */
+export const SCRYPT_PARAMS: ScryptParams = { N: 2 ** 17, r: 8, p: 1 };
+
+/**
+ * The parameters new hashes get. Under a test runner only (NODE_ENV=test, as Vitest sets it, and so the CLI
+ * processes tests start) BRAND_CONTEXT_TEST_SCRYPT_N may lower N, so that suites signing in hundreds of times
+ * spend milliseconds, not minutes, on it; a running service never reads it.
+ */
+export function scryptParamsFrom(env: NodeJS.ProcessEnv): ScryptParams {
+  const testN = env.NODE_ENV === 'test' ? Number(env.BRAND_CONTEXT_TEST_SCRYPT_N) : Number.NaN;
+  return testN >= 1024 && Number.isInteger(Math.log2(testN)) ? { ...SCRYPT_PARAMS, N: testN } : SCRYPT_PARAMS;
+}
 const KEY_LENGTH = 32;
 /** How long a caller turned away should wait: a derivation takes a fraction of a second. */
 const RETRY_AFTER_S = 1;
@@ -43,19 +60,23 @@ export const DEFAULT_PASSWORD_WORK_LIMITS: PasswordWorkLimits = {
 export class PasswordHasher {
   private readonly slots: pLimit.Limit;
 
-  constructor(private readonly limits: PasswordWorkLimits = DEFAULT_PASSWORD_WORK_LIMITS) {
+  constructor(
+    private readonly limits: PasswordWorkLimits = DEFAULT_PASSWORD_WORK_LIMITS,
+    private readonly params: ScryptParams = SCRYPT_PARAMS,
+  ) {
     this.slots = pLimit(limits.concurrent);
   }
 
   /** `scrypt$N$r$p$salt$hash`, salt and hash in base64url. */
   async hash(password: string): Promise<string> {
     const salt = randomBytes(16);
-    const hash = await this.bounded(() => derive(password, salt, PARAMS));
+    const { params } = this;
+    const hash = await this.bounded(() => derive(password, salt, params));
     return [
       'scrypt',
-      PARAMS.N,
-      PARAMS.r,
-      PARAMS.p,
+      params.N,
+      params.r,
+      params.p,
       salt.toString('base64url'),
       hash.toString('base64url'),
     ].join('$');
@@ -67,7 +88,7 @@ export class PasswordHasher {
    */
   async verify(password: string, stored: string | null): Promise<boolean> {
     if (stored === null) {
-      await this.bounded(() => derive(password, randomBytes(16), PARAMS));
+      await this.bounded(() => derive(password, randomBytes(16), this.params));
       return false;
     }
     const [scheme, n, r, p, salt, hash] = stored.split('$');
@@ -93,7 +114,7 @@ export class PasswordHasher {
 }
 
 /** The process's hasher: the sign-in service and password setting share its bound. */
-export const passwordHasher = new PasswordHasher();
+export const passwordHasher = new PasswordHasher(DEFAULT_PASSWORD_WORK_LIMITS, scryptParamsFrom(process.env));
 
 /** Setting a password (accounts created with one, `users set-password`): through the shared bound. */
 export function hashPassword(password: string): Promise<string> {
