@@ -236,7 +236,12 @@ async function startService(
   return { child, baseUrl, logPath: logs.stdout };
 }
 
-export const seedSchema = z.object({ workspace_id: z.string().min(1), brand_read_key: z.string().min(1) });
+export const seedSchema = z.object({
+  workspace_id: z.string().min(1),
+  brand_read_key: z.string().min(1),
+  /** The demo owner's login, for benchmarks that use the management API. */
+  owner: z.object({ email: z.string().min(1), password: z.string().min(1) }),
+});
 export type Seed = z.infer<typeof seedSchema>;
 
 export async function seed(databaseUrl: string): Promise<Seed> {
@@ -276,6 +281,26 @@ export class Latencies {
         : (sorted[Math.max(0, Math.ceil((p / 100) * this.count) - 1)] ?? Number.NaN),
     );
   }
+}
+
+export interface Memory {
+  rssMb: number;
+  peakMb: number;
+}
+
+/** VmRSS and VmHWM (peak RSS) of a process from /proc; undefined where there is no /proc (not Linux). */
+export async function memoryOf(pid: number): Promise<Memory | undefined> {
+  let status: string;
+  try {
+    status = await readFile(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const field = (name: string) => {
+    const match = new RegExp(`^${name}:\\s+(\\d+) kB$`, 'm').exec(status);
+    return match?.[1] === undefined ? Number.NaN : Number(match[1]) / 1024;
+  };
+  return { rssMb: field('VmRSS'), peakMb: field('VmHWM') };
 }
 
 export interface Server {
