@@ -7,7 +7,7 @@ import { execFile, spawn, type ChildProcess, type StdioOptions } from 'node:chil
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { type Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -142,13 +142,14 @@ export interface HttpResponse {
 /** One request on its own connection (no keep-alive pool left behind), returning the exact body bytes. */
 export async function send(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  options: { method?: string; headers?: Record<string, string>; body?: string; agent?: Agent } = {},
 ): Promise<HttpResponse> {
   return new Promise((resolveResponse, reject) => {
     const req = httpRequest(url, {
       method: options.method ?? 'GET',
       headers: options.headers,
-      agent: false,
+      // A keep-alive agent where the caller polls one server fast; by default a connection of its own.
+      agent: options.agent ?? false,
       timeout: 2000,
     });
     req.once('timeout', () => {
@@ -332,6 +333,21 @@ export async function createScratchDatabase(adminUrl: string): Promise<string> {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+/** A number from the environment variable `name`, `fallback` when unset; anything `valid` refuses stops the run. */
+export function numberFromEnv(
+  name: string,
+  fallback: number,
+  valid: (value: number) => boolean,
+  expected: string,
+): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || !valid(value))
+    throw new BenchError(`${name} must be ${expected}, got "${raw}"`);
+  return value;
 }
 
 export const fixed = (value: number, digits: number) =>
