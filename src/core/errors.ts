@@ -12,7 +12,7 @@ const API_KEY_REPLACE =
 const EMAIL_KEY_ASK =
   'Transactional email keys are issued by the operator of this service: ask them for one (brand-context email-keys create).';
 
-/** What each limit of sign-in and account links counts, as rate_limited's detail names it. */
+/** What each limit of sign-in, account links and reads counts, as rate_limited's detail names it. */
 const RATE_LIMITED_ATTEMPTS = {
   ip: 'sign-in attempts from your address',
   account_and_ip: 'failed sign-ins to this account from your address',
@@ -20,6 +20,7 @@ const RATE_LIMITED_ATTEMPTS = {
   reset_ip: 'password reset requests from your address',
   reset_email: 'password reset requests for this email address',
   link_ip: 'uses of invite and password reset links from your address',
+  reads: 'reads with this credential',
 } as const;
 
 /** A detail as clients read it: fixed text, or a function of the values it names. */
@@ -513,6 +514,20 @@ export const PROBLEMS = {
     title: 'Unsupported action',
     resolution: 'Set "action" to "context", the only action this operation supports.',
     detail: (v: { action: string }) => `Action "${v.action.slice(0, 64)}" is not supported; use "context".`,
+  },
+  metrics_token_required: {
+    status: 401,
+    title: 'Missing metrics token',
+    resolution:
+      'This service sets METRICS_TOKEN: configure the scraper to send it as "Authorization: Bearer <METRICS_TOKEN>" (Prometheus: authorization.credentials_file).',
+    detail: 'GET /metrics needs the METRICS_TOKEN as a bearer token; none was sent.',
+  },
+  invalid_metrics_token: {
+    status: 401,
+    title: 'Wrong metrics token',
+    resolution:
+      "Send this service's METRICS_TOKEN exactly as set, as \"Authorization: Bearer <METRICS_TOKEN>\".",
+    detail: 'The bearer token is not the METRICS_TOKEN this service was started with.',
   },
   service_unavailable: {
     status: 503,

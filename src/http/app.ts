@@ -24,6 +24,7 @@ import {
   type AccountLinkLimits,
   DEFAULT_ACCOUNT_LINK_LIMITS,
 } from '../services/account-email.js';
+import { ReadLimits, type ReadLimitSettings } from '../services/read-limits.js';
 import type { SecretBox } from '../services/secret-box.js';
 import { WebhookService } from '../services/webhooks.js';
 import { UsageRecorder } from '../services/usage.js';
@@ -68,6 +69,8 @@ export interface AppOptions {
   email?: Partial<Pick<EmailConfig, 'from' | 'publicUrl'>>;
   /** Throttles of password resets and account links; the defaults for any left out. */
   accountLinkLimits?: Partial<AccountLinkLimits>;
+  /** The read operation's budget per credential (RATE_LIMIT_READS, REDIS_URL); no limit without it. */
+  readLimits?: ReadLimitSettings;
 }
 
 /**
@@ -163,6 +166,7 @@ function buildServices(options: AppOptions, clock: Clock, server: Server): AppSe
       { ...DEFAULT_ACCOUNT_LINK_LIMITS, ...options.accountLinkLimits },
       options.passwordHasher,
     ),
+    readLimits: options.readLimits && new ReadLimits(options.readLimits, logger),
   };
 }
 

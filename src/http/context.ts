@@ -11,6 +11,7 @@ import type { BrandReader } from '../services/brand-reader.js';
 import type { Credentials } from '../services/credentials.js';
 import type { Deps } from '../services/deps.js';
 import type { EmailService } from '../services/email.js';
+import type { ReadLimits } from '../services/read-limits.js';
 import type { SignInService } from '../services/sign-in.js';
 import type { TokenService } from '../services/tokens.js';
 import type { UsageRecorder } from '../services/usage.js';
@@ -30,6 +31,8 @@ export interface AppServices {
   accountMail: AccountMail;
   accountLinks: AccountLinks;
   email: EmailService;
+  /** The read operation's per-credential budget; undefined when reads are not limited. */
+  readLimits: ReadLimits | undefined;
 }
 
 declare module 'fastify' {

@@ -63,6 +63,12 @@ export function serveCommand(program: Command): void {
       ]);
       const consoleDir = hasConsole(CONSOLE_DIR) ? CONSOLE_DIR : undefined;
       if (!consoleDir) logger.warn(`no console at ${CONSOLE_DIR}: run npm run build to serve it`);
+      const { readRateLimit, redisUrl } = config.operations;
+      // One budget across nodes; without REDIS_URL (or with RATE_LIMIT_READS=off) no client is opened.
+      const redis =
+        readRateLimit && redisUrl !== undefined
+          ? await import('../../services/read-limits.js').then(({ connectRedis }) => connectRedis(redisUrl))
+          : undefined;
       const app = buildApp({
         store,
         secrets,
@@ -74,6 +80,7 @@ export function serveCommand(program: Command): void {
         installDir: INSTALL_DIR,
         webhooks: config.delivery,
         email: config.email,
+        readLimits: readRateLimit && { limit: readRateLimit, redis },
       });
       const { startDeliveryWorker } = await import('../../delivery/worker.js');
       const worker =
@@ -102,7 +109,11 @@ export function serveCommand(program: Command): void {
         }, SHUTDOWN_GRACE_MS);
         force.unref();
         void Promise.all([app.close(), worker?.stop(DELIVERY_GRACE_MS)])
-          .then(() => store.close())
+          .then(() => {
+            // No answer to wait for: a count in flight is lost at most, and a reconnecting client stops.
+            redis?.disconnect();
+            return store.close();
+          })
           .then(() => {
             logger.info('stopped');
           });

@@ -22,8 +22,21 @@ const ETAG_HEADER = {
   description:
     "The view's ETag (format, sections and filters, and the brand's version): send it as If-None-Match to get 304 while neither changed.",
 };
+/** The read budget (README "Configuration", RATE_LIMIT_READS); src/services/read-limits.ts makes them. */
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Policy': {
+    type: 'string',
+    description:
+      'The budget of reads per credential (draft-ietf-httpapi-ratelimit-headers): `"reads";q=6000;w=60` is 6,000 reads per 60 s. On every answer once the credential is known, refusals included; absent when the service sets no limit.',
+  },
+  RateLimit: {
+    type: 'string',
+    description:
+      'What is left of the budget: `"reads";r=41;t=12` is 41 more reads in the 12 s before the window ends. On every answer once the credential is known, refusals included; absent when the service sets no limit.',
+  },
+};
 /** The headers both a 200 and a 304 carry. */
-const VIEW_HEADERS = { ETag: ETAG_HEADER, 'Brand-Key-Expires': KEY_EXPIRY_HEADER };
+const VIEW_HEADERS = { ETag: ETAG_HEADER, 'Brand-Key-Expires': KEY_EXPIRY_HEADER, ...RATE_LIMIT_HEADERS };
 /**
  * A bodyless response that documents its headers: Fastify wants a zod schema where no media type keys one,
  * and src/http/openapi.ts copies any response's `headers` into the API reference.
@@ -56,7 +69,7 @@ function isJson(contentType: string | undefined): boolean {
  * credential; a member's user token is accepted too (the MCP server's).
  */
 export function brandAgentRoutes(app: ZodApp): void {
-  const { credentials, reader } = app.services;
+  const { credentials, reader, readLimits } = app.services;
   const refuseMethod = (request: FastifyRequest): Promise<never> =>
     Promise.reject(
       new AppError('method_not_allowed', { method: request.method }, { headers: { allow: 'POST' } }),
@@ -77,6 +90,11 @@ export function brandAgentRoutes(app: ZodApp): void {
     const principal = credentials.resolve({ authorization: request.headers.authorization }, 'read');
     request.principal = principal instanceof Promise ? await principal : principal;
     announceKeyExpiry(reply, request.principal);
+    // The credential's budget once it is known (README "Errors"): an unknown key takes no one's; 304s count.
+    if (readLimits) {
+      reply.header('ratelimit-policy', readLimits.policy);
+      reply.header('ratelimit', await readLimits.take(request.principal));
+    }
     // Step 4 begins here, before the body is read: one hook instead of two on the hot path.
     if (!isJson(request.headers['content-type'])) throw new AppError('unsupported_media_type');
   };
@@ -91,7 +109,7 @@ export function brandAgentRoutes(app: ZodApp): void {
         operationId: 'readBrandContext',
         summary: 'Read brand context',
         description:
-          'Authorized by the Authorization header alone: a brand read key (brk_…) of the workspace, or a user token of a member. Any other method than POST answers 405 `method_not_allowed` with `Allow: POST`. `format`, `sections`, `knowledge_kinds` and `knowledge_tags` choose the view: a knowledge filter needs the knowledge section (when `sections` is given), and `format: "dtcg"` carries colors and fonts only, without knowledge filters. Every answer to a key, refusals after the key is known included, carries `Brand-Key-Expires`.',
+          'Authorized by the Authorization header alone: a brand read key (brk_…) of the workspace, or a user token of a member. Any other method than POST answers 405 `method_not_allowed` with `Allow: POST`. `format`, `sections`, `knowledge_kinds` and `knowledge_tags` choose the view: a knowledge filter needs the knowledge section (when `sections` is given), and `format: "dtcg"` carries colors and fonts only, without knowledge filters. Every answer to a key, refusals after the key is known included, carries `Brand-Key-Expires`. Each credential has a budget of reads (RATE_LIMIT_READS; 304s count): every answer once the credential is known, refusals included, carries `RateLimit-Policy` and `RateLimit`, and a read over the budget answers 429 `rate_limited` with `Retry-After` (whole seconds until the window ends).',
         body: requestSchema,
         response: withProblems(
           {
@@ -138,6 +156,7 @@ export function brandAgentRoutes(app: ZodApp): void {
             'invalid_token',
             'token_expired',
             'token_revoked',
+            'rate_limited',
             ...BODY_PROBLEMS,
             'unsupported_action',
             'workspace_forbidden',
