@@ -117,7 +117,12 @@ export class ReadLimits {
       this.watch(redis, log);
       // Only asked when Redis failed: that is when an outage begins, whatever the client has noticed yet.
       const insurance = new InsuranceLimiter(options, () => {
-        this.fellBack(log, `the Redis connection is ${redis.status}, or Redis did not answer in time`);
+        this.fellBack(
+          log,
+          redis.status === 'ready'
+            ? `Redis did not answer within ${REDIS_COMMAND_TIMEOUT_MS} ms`
+            : `the Redis connection is ${redis.status}`,
+        );
       });
       this.limiter = new RateLimiterRedis({
         ...options,
