@@ -187,7 +187,7 @@ describe('GET /openapi.json', () => {
   it('documents the success and problem responses of each operation, status by status', () => {
     const read = document.paths['/functions/v1/brand-agent']?.post;
     expect(Object.keys(read?.responses ?? {}).sort()).toEqual(
-      ['200', '304', '400', '401', '403', '404', '413', '415', '500', '503'].sort(),
+      ['200', '304', '400', '401', '403', '404', '413', '415', '429', '500', '503'].sort(),
     );
     expect(JSON.stringify(document.components.schemas)).toContain('resolution');
     for (const [path, methods] of Object.entries(document.paths)) {
@@ -213,8 +213,19 @@ describe('GET /openapi.json', () => {
   it('documents the read operation answering each format as its own media type, with its headers', () => {
     const responses = document.paths['/functions/v1/brand-agent']?.post?.responses;
     const ok = responses?.['200'];
-    expect(Object.keys(ok?.headers ?? {}).sort()).toEqual(['Brand-Key-Expires', 'Cache-Control', 'ETag']);
-    expect(Object.keys(responses?.['304']?.headers ?? {}).sort()).toEqual(['Brand-Key-Expires', 'ETag']);
+    expect(Object.keys(ok?.headers ?? {}).sort()).toEqual([
+      'Brand-Key-Expires',
+      'Cache-Control',
+      'ETag',
+      'RateLimit',
+      'RateLimit-Policy',
+    ]);
+    expect(Object.keys(responses?.['304']?.headers ?? {}).sort()).toEqual([
+      'Brand-Key-Expires',
+      'ETag',
+      'RateLimit',
+      'RateLimit-Policy',
+    ]);
     expect(responses?.['304']?.headers?.ETag?.description).toContain('If-None-Match');
     expect(Object.keys(ok?.content ?? {})).toEqual(READ_MEDIA_TYPES);
     expect(ok?.content?.['application/json']?.schema.$ref).toBe('#/components/schemas/BrandContext');
