@@ -109,7 +109,8 @@ export class ReadLimits {
     const { points, windowMs } = settings.limit;
     this.windowSeconds = Math.max(1, Math.round(windowMs / 1000));
     this.policy = `${POLICY_NAME};q=${points};w=${this.windowSeconds}`;
-    const options = { points, duration: this.windowSeconds };
+    // No prefix in memory: the node's own map holds nothing else, and the key needs no second string.
+    const options = { points, duration: this.windowSeconds, keyPrefix: '' };
     const { redis } = settings;
     if (redis === undefined) {
       this.limiter = new RateLimiterMemory(options);
