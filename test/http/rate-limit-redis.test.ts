@@ -59,8 +59,17 @@ async function startOwnRedis(port: number): Promise<ChildProcess> {
   return child;
 }
 
+/** The client's next `event`; unlike events.once, its error events (while reconnecting) do not reject. */
+function next(redis: Redis, event: 'ready' | 'close'): Promise<void> {
+  return new Promise((resolve) =>
+    redis.once(event, () => {
+      resolve();
+    }),
+  );
+}
+
 async function ready(redis: Redis): Promise<Redis> {
-  if (redis.status !== 'ready') await once(redis, 'ready');
+  if (redis.status !== 'ready') await next(redis, 'ready');
   return redis;
 }
 
@@ -126,9 +135,9 @@ describeEachBackend('the read budget shared through Redis', (backend) => {
     expect(app.logs.join('\n')).not.toContain(PASSWORD);
   });
 
-  it('falls back to counting on the node when Redis stops mid-run, and never logs its password', async () => {
+  it('falls back to counting on the node when Redis stops mid-run, back to Redis once it returns, and never logs its password', async () => {
     const port = await freePort();
-    const server = await startOwnRedis(port);
+    let server = await startOwnRedis(port);
     try {
       const redis = await ready(await connectRedis(`redis://:${PASSWORD}@127.0.0.1:${port}`));
       const app = await node(redis);
@@ -145,7 +154,7 @@ describeEachBackend('the read budget shared through Redis', (backend) => {
       expect((await readContext(app.app, workspaceId, { key })).statusCode).toBe(200);
       server.kill('SIGCONT');
 
-      const closed = once(redis, 'close');
+      const closed = next(redis, 'close');
       server.kill('SIGTERM');
       await once(server, 'exit');
       await closed;
@@ -154,6 +163,15 @@ describeEachBackend('the read budget shared through Redis', (backend) => {
       for (let i = 0; i < 5; i++) after.push(await readContext(app.app, workspaceId, { key }));
       expect(statuses(after)).toEqual([200, 200, 200, 429, 429]);
       expect(app.logs.filter((line) => line.includes('Redis is unreachable'))).toHaveLength(1);
+
+      // A new, empty Redis on the same address: the client reconnects and the shared count starts afresh.
+      const reconnected = next(redis, 'ready');
+      server = await startOwnRedis(port);
+      await reconnected;
+      const back = await readContext(app.app, workspaceId, { key });
+      expect(back.statusCode).toBe(200);
+      expect(back.headers.ratelimit).toMatch(/^"reads";r=3;t=/);
+      expect(app.logs.filter((line) => line.includes('Redis is back'))).toHaveLength(1);
       expect(app.logs.join('\n')).not.toContain(PASSWORD);
     } finally {
       if (server.exitCode === null && server.signalCode === null) {
