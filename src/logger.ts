@@ -1,4 +1,5 @@
-import { pino, type DestinationStream, type Logger } from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
+import { type Bindings, type ChildLoggerOptions, pino, type DestinationStream, type Logger } from 'pino';
 import { redactKeys } from './core/secret-keys.js';
 
 /** Errors as pino serializes them, without Node's `rawPacket` (the raw request bytes, Authorization included). */
@@ -37,4 +38,73 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     },
     destination ?? pino.destination({ dest: 1, sync: false }),
   );
+}
+
+type LevelName = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+
+/**
+ * A request's logger, made only when the request writes a line. Fastify gives every request a child logger
+ * (its request id bound), which costs a pino child per request; most requests of the read operation write
+ * no line at all (successes are logged at debug, src/http/app.ts), so the child is made on first use.
+ */
+class LazyChildLogger implements FastifyBaseLogger {
+  private made: FastifyBaseLogger | undefined;
+
+  constructor(
+    private readonly parent: FastifyBaseLogger,
+    private readonly bindings: Bindings,
+    private readonly options: ChildLoggerOptions,
+  ) {}
+
+  private get logger(): FastifyBaseLogger {
+    this.made ??= this.parent.child(this.bindings, this.options);
+    return this.made;
+  }
+
+  get level(): string {
+    return this.made?.level ?? this.options.level ?? this.parent.level;
+  }
+
+  set level(level: string) {
+    this.logger.level = level;
+  }
+
+  private write(level: LevelName, args: unknown[]): void {
+    this.logger[level](...(args as Parameters<FastifyBaseLogger[LevelName]>));
+  }
+
+  fatal(...args: unknown[]): void {
+    this.write('fatal', args);
+  }
+  error(...args: unknown[]): void {
+    this.write('error', args);
+  }
+  warn(...args: unknown[]): void {
+    this.write('warn', args);
+  }
+  info(...args: unknown[]): void {
+    this.write('info', args);
+  }
+  debug(...args: unknown[]): void {
+    this.write('debug', args);
+  }
+  trace(...args: unknown[]): void {
+    this.write('trace', args);
+  }
+  silent(): void {
+    // Nothing to write.
+  }
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.logger.child(bindings, options);
+  }
+}
+
+/** Fastify's `childLoggerFactory`: each request's logger, made on its first line (LazyChildLogger). */
+export function lazyChildLoggerFactory(
+  logger: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildLoggerOptions,
+): FastifyBaseLogger {
+  return new LazyChildLogger(logger, bindings, options);
 }

@@ -18,6 +18,7 @@ import { EmailService } from '../services/email.js';
 import type { PasswordHasher } from '../services/passwords.js';
 import { DEFAULT_SIGN_IN_LIMITS, SignInService, type SignInLimits } from '../services/sign-in.js';
 import { type AuthConfig, TokenService } from '../services/tokens.js';
+import { lazyChildLoggerFactory } from '../logger.js';
 import { DEFAULT_EMAIL_FROM, type DeliveryConfig, type EmailConfig, localBaseUrl } from '../config.js';
 import {
   AccountLinks,
@@ -178,6 +179,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     loggerInstance: logger,
     logController: new AccessLog({ requestIdLogLabel: 'request_id' }),
     genReqId: requestId,
+    // A request's logger is made on its first line: most reads write none (src/logger.ts).
+    childLoggerFactory: lazyChildLoggerFactory,
     forceCloseConnections: 'idle',
     trustProxy: options.trustProxy ?? false,
   }).withTypeProvider<ZodTypeProvider>();

@@ -4,6 +4,41 @@ import type { z } from 'zod';
 import { AppError } from '../core/errors.js';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH, NUL_MESSAGE, nulCharacterPaths } from '../core/inputs.js';
 
+/** `{` and `[` in a text: a bound on its nesting (brackets in strings count too, which only overestimates it). */
+function openingBrackets(text: string, max: number): number {
+  let count = 0;
+  for (const bracket of ['{', '[']) {
+    for (let at = text.indexOf(bracket); at !== -1 && count <= max; at = text.indexOf(bracket, at + 1))
+      count++;
+  }
+  return count;
+}
+
+/**
+ * The usual body, parsed with plain JSON.parse: one that cannot nest too deep (few brackets) and cannot name a
+ * prototype key (no `__proto__`, no `constructor`, no escape that could spell either). Anything else, and any
+ * text that is not JSON, is undefined here and takes the full path below, whose answers (errors included)
+ * stay the only ones. Saves the nesting scan and secure-json-parse's checks on every read.
+ */
+function parsedAtOnce(text: string): { value: unknown } | undefined {
+  if (
+    text.length > QUICK_JSON_LENGTH ||
+    text.includes('\\') ||
+    text.includes('__proto__') ||
+    text.includes('constructor') ||
+    openingBrackets(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH
+  )
+    return undefined;
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Bodies up to this long may take the quick parse: the read operation's are well under it. */
+const QUICK_JSON_LENGTH = 4096;
+
 /**
  * JSON bodies as Fastify parses them (prototype poisoning refused), after a linear check of their nesting:
  * a body nested deeper than MAX_JSON_DEPTH is refused before JSON.parse spends time on it.
@@ -13,12 +48,30 @@ export function parseJsonBodies(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body.toString(); // already a string: parseAs 'string'
+    const parsed = parsedAtOnce(text);
+    if (parsed !== undefined) {
+      done(null, parsed.value);
+      return;
+    }
     if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH)) {
       done(new AppError('invalid_request', { reason: 'too_deep', maxDepth: MAX_JSON_DEPTH }), undefined);
       return;
     }
     void parseJson(request, text, done); // calls done itself
   });
+}
+
+/** Per body schema, the check of its route's usual body (`withUsualBody`). */
+const usualBodies = new WeakMap<z.ZodType, (data: unknown) => boolean>();
+
+/**
+ * `schema`, with `isUsual` recognising the route's usual body: a body it accepts is taken as parsed, without
+ * the schema's parse or the NUL walk. `isUsual` must accept only bodies the schema passes unchanged, with
+ * no NUL character; every other body is validated in full, so every error stays the schema's own.
+ */
+export function withUsualBody<T extends z.ZodType>(schema: T, isUsual: (data: unknown) => boolean): T {
+  usualBodies.set(schema, isUsual);
+  return schema;
 }
 
 /**
@@ -31,7 +84,9 @@ export function parseJsonBodies(app: FastifyInstance): void {
 export const validatorCompiler: FastifySchemaCompiler<z.ZodType> = (route) => {
   const validate = zodValidatorCompiler(route);
   if (route.httpPart !== 'body') return validate;
-  return (data) => {
+  const usual = usualBodies.get(route.schema);
+  return (data: unknown) => {
+    if (usual?.(data)) return { value: data };
     const result = validate(data) as { value?: unknown; error?: FastifySchemaValidationError[] };
     if (result.error) return result;
     const paths = nulCharacterPaths(result.value);

@@ -1,12 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { type BrandContext, brandContextSchema } from '../../contract/brand-context.js';
-import { brandViewFields, checkBrandView } from '../../contract/brand-views.js';
+import { BRAND_FORMATS, brandViewFields, checkBrandView } from '../../contract/brand-views.js';
 import { brandView } from '../../core/brand-views.js';
 import { AppError } from '../../core/errors.js';
 import { announceKeyExpiry, principalOf } from '../auth.js';
 import { ifNoneMatchMatches } from '../conditional.js';
 import type { ZodApp } from '../context.js';
+import { withUsualBody } from '../request-input.js';
 import { BODY_PROBLEMS, withProblems } from '../schemas.js';
 
 export const BRAND_AGENT_PATH = '/functions/v1/brand-agent';
@@ -47,16 +48,40 @@ function bodyless(description: string, headers: Record<string, object>) {
 /** The body is a few short strings and lists; anything near this size is not a brand context request. */
 const BODY_LIMIT = 16 * 1024;
 
-const requestSchema = z
-  .strictObject({
-    action: z.string({ error: 'must be a string' }).describe('Must be "context"'),
-    workspace_id: z
-      .string({ error: 'must be a string' })
-      .min(1, 'must not be empty')
-      .max(128, 'must be at most 128 characters'),
-    ...brandViewFields,
-  })
-  .superRefine(checkBrandView);
+const MAX_WORKSPACE_ID = 128;
+
+/**
+ * Nearly every read sends `action` and `workspace_id`, perhaps a `format`: such a body, valid and NUL-free, is
+ * taken without the schema's parse (src/http/request-input.ts); any other is parsed in full.
+ */
+function isUsualBody(data: unknown): boolean {
+  if (typeof data !== 'object' || data === null) return false;
+  const { action, workspace_id: workspaceId, format } = data as Record<string, unknown>;
+  const fields = Object.keys(data).length;
+  return (
+    (fields === 2 || (fields === 3 && (BRAND_FORMATS as readonly unknown[]).includes(format))) &&
+    typeof action === 'string' &&
+    !action.includes('\0') &&
+    typeof workspaceId === 'string' &&
+    workspaceId.length >= 1 &&
+    workspaceId.length <= MAX_WORKSPACE_ID &&
+    !workspaceId.includes('\0')
+  );
+}
+
+const requestSchema = withUsualBody(
+  z
+    .strictObject({
+      action: z.string({ error: 'must be a string' }).describe('Must be "context"'),
+      workspace_id: z
+        .string({ error: 'must be a string' })
+        .min(1, 'must not be empty')
+        .max(MAX_WORKSPACE_ID, `must be at most ${String(MAX_WORKSPACE_ID)} characters`),
+      ...brandViewFields,
+    })
+    .superRefine(checkBrandView),
+  isUsualBody,
+);
 
 function isJson(contentType: string | undefined): boolean {
   return contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType);
