@@ -142,18 +142,26 @@ export interface HttpResponse {
 /** One request on its own connection (no keep-alive pool left behind), returning the exact body bytes. */
 export async function send(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string; agent?: Agent } = {},
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    agent?: Agent;
+    /** 2 s unless told; a sign-in (scrypt) on a busy machine may need more. */
+    timeoutMs?: number;
+  } = {},
 ): Promise<HttpResponse> {
+  const timeoutMs = options.timeoutMs ?? 2000;
   return new Promise((resolveResponse, reject) => {
     const req = httpRequest(url, {
       method: options.method ?? 'GET',
       headers: options.headers,
       // A keep-alive agent where the caller polls one server fast; by default a connection of its own.
       agent: options.agent ?? false,
-      timeout: 2000,
+      timeout: timeoutMs,
     });
     req.once('timeout', () => {
-      req.destroy(new BenchError(`${url} did not answer in 2 s`));
+      req.destroy(new BenchError(`${url} did not answer in ${timeoutMs / 1000} s`));
     });
     req.once('error', reject);
     req.once('response', (res) => {
