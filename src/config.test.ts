@@ -108,6 +108,7 @@ const DEFAULT_EMAIL = {
 };
 
 const DEFAULT_OPERATIONS = {
+  metrics: true,
   metricsToken: undefined,
   readRateLimit: { points: 6000, windowMs: 60_000 },
   redisUrl: undefined,
@@ -395,6 +396,14 @@ describe('parseOperationsSettings', () => {
     expect(
       parseOperationsSettings({ METRICS_TOKEN: 'a'.repeat(16), REDIS_URL: 'redis://127.0.0.1:6379/2' }),
     ).toMatchObject({ metricsToken: 'a'.repeat(16), redisUrl: 'redis://127.0.0.1:6379/2' });
+  });
+
+  it('counts for /metrics unless METRICS=off', () => {
+    expect(parseOperationsSettings({ METRICS: 'on' }).metrics).toBe(true);
+    expect(parseOperationsSettings({ METRICS: 'off' }).metrics).toBe(false);
+    expect(configError(() => parseOperationsSettings({ METRICS: 'no' })).message).toBe(
+      'METRICS must be on or off',
+    );
   });
 
   it.each(['short', 'with a space in it here'])('refuses METRICS_TOKEN=%s', (value) => {

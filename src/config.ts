@@ -31,6 +31,8 @@ export interface RateLimit {
 
 /** Metrics and rate limits (README "Operations"). */
 export interface OperationsConfig {
+  /** Counting for GET /metrics; false with METRICS=off (nothing counted, no /metrics: to measure its cost). */
+  metrics: boolean;
   /** GET /metrics needs `Authorization: Bearer <token>`; unset, it is open (scrape it on a private network). */
   metricsToken: string | undefined;
   /** Reads of the brand per credential and window; undefined with RATE_LIMIT_READS=off. */
@@ -349,8 +351,10 @@ export function parseRateLimit(variable: string, value: string): RateLimit | und
   return { points, windowMs };
 }
 
-/** METRICS_TOKEN, RATE_LIMIT_READS, REDIS_URL. */
+/** METRICS, METRICS_TOKEN, RATE_LIMIT_READS, REDIS_URL. */
 export function parseOperationsSettings(env: NodeJS.ProcessEnv): OperationsConfig {
+  const metrics = env.METRICS || 'on';
+  if (metrics !== 'on' && metrics !== 'off') throw new ConfigError('METRICS must be on or off');
   const metricsToken = env.METRICS_TOKEN || undefined;
   if (metricsToken !== undefined && (metricsToken.length < MIN_METRICS_TOKEN || /\s/.test(metricsToken))) {
     throw new ConfigError(
@@ -363,6 +367,7 @@ export function parseOperationsSettings(env: NodeJS.ProcessEnv): OperationsConfi
     throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL, as redis://127.0.0.1:6379');
   }
   return {
+    metrics: metrics === 'on',
     metricsToken,
     readRateLimit: parseRateLimit('RATE_LIMIT_READS', env.RATE_LIMIT_READS || DEFAULT_READ_RATE_LIMIT),
     redisUrl,

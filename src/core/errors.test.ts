@@ -21,10 +21,11 @@ describe('PROBLEMS', () => {
     'email_key_missing',
     'email_key_revoked',
   ] as const;
+  const metricsToken401s = ['invalid_metrics_token', 'metrics_token_required'] as const;
 
-  it('has five 401 codes for brand read keys, five for user sign-in and tokens, three for workspace API keys, four for transactional email keys', () => {
+  it('has five 401 codes for brand read keys, five for user sign-in and tokens, three for workspace API keys, four for transactional email keys, two for the metrics token', () => {
     expect(withStatus(401).sort()).toEqual(
-      [...brandKey401s, ...userToken401s, ...apiKey401s, ...emailKey401s].sort(),
+      [...brandKey401s, ...userToken401s, ...apiKey401s, ...emailKey401s, ...metricsToken401s].sort(),
     );
   });
 

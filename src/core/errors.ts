@@ -526,7 +526,7 @@ export const PROBLEMS = {
     status: 401,
     title: 'Wrong metrics token',
     resolution:
-      "Send this service's METRICS_TOKEN exactly as set, as \"Authorization: Bearer <METRICS_TOKEN>\".",
+      'Send this service\'s METRICS_TOKEN exactly as set, as "Authorization: Bearer <METRICS_TOKEN>".',
     detail: 'The bearer token is not the METRICS_TOKEN this service was started with.',
   },
   service_unavailable: {

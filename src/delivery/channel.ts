@@ -1,7 +1,10 @@
 import type { QueueClaim } from '../store/repositories/queue-claim.js';
 
-/** Records what an attempt came to, in one transaction with all that follows from it. */
-export type RecordAttempt = () => Promise<void>;
+/**
+ * Records what an attempt came to, in one transaction with all that follows from it; resolves to the status
+ * recorded (counted by /metrics), or undefined when the lease ran out and the job was another node's.
+ */
+export type RecordAttempt = () => Promise<string | undefined>;
 
 /** A job a channel holds the lease of: its one attempt. */
 export interface ClaimedJob {
@@ -20,6 +23,8 @@ export interface ClaimedJob {
 export interface DeliveryChannel {
   /** How log lines name the channel's jobs. */
   readonly name: string;
+  /** How /metrics labels them (`channel`). */
+  readonly label: 'webhook' | 'email';
   /** Leases up to `claim.limit` due jobs. */
   claim(claim: QueueClaim): Promise<ClaimedJob[]>;
 }

@@ -50,6 +50,7 @@ function reasonOf(status: EmailStatus, response: string): string {
  */
 export class EmailChannel implements DeliveryChannel {
   readonly name = 'email';
+  readonly label = 'email';
   private readonly clock: Clock;
   /** When each reason for not sending was last logged. */
   private readonly warnedAt = new Map<string, number>();
@@ -76,15 +77,14 @@ export class EmailChannel implements DeliveryChannel {
       isSuppressible(message.source) &&
       (await deps.store.email.suppressed(message.workspaceId, [recipient.email])).size > 0
     ) {
-      return async () => {
-        await this.settle(job, 'suppressed', SUPPRESSED_DETAIL);
-      };
+      return () => this.settle(job, 'suppressed', SUPPRESSED_DETAIL);
     }
     if (smtp === undefined) return () => this.capture(job);
     const result = await this.attempt(job, smtp, signal);
     return async () => {
       const settled = await this.settle(job, result.status, result.response, 1);
       if (settled === 'deferred' || settled === 'failed') this.warnNotSent(job, settled, result.response);
+      return settled;
     };
   }
 
@@ -105,9 +105,10 @@ export class EmailChannel implements DeliveryChannel {
   }
 
   /** Keeps the message here; account email is logged (without its body: it holds one-time links). */
-  private async capture(job: ClaimedEmail): Promise<void> {
+  private async capture(job: ClaimedEmail): Promise<EmailStatus | undefined> {
     const { message, recipient } = job;
-    if (!(await this.settle(job, 'captured', CAPTURED_DETAIL)) || message.source !== 'account') return;
+    const settled = await this.settle(job, 'captured', CAPTURED_DETAIL);
+    if (!settled || message.source !== 'account') return settled;
     this.options.logger.info(
       {
         message_id: message.id,
@@ -117,6 +118,7 @@ export class EmailChannel implements DeliveryChannel {
       },
       'captured an email',
     );
+    return settled;
   }
 
   /** Tells the operator the relay is failing (README "Transactional email"), without flooding the log in an outage. */

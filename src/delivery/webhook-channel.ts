@@ -30,6 +30,7 @@ export interface WebhookChannelOptions {
  */
 export class WebhookChannel implements DeliveryChannel {
   readonly name = 'webhook deliveries';
+  readonly label = 'webhook';
   private readonly clock: Clock;
 
   constructor(private readonly options: WebhookChannelOptions) {
@@ -105,7 +106,7 @@ export class WebhookChannel implements DeliveryChannel {
     webhook: WebhookRecord,
     attemptedAt: Date,
     result: AttemptResult,
-  ): Promise<void> {
+  ): Promise<DeliveryOutcome['status'] | undefined> {
     const attempt = delivery.attempts + 1;
     const settledAt = this.clock.now();
     const at = attemptedAt.toISOString();
@@ -115,8 +116,9 @@ export class WebhookChannel implements DeliveryChannel {
       result.ok || disabled
         ? undefined
         : nextAttemptAt(this.options.retrySchedule, attempt, delivery.maxAttempts, settledAt);
-    const disabledNow = await this.options.deps.store.transaction(async (tx) => {
-      const recorded = await tx.deliveries.settle(
+    const outcome = outcomeOf(result.ok, next);
+    const { recorded, disabledNow } = await this.options.deps.store.transaction(async (tx) => {
+      const settled = await tx.deliveries.settle(
         delivery.id,
         delivery.lease,
         {
@@ -126,10 +128,13 @@ export class WebhookChannel implements DeliveryChannel {
           durationMs: result.durationMs,
           error: result.error,
         },
-        outcomeOf(result.ok, next),
+        outcome,
       );
       // Not recorded: the lease ran out, the attempt is another node's. A disabled endpoint stays as it is.
-      return recorded && !disabled && trackFailures(tx, webhook, result.ok, at, settledAt);
+      return {
+        recorded: settled,
+        disabledNow: settled && !disabled && (await trackFailures(tx, webhook, result.ok, at, settledAt)),
+      };
     });
     if (disabledNow) {
       this.options.logger.warn(
@@ -137,6 +142,7 @@ export class WebhookChannel implements DeliveryChannel {
         'webhook endpoint disabled: every delivery failed for 5 days',
       );
     }
+    return recorded ? outcome.status : undefined;
   }
 }
 

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { DEFAULT_EMAIL_FROM, type DeliveryConfig } from '../config.js';
 import type { Clock } from '../core/clock.js';
 import type { Deps } from '../services/deps.js';
+import type { Metrics } from '../services/metrics.js';
 import { sweepKeyExpiry } from '../services/key-expiry.js';
 import type { SecretBox } from '../services/secret-box.js';
 import type { ClaimedJob, DeliveryChannel } from './channel.js';
@@ -31,6 +32,8 @@ export interface DeliveryWorkerOptions {
   sweepMs?: number;
   /** The sender of key expiry emails (`EMAIL_FROM`); the default one otherwise. */
   emailFrom?: string;
+  /** Counts what became of each job (GET /metrics); nothing is counted without it. */
+  metrics?: Pick<Metrics, 'deliveryOutcome'> | undefined;
 }
 
 const DEFAULT_POLL_MS = 500;
@@ -140,12 +143,18 @@ export class DeliveryWorker {
   private dispatch(channel: DeliveryChannel, job: ClaimedJob): void {
     const abort = new AbortController();
     const done = this.run(job, abort.signal)
-      .catch((error: unknown) => {
-        this.options.logger.error(
-          { err: error, job_id: job.id },
-          `${channel.name}: attempt failed to record`,
-        );
-      })
+      .then(
+        (outcome) => {
+          this.options.metrics?.deliveryOutcome(channel.label, outcome);
+        },
+        (error: unknown) => {
+          this.options.metrics?.deliveryOutcome(channel.label, 'error');
+          this.options.logger.error(
+            { err: error, job_id: job.id },
+            `${channel.name}: attempt failed to record`,
+          );
+        },
+      )
       .finally(() => {
         this.inFlight.delete(abort);
         // A slot is free: look for more at once rather than at the next poll.
@@ -154,14 +163,17 @@ export class DeliveryWorker {
     this.inFlight.set(abort, done);
   }
 
-  private async run(job: ClaimedJob, signal: AbortSignal): Promise<void> {
+  /** Makes the job's attempt and records it; resolves to what became of it, as /metrics counts it. */
+  private async run(job: ClaimedJob, signal: AbortSignal): Promise<string> {
     const record = await job.send(signal);
     if (signal.aborted) {
       // Stopping: the attempt did not count; another node (or this one, restarted) makes it.
       await job.release();
-      return;
+      return 'released';
     }
-    await record?.();
+    // Nothing to record: the job went with its endpoint.
+    if (record === undefined) return 'gone';
+    return (await record()) ?? 'lease_lost';
   }
 
   /**
@@ -194,8 +206,9 @@ export function startDeliveryWorker(options: {
   smtpUrl: string | undefined;
   emailFrom: string;
   logger: FastifyBaseLogger;
+  metrics?: Pick<Metrics, 'deliveryOutcome'> | undefined;
 }): DeliveryWorker {
-  const { deps, secrets, config, smtpUrl, emailFrom, logger } = options;
+  const { deps, secrets, config, smtpUrl, emailFrom, logger, metrics } = options;
   if (smtpUrl === undefined) {
     logger.warn(
       'SMTP_URL is not set: email is captured, not sent (read it in Settings → Email → Development mailbox, or with npx brand-context mailbox)',
@@ -211,6 +224,7 @@ export function startDeliveryWorker(options: {
     retrySchedule: config.retrySchedule,
     leaseMs: config.leaseMs,
     emailFrom,
+    metrics,
   });
   worker.start();
   return worker;

@@ -8,7 +8,12 @@ import { StoreError } from '../store/errors.js';
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 const REALM = 'Bearer realm="brand-context"';
 /** 401s where no token was presented: RFC 6750 names no `error` then. */
-const NO_TOKEN_CODES = new Set<ProblemCode>(['missing_key', 'missing_token', 'invalid_credentials']);
+const NO_TOKEN_CODES = new Set<ProblemCode>([
+  'missing_key',
+  'missing_token',
+  'invalid_credentials',
+  'metrics_token_required',
+]);
 
 /** RFC 9457 body; `errors` lists field-level issues when there are any. */
 export interface ProblemBody {

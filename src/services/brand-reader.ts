@@ -9,6 +9,7 @@ import {
 import { AppError } from '../core/errors.js';
 import type { Store } from '../store/store.js';
 import { FeedCache, type MaybePromise } from './feed-cache.js';
+import type { CacheStats } from './metrics.js';
 
 /** One view of a workspace's brand, rendered once per version and served as these exact bytes. */
 export interface ServedBrand {
@@ -90,6 +91,11 @@ export class BrandReader {
     brand.size += rendered.body.length;
     this.brands.remeasure(workspaceId, brand);
     return rendered;
+  }
+
+  /** Its cache's counts, for /metrics. */
+  get cacheStats(): CacheStats {
+    return this.brands.stats;
   }
 
   close(): void {

@@ -6,6 +6,7 @@ import { can, type Permission } from '../core/roles.js';
 import { hashKey, KEY_FORMATS, looksLikeJwt } from '../core/secret-keys.js';
 import type { KeyRecord, MembershipRecord, Store } from '../store/store.js';
 import { FeedCache, type MaybePromise } from './feed-cache.js';
+import type { CacheStats } from './metrics.js';
 import type { TokenService, UserPrincipal } from './tokens.js';
 import type { UsageRecorder } from './usage.js';
 
@@ -232,6 +233,11 @@ export class Credentials {
   private async refuse(workspaceId: string, forbidden: () => AppError): Promise<never> {
     const exists = (await this.store.workspaces.get(workspaceId)) !== undefined;
     throw exists ? forbidden() : new AppError('workspace_not_found', { workspaceId });
+  }
+
+  /** Its key cache's counts, for /metrics. */
+  get cacheStats(): CacheStats {
+    return this.keys.stats;
   }
 
   close(): void {

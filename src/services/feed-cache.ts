@@ -1,11 +1,24 @@
 import { LRUCache } from 'lru-cache';
 import type { ChangeFeed, StoreChange } from '../store/change-feed.js';
+import type { CacheStats } from './metrics.js';
 
 /** A value now (from a cache) or later (from the database). */
 export type MaybePromise<T> = T | Promise<T>;
 
 /** Entries are bounded by count, or by a total size each entry's `sizeOf` adds up to. */
 export type FeedCacheBound<V> = { maxEntries: number } | { maxSize: number; sizeOf: (value: V) => number };
+
+class Counts implements CacheStats {
+  hits = 0;
+  misses = 0;
+  evictions = 0;
+
+  constructor(private readonly size: () => number) {}
+
+  get entries(): number {
+    return this.size();
+  }
+}
 
 /**
  * A bounded in-memory cache kept exact by the store's change feed: a change to a workspace evicts that
@@ -17,6 +30,8 @@ export class FeedCache<V extends object> {
   /** Bumped by every invalidation, so a load that raced with a write does not cache what it read. */
   private generation = 0;
   private readonly unsubscribe: () => void;
+  /** Counted in plain numbers (a request pays an increment), exported by /metrics when scraped. */
+  readonly stats: CacheStats;
 
   /** @param workspaceOf the workspace an entry belongs to; without it, entries are keyed by workspace id. */
   constructor(
@@ -24,10 +39,16 @@ export class FeedCache<V extends object> {
     bound: FeedCacheBound<V>,
     private readonly workspaceOf?: (value: V) => string,
   ) {
+    const stats = new Counts(() => this.entries.size);
+    this.stats = stats;
+    // Only what the bound pushes out: invalidations by the change feed are deletes, not evictions.
+    const dispose = (_value: V, _id: string, reason: LRUCache.DisposeReason) => {
+      if (reason === 'evict') stats.evictions++;
+    };
     this.entries =
       'maxEntries' in bound
-        ? new LRUCache({ max: bound.maxEntries })
-        : new LRUCache({ maxSize: bound.maxSize, sizeCalculation: bound.sizeOf });
+        ? new LRUCache({ max: bound.maxEntries, dispose })
+        : new LRUCache({ maxSize: bound.maxSize, sizeCalculation: bound.sizeOf, dispose });
     this.unsubscribe = changes.subscribe((change) => {
       this.invalidate(change);
     });
@@ -50,7 +71,11 @@ export class FeedCache<V extends object> {
   get(id: string, load: () => Promise<V | undefined>): V | Promise<V | undefined> {
     const live = this.changes.live;
     const hit = live ? this.entries.get(id) : undefined;
-    if (hit) return hit;
+    if (hit) {
+      this.stats.hits++;
+      return hit;
+    }
+    this.stats.misses++;
     const generation = this.generation;
     return load().then((value) => {
       if (value && live && generation === this.generation) this.entries.set(id, value);

@@ -12,6 +12,11 @@ export interface ChangeFeed {
    * caches must not serve from memory then.
    */
   readonly live: boolean;
+  /**
+   * Milliseconds since the watcher last proved that no other process's write went unnoticed (a heartbeat or
+   * poll), at `now`: 0 without a watcher (this process's own writes arrive at once); growing while it is down.
+   */
+  lagMs(now: number): number;
 }
 
 /**
@@ -23,12 +28,17 @@ export class ChangeHub implements ChangeFeed {
   private readonly listeners = new Set<ChangeListener>();
   private stopWatching: (() => void) | undefined;
   live = true;
+  /** When the watcher last proved it missed nothing (`confirm`), or started, if it has not yet. */
+  private confirmedAt: number | undefined;
 
   constructor(private readonly startWatching: (hub: ChangeHub) => () => void) {}
 
   subscribe(listener: ChangeListener): () => void {
     this.listeners.add(listener);
-    this.stopWatching ??= this.startWatching(this);
+    if (this.stopWatching === undefined) {
+      this.confirmedAt = Date.now();
+      this.stopWatching = this.startWatching(this);
+    }
     return () => {
       this.listeners.delete(listener);
       if (this.listeners.size === 0) this.stop();
@@ -39,8 +49,18 @@ export class ChangeHub implements ChangeFeed {
     for (const listener of this.listeners) listener(change);
   }
 
+  /** The watcher's heartbeat or poll succeeded: every write committed before it has been emitted. */
+  confirm(): void {
+    this.confirmedAt = Date.now();
+  }
+
+  lagMs(now: number): number {
+    return this.confirmedAt === undefined ? 0 : Math.max(0, now - this.confirmedAt);
+  }
+
   stop(): void {
     this.stopWatching?.();
     this.stopWatching = undefined;
+    this.confirmedAt = undefined;
   }
 }

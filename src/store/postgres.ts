@@ -161,7 +161,9 @@ function listenForChanges(url: string) {
       later(() => {
         client.query('select 1').then(
           () => {
-            if (client === current) heartbeat(client);
+            if (client !== current) return;
+            hub.confirm();
+            heartbeat(client);
           },
           () => {
             lost(client);
@@ -192,6 +194,7 @@ function listenForChanges(url: string) {
         .then(() => {
           if (client !== current) return;
           hub.live = true;
+          hub.confirm();
           hub.emit({ workspaceId: null });
           heartbeat(client);
         })

@@ -166,6 +166,7 @@ function watchDataVersion(database: BetterSqlite3.Database) {
     let seen = database.pragma('data_version', { simple: true });
     const timer = setInterval(() => {
       const current = database.pragma('data_version', { simple: true });
+      hub.confirm();
       if (current === seen) return;
       seen = current;
       hub.emit({ workspaceId: null });

@@ -315,6 +315,8 @@ export interface DeliveryOutcome {
 export interface DeliveriesRepository {
   /** Stores the event and one pending delivery of it per endpoint, due at once. */
   enqueue(event: WebhookEventRecord, deliveries: readonly { id: string; webhookId: string }[]): Promise<void>;
+  /** Deliveries not yet settled (pending or retrying), by status; a status with none is left out. */
+  countQueued(): Promise<{ status: DeliveryStatus; count: number }[]>;
   /**
    * Leases up to `limit` deliveries due at `now` that no live lease holds, until `leaseUntil`, to `lease`. On
    * PostgreSQL concurrent claims skip each other's rows (FOR UPDATE SKIP LOCKED); SQLite runs them one at a
@@ -514,6 +516,8 @@ export interface EmailRepository {
 export interface EmailQueueRepository {
   /** Leases up to `limit` due recipients, as DeliveriesRepository.claim does deliveries. */
   claim(options: { lease: string; now: string; leaseUntil: string; limit: number }): Promise<ClaimedEmail[]>;
+  /** Recipients not yet settled (queued or deferred), by status; a status with none is left out. */
+  countQueued(): Promise<{ status: EmailStatus; count: number }[]>;
   /**
    * Records an attempt's outcome and its event while `lease` still holds the recipient, and brings the
    * message's status up to date; false when the lease was lost (the attempt is another node's).

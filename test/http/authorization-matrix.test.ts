@@ -305,6 +305,8 @@ const READ_METHODS_REFUSED = METHODS.filter(
 const ROUTES: RouteRow[] = [
   ...withHead({ method: 'GET', path: '/healthz', access: 'public', ok: 200 }),
   ...withHead({ method: 'GET', path: '/readyz', access: 'public', ok: 200 }),
+  // Open here, as without METRICS_TOKEN; its token guard is test/http/metrics.test.ts's (no key or session counts).
+  ...withHead({ method: 'GET', path: '/metrics', access: 'public', ok: 200, documented: false }),
   ...withHead({ method: 'GET', path: '/openapi.json', access: 'public', ok: 200, documented: false }),
   // The API reference (src/http/openapi.ts): Swagger UI's page, its assets and its copy of the document.
   ...withHead({ method: 'GET', path: '/docs', access: 'public', ok: 200, documented: false }),

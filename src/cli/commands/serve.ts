@@ -41,7 +41,7 @@ export function serveCommand(program: Command): void {
   program
     .command('serve')
     .description(
-      'start the HTTP service and its delivery worker (PORT, HOST, DATABASE_URL, LOG_LEVEL, HTTP_*_TIMEOUT, DELIVERY_*, WEBHOOK_ALLOW_PRIVATE_URLS, SMTP_URL, EMAIL_FROM, PUBLIC_URL configure it)',
+      'start the HTTP service and its delivery worker (PORT, HOST, DATABASE_URL, LOG_LEVEL, HTTP_*_TIMEOUT, DELIVERY_*, WEBHOOK_ALLOW_PRIVATE_URLS, SMTP_URL, EMAIL_FROM, PUBLIC_URL, METRICS, METRICS_TOKEN configure it)',
     )
     .option('--demo', 'on an empty database, first create the demo workspace and print its key')
     .option('--json', 'print the demo seed as one JSON line')
@@ -57,10 +57,14 @@ export function serveCommand(program: Command): void {
       const workspaces = options.demo ? await listWorkspaces(deps) : [];
       const seed = options.demo && workspaces.length === 0 ? await seedDemo(deps) : undefined;
       // Loaded here, not with the CLI: every other command starts without the HTTP stack (about half a second).
-      const [{ buildApp }, { hasConsole }] = await Promise.all([
+      const [{ buildApp }, { hasConsole }, { Metrics }, { BRAND_AGENT_PATH }] = await Promise.all([
         import('../../http/app.js'),
         import('../../http/console.js'),
+        import('../../services/metrics.js'),
+        import('../../http/routes/brand-agent.js'),
       ]);
+      // One registry for the app and the delivery worker's outcomes; METRICS=off counts nothing.
+      const metrics = config.operations.metrics ? new Metrics(BRAND_AGENT_PATH) : undefined;
       const consoleDir = hasConsole(CONSOLE_DIR) ? CONSOLE_DIR : undefined;
       if (!consoleDir) logger.warn(`no console at ${CONSOLE_DIR}: run npm run build to serve it`);
       const { readRateLimit, redisUrl } = config.operations;
@@ -81,6 +85,8 @@ export function serveCommand(program: Command): void {
         webhooks: config.delivery,
         email: config.email,
         readLimits: readRateLimit && { limit: readRateLimit, redis },
+        metrics: metrics ?? false,
+        metricsToken: config.operations.metricsToken,
       });
       const { startDeliveryWorker } = await import('../../delivery/worker.js');
       const worker =
@@ -92,6 +98,7 @@ export function serveCommand(program: Command): void {
               smtpUrl: config.email.smtpUrl,
               emailFrom: config.email.from,
               logger,
+              metrics,
             })
           : undefined;
 

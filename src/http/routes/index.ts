@@ -3,6 +3,7 @@ import fastifyCsrf from '@fastify/csrf-protection';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { AppError } from '../../core/errors.js';
 import { refuseNulCharacters } from '../../core/inputs.js';
+import type { Metrics } from '../../services/metrics.js';
 import type { Store } from '../../store/store.js';
 import {
   authenticate,
@@ -64,6 +65,7 @@ import { getEmailRoute } from './email/get.js';
 import { listEmailsRoute } from './email/list.js';
 import { sendEmailRoute } from './email/send.js';
 import { healthRoutes } from './health.js';
+import { metricsRoute } from './metrics.js';
 
 export interface RouteTreeOptions {
   /** What the readiness check asks. */
@@ -72,6 +74,10 @@ export interface RouteTreeOptions {
   consoleDir?: string;
   /** Where this installation is, for the console's MCP client configuration. */
   installDir?: string;
+  /** What GET /metrics exports; no /metrics without it (METRICS=off). */
+  metrics?: Metrics | undefined;
+  /** METRICS_TOKEN, which GET /metrics then needs. */
+  metricsToken?: string | undefined;
 }
 
 /** A group of routes sharing the prefix it is registered with; each route declares its path relative to it. */
@@ -224,6 +230,7 @@ export async function routeTree(app: ZodApp, options: RouteTreeOptions): Promise
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
   await app.register(docsRoutes);
   healthRoutes(app, options.store);
+  if (options.metrics) metricsRoute(app, options.metrics, options.metricsToken);
   // The read operation: no hook but its own, on the benchmarked hot path.
   brandAgentRoutes(app);
   await app.register(authRoutes, { prefix: '/auth/v1', installDir: options.installDir });

@@ -179,6 +179,18 @@ export class DeliveriesTable implements DeliveriesRepository {
     await releaseLease(this.session, 'deliveries', id, lease);
   }
 
+  /** A settled delivery has no next attempt: this reads the due-time index alone, however long the history. */
+  async countQueued(): Promise<{ status: DeliveryStatus; count: number }[]> {
+    const rows = await this.session.db
+      .selectFrom('deliveries')
+      .select(['status', (eb) => eb.fn.countAll<number | string>().as('count')])
+      .where('next_attempt_at', 'is not', null)
+      .groupBy('status')
+      .orderBy('status')
+      .execute();
+    return rows.map((row) => ({ status: row.status, count: Number(row.count) }));
+  }
+
   async get(
     workspaceId: string,
     webhookId: string,

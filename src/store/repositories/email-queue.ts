@@ -1,4 +1,4 @@
-import { messageStatus } from '../../contract/email.js';
+import { type EmailStatus, messageStatus } from '../../contract/email.js';
 import type { Session } from '../session.js';
 import type { ClaimedEmail, EmailOutcome, EmailQueueRepository } from '../store.js';
 import { toEmailMessage, toEmailRecipient } from './email.js';
@@ -95,5 +95,17 @@ export class EmailQueueTable implements EmailQueueRepository {
 
   async release(recipientId: string, lease: string): Promise<void> {
     await releaseLease(this.session, 'email_recipients', recipientId, lease);
+  }
+
+  /** A settled recipient has no next attempt: this reads the due-time index alone, however long the history. */
+  async countQueued(): Promise<{ status: EmailStatus; count: number }[]> {
+    const rows = await this.session.db
+      .selectFrom('email_recipients')
+      .select(['status', (eb) => eb.fn.countAll<number | string>().as('count')])
+      .where('next_attempt_at', 'is not', null)
+      .groupBy('status')
+      .orderBy('status')
+      .execute();
+    return rows.map((row) => ({ status: row.status, count: Number(row.count) }));
   }
 }

@@ -1,0 +1,231 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { ChangeFeed } from '../store/change-feed.js';
+import type { Store } from '../store/store.js';
+
+/** The label of every request no route matched: neither a raw URL (it may hold a key) nor unbounded series. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/** What a cache built on FeedCache counted since it was made (src/services/feed-cache.ts). */
+export interface CacheStats {
+  hits: number;
+  misses: number;
+  /** Entries dropped to stay within the cache's bound (not the change feed's invalidations). */
+  evictions: number;
+  /** Entries held now. */
+  readonly entries: number;
+}
+
+/** Jobs of the delivery queue not yet settled, by channel and status, as the store counts them. */
+export interface QueueDepth {
+  channel: string;
+  status: string;
+  count: number;
+}
+
+/** Each status a job not yet settled may have, with 0 when none has it: an alert sees no gap. */
+function depthOf(
+  channel: string,
+  statuses: readonly string[],
+  counted: readonly { status: string; count: number }[],
+): QueueDepth[] {
+  return statuses.map((status) => ({
+    channel,
+    status,
+    count: counted.find((row) => row.status === status)?.count ?? 0,
+  }));
+}
+
+/** The delivery queue's depth as the store counts it, for `Metrics.watchDeliveryQueue`. */
+export function deliveryQueueDepth(
+  store: Pick<Store, 'deliveries' | 'emailQueue'>,
+): () => Promise<QueueDepth[]> {
+  return async () => {
+    const [webhook, email] = await Promise.all([
+      store.deliveries.countQueued(),
+      store.emailQueue.countQueued(),
+    ]);
+    return [
+      ...depthOf('webhook', ['pending', 'retrying'], webhook),
+      ...depthOf('email', ['queued', 'deferred'], email),
+    ];
+  };
+}
+
+/** Upper bounds of the read latency buckets, in seconds: a cached read takes well under a millisecond. */
+const READ_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+/** A nested count, created on first use: a few Map lookups per request, and no string is built. */
+function bump<K1, K2>(counts: Map<K1, Map<K2, number>>, first: K1, second: K2): void {
+  let inner = counts.get(first);
+  if (inner === undefined) {
+    inner = new Map();
+    counts.set(first, inner);
+  }
+  inner.set(second, (inner.get(second) ?? 0) + 1);
+}
+
+/** Node's process and event-loop metrics, one set per process whatever the number of apps (tests build many). */
+let processRegistry: Registry | undefined;
+function processMetrics(): Registry {
+  if (processRegistry === undefined) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+/**
+ * What `GET /metrics` exports (README "Operations", docs/operations.md lists every metric). Each app has its
+ * own registry. The hot path only adds to plain numbers; prom-client reads them, the caches, the change feed
+ * and the queue when scraped.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  /** Requests by route pattern, method and status. */
+  private readonly requests = new Map<string, Map<string, Map<number, number>>>();
+  private readonly readDurations: Histogram;
+  private readonly outcomes = new Map<string, Map<string, number>>();
+  private readonly caches = new Map<string, CacheStats>();
+  private changeFeed: ChangeFeed | undefined;
+  private queueDepth: (() => Promise<QueueDepth[]>) | undefined;
+
+  constructor(private readonly readRoute: string) {
+    const registers = [this.registry];
+    const requests = this.requests;
+    new Counter({
+      name: 'brand_context_http_requests_total',
+      help: 'HTTP requests answered, by route pattern (unmatched: no route), method and status.',
+      labelNames: ['route', 'method', 'status'],
+      registers,
+      collect() {
+        this.reset();
+        for (const [route, byMethod] of requests)
+          for (const [method, byStatus] of byMethod)
+            for (const [status, count] of byStatus) this.inc({ route, method, status }, count);
+      },
+    });
+    this.readDurations = new Histogram({
+      name: 'brand_context_read_duration_seconds',
+      help: 'Time to answer the read operation (POST /functions/v1/brand-agent), any status, in seconds.',
+      buckets: READ_BUCKETS,
+      registers,
+    });
+    const caches = this.caches;
+    const cacheCounter = (what: 'hits' | 'misses' | 'evictions', help: string) =>
+      new Counter({
+        name: `brand_context_cache_${what}_total`,
+        help,
+        labelNames: ['cache'],
+        registers,
+        collect() {
+          this.reset();
+          for (const [cache, stats] of caches) this.inc({ cache }, stats[what]);
+        },
+      });
+    cacheCounter('hits', 'Lookups answered from memory, by cache.');
+    cacheCounter(
+      'misses',
+      'Lookups that went to the database, by cache (all of them while the change feed is down).',
+    );
+    cacheCounter(
+      'evictions',
+      'Entries dropped to keep a cache within its bound (not invalidations), by cache.',
+    );
+    new Gauge({
+      name: 'brand_context_cache_entries',
+      help: 'Entries held, by cache.',
+      labelNames: ['cache'],
+      registers,
+      collect() {
+        for (const [cache, stats] of caches) this.set({ cache }, stats.entries);
+      },
+    });
+    const feed = () => this.changeFeed;
+    new Gauge({
+      name: 'brand_context_change_feed_up',
+      help: "1 while the change feed sees other nodes' writes (the caches serve from memory), 0 while it reconnects.",
+      registers,
+      collect() {
+        const changes = feed();
+        if (changes) this.set(changes.live ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'brand_context_change_feed_lag_seconds',
+      help: "Seconds since the change feed last proved it misses no other node's write (PostgreSQL: the LISTEN connection's heartbeat, every 0.5 s; SQLite: the data_version poll, every 0.2 s): how late this node may learn of another's write. Grows while the feed is down.",
+      registers,
+      collect() {
+        const changes = feed();
+        if (changes) this.set(changes.lagMs(Date.now()) / 1000);
+      },
+    });
+    const depth = () => this.queueDepth;
+    new Gauge({
+      name: 'brand_context_delivery_queue_depth',
+      help: 'Jobs of the delivery queue not yet settled, by channel (webhook, email) and status; counted when scraped.',
+      labelNames: ['channel', 'status'],
+      registers,
+      async collect() {
+        const count = depth();
+        if (!count) return;
+        this.reset();
+        for (const { channel, status, count: jobs } of await count()) this.set({ channel, status }, jobs);
+      },
+    });
+    const outcomes = this.outcomes;
+    new Counter({
+      name: 'brand_context_delivery_outcomes_total',
+      help: "Jobs this node's delivery worker finished, by channel and outcome: the status recorded, or lease_lost, released (stopping), gone (its endpoint was deleted), error (could not record).",
+      labelNames: ['channel', 'outcome'],
+      registers,
+      collect() {
+        this.reset();
+        for (const [channel, byOutcome] of outcomes)
+          for (const [outcome, count] of byOutcome) this.inc({ channel, outcome }, count);
+      },
+    });
+  }
+
+  /**
+   * Counts a request (once per request, from the access log). `route` is the matched route's pattern, undefined
+   * when none matched; `ms` its time to answer.
+   */
+  requestCompleted(route: string | undefined, method: string, status: number, ms: number): void {
+    const label = route ?? UNMATCHED_ROUTE;
+    let byMethod = this.requests.get(label);
+    if (byMethod === undefined) {
+      byMethod = new Map();
+      this.requests.set(label, byMethod);
+    }
+    bump(byMethod, method, status);
+    if (route === this.readRoute && method === 'POST') this.readDurations.observe(ms / 1000);
+  }
+
+  /** A job of the delivery queue was finished by this node's worker. */
+  deliveryOutcome(channel: string, outcome: string): void {
+    bump(this.outcomes, channel, outcome);
+  }
+
+  /** Exports a cache's counts, read when scraped. */
+  watchCache(name: string, stats: CacheStats): void {
+    this.caches.set(name, stats);
+  }
+
+  watchChangeFeed(changes: ChangeFeed): void {
+    this.changeFeed = changes;
+  }
+
+  /** How the queue's depth is counted when scraped (a query). */
+  watchDeliveryQueue(count: () => Promise<QueueDepth[]>): void {
+    this.queueDepth = count;
+  }
+
+  contentType(): string {
+    return this.registry.contentType;
+  }
+
+  /** Everything, Node's process and event-loop metrics included, in Prometheus's text format. */
+  text(): Promise<string> {
+    return Registry.merge([this.registry, processMetrics()]).metrics();
+  }
+}
