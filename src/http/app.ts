@@ -26,6 +26,7 @@ import {
   DEFAULT_ACCOUNT_LINK_LIMITS,
 } from '../services/account-email.js';
 import { ReadLimits, type ReadLimitSettings } from '../services/read-limits.js';
+import { deliveryQueueDepth, Metrics } from '../services/metrics.js';
 import type { SecretBox } from '../services/secret-box.js';
 import { WebhookService } from '../services/webhooks.js';
 import { UsageRecorder } from '../services/usage.js';
@@ -34,6 +35,7 @@ import type { AppServices } from './context.js';
 import { OPENAPI_OPTIONS } from './openapi.js';
 import { handleError } from './problem.js';
 import { parseJsonBodies, validatorCompiler } from './request-input.js';
+import { BRAND_AGENT_PATH } from './routes/brand-agent.js';
 import { routeTree } from './routes/index.js';
 import { createHttpTransport, DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './transport.js';
 
@@ -70,6 +72,10 @@ export interface AppOptions {
   email?: Partial<Pick<EmailConfig, 'from' | 'publicUrl'>>;
   /** Throttles of password resets and account links; the defaults for any left out. */
   accountLinkLimits?: Partial<AccountLinkLimits>;
+  /** What GET /metrics exports (a fresh registry by default); `false` (METRICS=off) counts nothing, no /metrics. */
+  metrics?: Metrics | false;
+  /** METRICS_TOKEN: GET /metrics then needs it as a bearer token. */
+  metricsToken?: string | undefined;
   /** The read operation's budget per credential (RATE_LIMIT_READS, REDIS_URL); no limit without it. */
   readLimits?: ReadLimitSettings;
 }
@@ -81,6 +87,10 @@ export interface AppOptions {
  * successes are logged at debug: `LOG_LEVEL=debug` turns on a full access log.
  */
 class AccessLog extends LogController {
+  constructor(private readonly metrics: Metrics | undefined) {
+    super({ requestIdLogLabel: 'request_id' });
+  }
+
   override incomingRequest(): void {
     // The completion line carries everything; a second line per request would only double the cost.
   }
@@ -91,6 +101,8 @@ class AccessLog extends LogController {
     reply: FastifyReply,
   ): void {
     const status = reply.statusCode;
+    // Counted here, once per request, rather than in a hook of its own (README "Operations").
+    this.metrics?.requestCompleted(request.routeOptions.url, request.method, status, reply.elapsedTime);
     const level = error || status >= 500 ? 'error' : status >= 400 ? 'info' : 'debug';
     // Successful reads are the hot path: build no line (URL redaction included) that would be dropped.
     // ('silent' has no number: nothing is logged.)
@@ -173,11 +185,12 @@ function buildServices(options: AppOptions, clock: Clock, server: Server): AppSe
 
 export function buildApp(options: AppOptions): FastifyInstance {
   const { logger, clock = systemClock } = options;
+  const metrics = options.metrics === false ? undefined : (options.metrics ?? new Metrics(BRAND_AGENT_PATH));
   const transport = createHttpTransport(logger, { ...DEFAULT_HTTP_TIMEOUTS, ...options.httpTimeouts });
   const app = Fastify({
     ...transport.serverOptions,
     loggerInstance: logger,
-    logController: new AccessLog({ requestIdLogLabel: 'request_id' }),
+    logController: new AccessLog(metrics),
     genReqId: requestId,
     // A request's logger is made on its first line: most reads write none (src/logger.ts).
     childLoggerFactory: lazyChildLoggerFactory,
@@ -213,6 +226,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   const services = buildServices(options, clock, app.server);
   app.decorate('services', services);
+  if (metrics) {
+    metrics.watchCache('brands', services.reader.cacheStats);
+    metrics.watchCache('keys', services.credentials.cacheStats);
+    metrics.watchChangeFeed(options.store.changes);
+    metrics.watchDeliveryQueue(deliveryQueueDepth(options.store));
+  }
   app.addHook('preClose', () => transport.drain());
   app.addHook('onClose', async () => {
     services.credentials.close();
@@ -225,6 +244,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     store: options.store,
     consoleDir: options.consoleDir,
     installDir: options.installDir,
+    metrics,
+    metricsToken: options.metricsToken,
   });
   return app;
 }
