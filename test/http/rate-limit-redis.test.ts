@@ -59,6 +59,14 @@ async function startOwnRedis(port: number): Promise<ChildProcess> {
   return child;
 }
 
+async function stopOwnRedis(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  const exited = once(server, 'exit');
+  server.kill('SIGCONT');
+  server.kill('SIGTERM');
+  await exited;
+}
+
 /** The client's next `event`; unlike events.once, its error events (while reconnecting) do not reject. */
 function next(redis: Redis, event: 'ready' | 'close'): Promise<void> {
   return new Promise((resolve) =>
@@ -174,10 +182,7 @@ describeEachBackend('the read budget shared through Redis', (backend) => {
       expect(app.logs.filter((line) => line.includes('Redis is back'))).toHaveLength(1);
       expect(app.logs.join('\n')).not.toContain(PASSWORD);
     } finally {
-      if (server.exitCode === null && server.signalCode === null) {
-        server.kill('SIGCONT');
-        server.kill('SIGTERM');
-      }
+      await stopOwnRedis(server);
     }
   });
 
@@ -197,7 +202,7 @@ describeEachBackend('the read budget shared through Redis', (backend) => {
       expect(app.logs.join('\n')).not.toContain(wrong);
       expect(app.logs.join('\n')).not.toContain(PASSWORD);
     } finally {
-      server.kill('SIGTERM');
+      await stopOwnRedis(server);
     }
   });
 });
