@@ -41,7 +41,7 @@ export function serveCommand(program: Command): void {
   program
     .command('serve')
     .description(
-      'start the HTTP service and its delivery worker (PORT, HOST, DATABASE_URL, LOG_LEVEL, HTTP_*_TIMEOUT, DELIVERY_*, WEBHOOK_ALLOW_PRIVATE_URLS, SMTP_URL, EMAIL_FROM, PUBLIC_URL, METRICS, METRICS_TOKEN configure it)',
+      'start the HTTP service and its delivery worker (PORT, HOST, DATABASE_URL, LOG_LEVEL, HTTP_*_TIMEOUT, DELIVERY_*, WEBHOOK_ALLOW_PRIVATE_URLS, SMTP_URL, EMAIL_FROM, PUBLIC_URL, METRICS, METRICS_TOKEN, RATE_LIMIT_READS, REDIS_URL configure it)',
     )
     .option('--demo', 'on an empty database, first create the demo workspace and print its key')
     .option('--json', 'print the demo seed as one JSON line')
