@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { ChangeFeed } from '../store/change-feed.js';
 import type { Store } from '../store/store.js';
 
@@ -52,7 +52,48 @@ export function deliveryQueueDepth(
 }
 
 /** Upper bounds of the read latency buckets, in seconds: a cached read takes well under a millisecond. */
-const READ_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+const READ_BUCKETS = [
+  0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5,
+];
+const READ_DURATION = 'brand_context_read_duration_seconds';
+
+/**
+ * The read latency histogram in plain numbers, written out in Prometheus's text format when scraped:
+ * prom-client's `Histogram.observe` costs about 0.4 µs, nearly ten times the rest of the counting of a read,
+ * and it has no way to take counts made elsewhere.
+ */
+class ReadDurations {
+  /** Observations per bucket (not cumulative); the last one is above every bound. */
+  private readonly counts = new Float64Array(READ_BUCKETS.length + 1);
+  private sum = 0;
+  private count = 0;
+
+  observe(seconds: number): void {
+    let bucket = 0;
+    while (bucket < READ_BUCKETS.length && seconds > (READ_BUCKETS[bucket] ?? 0)) bucket++;
+    this.counts[bucket] = (this.counts[bucket] ?? 0) + 1;
+    this.sum += seconds;
+    this.count++;
+  }
+
+  text(): string {
+    const lines = [
+      `# HELP ${READ_DURATION} Time to answer the read operation (POST /functions/v1/brand-agent), any status, in seconds.`,
+      `# TYPE ${READ_DURATION} histogram`,
+    ];
+    let cumulative = 0;
+    READ_BUCKETS.forEach((bound, bucket) => {
+      cumulative += this.counts[bucket] ?? 0;
+      lines.push(`${READ_DURATION}_bucket{le="${String(bound)}"} ${String(cumulative)}`);
+    });
+    lines.push(
+      `${READ_DURATION}_bucket{le="+Inf"} ${String(this.count)}`,
+      `${READ_DURATION}_sum ${String(this.sum)}`,
+      `${READ_DURATION}_count ${String(this.count)}`,
+    );
+    return `${lines.join('\n')}\n`;
+  }
+}
 
 /** A nested count, created on first use: a few Map lookups per request, and no string is built. */
 function bump<K1, K2>(counts: Map<K1, Map<K2, number>>, first: K1, second: K2): void {
@@ -80,10 +121,10 @@ function processMetrics(): Registry {
  * and the queue when scraped.
  */
 export class Metrics {
-  readonly registry = new Registry();
+  private readonly registry = new Registry();
   /** Requests by route pattern, method and status. */
   private readonly requests = new Map<string, Map<string, Map<number, number>>>();
-  private readonly readDurations: Histogram;
+  private readonly readDurations = new ReadDurations();
   private readonly outcomes = new Map<string, Map<string, number>>();
   private readonly caches = new Map<string, CacheStats>();
   private changeFeed: ChangeFeed | undefined;
@@ -103,12 +144,6 @@ export class Metrics {
           for (const [method, byStatus] of byMethod)
             for (const [status, count] of byStatus) this.inc({ route, method, status }, count);
       },
-    });
-    this.readDurations = new Histogram({
-      name: 'brand_context_read_duration_seconds',
-      help: 'Time to answer the read operation (POST /functions/v1/brand-agent), any status, in seconds.',
-      buckets: READ_BUCKETS,
-      registers,
     });
     const caches = this.caches;
     const cacheCounter = (what: 'hits' | 'misses' | 'evictions', help: string) =>
@@ -225,7 +260,8 @@ export class Metrics {
   }
 
   /** Everything, Node's process and event-loop metrics included, in Prometheus's text format. */
-  text(): Promise<string> {
-    return Registry.merge([this.registry, processMetrics()]).metrics();
+  async text(): Promise<string> {
+    const registered = await Registry.merge([this.registry, processMetrics()]).metrics();
+    return `${registered}\n${this.readDurations.text()}`;
   }
 }
