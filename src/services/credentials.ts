@@ -156,12 +156,16 @@ export class Credentials {
   }
 
   private verifyKey(keyKind: KeyKindId, token: string): MaybePromise<KeyPrincipal> {
-    if (KEY_FORMATS[keyKind].formatProblem(token) !== undefined)
-      throw new AppError(KEY_KINDS[keyKind].problems.malformed, { reason: 'format' });
     const hash = hashKey(token);
-    const load = async () => {
-      const record = await this.store.keys.findByHash(keyKind, hash);
-      return record && toKeyPrincipal(keyKind, record);
+    // The format (checksum included) is checked on the way to the store: a key cached under this hash is this
+    // very token, checked when it was loaded, so a cached read skips the check. (A load throws at once, so a
+    // malformed token is refused as it always was, before any lookup.)
+    const load = (): Promise<KeyPrincipal | undefined> => {
+      if (KEY_FORMATS[keyKind].formatProblem(token) !== undefined)
+        throw new AppError(KEY_KINDS[keyKind].problems.malformed, { reason: 'format' });
+      return this.store.keys
+        .findByHash(keyKind, hash)
+        .then((record) => record && toKeyPrincipal(keyKind, record));
     };
     const key = KEY_KINDS[keyKind].cached ? this.keys.get(hash, load) : load();
     return key instanceof Promise
