@@ -131,6 +131,8 @@ export class Metrics {
   private queueDepth: (() => Promise<QueueDepth[]>) | undefined;
 
   constructor(private readonly readRoute: string) {
+    // Started with the first app, so that its first scrape already has the event loop's delays and GCs.
+    processMetrics();
     const registers = [this.registry];
     const requests = this.requests;
     new Counter({
