@@ -4,6 +4,7 @@ import { type BrandContext, brandContextSchema } from '../../contract/brand-cont
 import { BRAND_FORMATS, brandViewFields, checkBrandView } from '../../contract/brand-views.js';
 import { brandView } from '../../core/brand-views.js';
 import { AppError } from '../../core/errors.js';
+import type { ServedBrand } from '../../services/brand-reader.js';
 import { announceKeyExpiry, principalOf } from '../auth.js';
 import { ifNoneMatchMatches } from '../conditional.js';
 import type { ZodApp } from '../context.js';
@@ -190,18 +191,25 @@ export function brandAgentRoutes(app: ZodApp): void {
         ),
       },
     },
-    async (request, reply) => {
+    // Not an async function: a key reading its own workspace's cached brand is answered with no promise at
+    // all (see FeedCache.get); only a lookup that goes to the store returns one.
+    (request, reply) => {
       const { action, workspace_id: workspaceId } = request.body;
       if (action !== 'context') throw new AppError('unsupported_action', { action });
-      // Neither is awaited when a key reads its own workspace's cached brand: see FeedCache.get.
+      const answer = (brand: ServedBrand): void => {
+        reply.header('etag', brand.etag).header('cache-control', 'private, no-cache');
+        if (ifNoneMatchMatches(request.headers['if-none-match'], brand.etag)) reply.code(304).send();
+        // Pre-rendered bytes: Fastify sends a Buffer as it is, without the response schema's serializer.
+        else reply.type(brand.contentType).send(brand.body as unknown as BrandContext);
+      };
+      const read = (): Promise<void> | undefined => {
+        const served = reader.readWorkspace(workspaceId, brandView(request.body));
+        if (served instanceof Promise) return served.then(answer);
+        answer(served);
+        return undefined;
+      };
       const access = credentials.authorize(principalOf(request), workspaceId, 'brand.read');
-      if (access instanceof Promise) await access;
-      const served = reader.readWorkspace(workspaceId, brandView(request.body));
-      const brand = served instanceof Promise ? await served : served;
-      reply.header('etag', brand.etag).header('cache-control', 'private, no-cache');
-      if (ifNoneMatchMatches(request.headers['if-none-match'], brand.etag)) return reply.code(304).send();
-      // Pre-rendered bytes: Fastify sends a Buffer as it is, without the response schema's serializer.
-      return reply.type(brand.contentType).send(brand.body as unknown as BrandContext);
+      return access instanceof Promise ? access.then(read) : read();
     },
   );
 }
