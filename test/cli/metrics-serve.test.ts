@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DEFAULT_EMAIL_FROM } from '../../src/config.js';
+import { queueEmail } from '../../src/services/email-queue.js';
+import { SecretBox } from '../../src/services/secret-box.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
+import { describeEachBackend, type TestDatabase } from '../support/databases.js';
+import { killAllChildren, ServerProcess, setUp } from './cli-process.js';
+
+const ENCRYPTION_KEY = randomBytes(32);
+const METRICS_TOKEN = randomBytes(24).toString('hex');
+const CAPTURED = 'brand_context_delivery_outcomes_total{channel="email",outcome="captured"} 1';
+
+describeEachBackend('brand-context serve: METRICS_TOKEN and METRICS', (backend) => {
+  let database: TestDatabase | undefined;
+  let store: Store | undefined;
+
+  beforeAll(async () => {
+    database = await backend.create();
+    store = await openStore(database.config);
+  });
+  afterAll(async () => {
+    await killAllChildren();
+    await store?.close();
+    await database?.drop();
+  });
+
+  function startServer(env: Record<string, string>): Promise<ServerProcess> {
+    return ServerProcess.start([], {
+      databaseUrl: setUp(database, 'the suite').url,
+      env: { BRAND_CONTEXT_ENCRYPTION_KEY: ENCRYPTION_KEY.toString('base64'), ...env },
+    });
+  }
+
+  it("guards /metrics with METRICS_TOKEN, and counts what the node's delivery worker did", async () => {
+    const server = await startServer({ METRICS_TOKEN });
+    const scrape = (authorization?: string) =>
+      fetch(`${server.baseUrl}/metrics`, { headers: authorization ? { authorization } : {} });
+    const refused = await scrape();
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { code: string }).code).toBe('metrics_token_required');
+    expect((await scrape('Bearer not-the-token-at-all')).status).toBe(401);
+
+    const ready = setUp(store, 'the suite');
+    await queueEmail(ready, await SecretBox.load(ready, ENCRYPTION_KEY), new Date().toISOString(), {
+      workspaceId: null,
+      source: 'account',
+      from: DEFAULT_EMAIL_FROM,
+      to: ['ada@example.com'],
+      subject: 'Welcome',
+      text: 'Choose a password.',
+    });
+    // The worker captures the email (no SMTP_URL) on its next poll: scrape until it has.
+    let text = '';
+    for (let attempt = 0; attempt < 100 && !text.includes(CAPTURED); attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      const response = await scrape(`Bearer ${METRICS_TOKEN}`);
+      expect(response.status).toBe(200);
+      text = await response.text();
+    }
+    expect(text).toContain(CAPTURED);
+    expect(text).not.toContain(METRICS_TOKEN);
+    expect(server.stdout).not.toContain(METRICS_TOKEN);
+    expect(await server.stop()).toEqual({ code: 0, signal: null });
+  });
+
+  // Nothing of the database's: one backend is enough.
+  if (backend.name === 'sqlite')
+    it('has no /metrics with METRICS=off', async () => {
+      const server = await startServer({ METRICS: 'off', METRICS_TOKEN });
+      expect((await fetch(`${server.baseUrl}/metrics`)).status).toBe(404);
+      expect(await server.stop()).toEqual({ code: 0, signal: null });
+    });
+});
