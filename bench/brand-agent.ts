@@ -60,6 +60,7 @@ import {
   Latencies,
   type Memory,
   memoryOf,
+  numberFromEnv,
   progress,
   READY_TIMEOUT_MS,
   ROOT,
@@ -98,6 +99,8 @@ const REPLAYED_HEADERS = [
   'x-request-id',
   'brand-key-expires',
 ] as const;
+/** ...and these where the service sends them: the read limit's (README "Errors"), so both send as many bytes. */
+const REPLAYED_IF_SENT = ['ratelimit-policy', 'ratelimit'] as const;
 /** The formats measured, each against a baseline serving its bytes. */
 const FORMATS = ['json', 'markdown'] as const satisfies readonly BrandFormat[];
 type Format = (typeof FORMATS)[number];
@@ -115,20 +118,6 @@ interface Settings {
   maxCpuRatio: number;
   maxMetricsOverheadPct: number | undefined;
   postgresAdminUrl: string | undefined;
-}
-
-function numberFromEnv(
-  name: string,
-  fallback: number,
-  valid: (value: number) => boolean,
-  expected: string,
-): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || !valid(value))
-    throw new BenchError(`${name} must be ${expected}, got "${raw}"`);
-  return value;
 }
 
 function loadSettings(): Settings {
@@ -510,6 +499,10 @@ async function serviceAnswer(
     if (typeof value !== 'string')
       throw new BenchError(`${label}: the operation's response has no ${name} header`);
     headers[name] = value;
+  }
+  for (const name of REPLAYED_IF_SENT) {
+    const value = first.headers[name];
+    if (typeof value === 'string') headers[name] = value;
   }
   if (knowledgeEntries(format, first.body.toString('utf8')) !== DEMO_KNOWLEDGE_ENTRIES) {
     progress(
