@@ -105,4 +105,15 @@ describe('Metrics', () => {
       'brand_context_delivery_queue_depth{channel="email",status="queued"} 0',
     ]);
   });
+
+  it('leaves the queue out, and answers the rest, while the database does not answer', async () => {
+    const metrics = new Metrics('/read');
+    metrics.requestCompleted('/read', 'POST', 503, 1);
+    metrics.watchDeliveryQueue(() => Promise.reject(new Error('the database is unavailable')));
+    const text = await metrics.text();
+    expect(lines(text, 'brand_context_delivery_queue_depth{')).toEqual([]);
+    expect(lines(text, 'brand_context_http_requests_total{')).toEqual([
+      'brand_context_http_requests_total{route="/read",method="POST",status="503"} 1',
+    ]);
+  });
 });

@@ -199,14 +199,16 @@ export class Metrics {
     const depth = () => this.queueDepth;
     new Gauge({
       name: 'brand_context_delivery_queue_depth',
-      help: 'Jobs of the delivery queue not yet settled, by channel (webhook, email) and status; counted when scraped.',
+      help: 'Jobs of the delivery queue not yet settled, by channel (webhook, email) and status; counted when scraped, left out while the database does not answer.',
       labelNames: ['channel', 'status'],
       registers,
       async collect() {
         const count = depth();
         if (!count) return;
         this.reset();
-        for (const { channel, status, count: jobs } of await count()) this.set({ channel, status }, jobs);
+        // Metrics matter most while the database is out of reach: the queue is left out then, not the rest.
+        const counted = await count().catch(() => []);
+        for (const { channel, status, count: jobs } of counted) this.set({ channel, status }, jobs);
       },
     });
     const outcomes = this.outcomes;

@@ -266,6 +266,18 @@ describe('GET /metrics with METRICS_TOKEN set', () => {
     ).toBeGreaterThan(0);
   });
 
+  it('still answers while the database is out of reach, without the queue it cannot count', async () => {
+    const down = await startTestApp(database, { metricsToken: TOKEN });
+    try {
+      await down.store.close();
+      const samples = await scrape(down.app, TOKEN);
+      expect(family(samples, 'brand_context_delivery_queue_depth')).toEqual({});
+      expect(samples.has('process_cpu_seconds_total')).toBe(true);
+    } finally {
+      await down.app.close();
+    }
+  });
+
   it('has no /metrics with METRICS=off', async () => {
     const off = await startTestApp(database, { metrics: false });
     try {
