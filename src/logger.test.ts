@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { BRAND_KEY, redactKeys } from './core/secret-keys.js';
-import { createLogger } from './logger.js';
+import { createLogger, lazyChildLoggerFactory } from './logger.js';
 
 function capture(): { stream: Writable; lines: () => Record<string, unknown>[]; text: () => string } {
   const chunks: string[] = [];
@@ -119,5 +119,30 @@ describe('createLogger', () => {
     });
     expect(out.text()).not.toContain('hunter2');
     expect(out.text()).not.toContain(key);
+  });
+});
+
+describe('lazyChildLoggerFactory, for request loggers', () => {
+  it("writes a request's lines with its bindings, at its parent's level until it is given its own", () => {
+    const out = capture();
+    const request = lazyChildLoggerFactory(createLogger('info', out.stream), { request_id: 'req_7' }, {});
+    expect(request.level).toBe('info');
+    request.debug('hidden');
+    request.error({ status: 500 }, 'request failed');
+    request.level = 'debug';
+    request.debug('now shown');
+    expect(out.lines()).toEqual([
+      expect.objectContaining({ request_id: 'req_7', status: 500, msg: 'request failed', level: 50 }),
+      expect.objectContaining({ request_id: 'req_7', msg: 'now shown', level: 20 }),
+    ]);
+  });
+
+  it("takes a route's own level from Fastify's options", () => {
+    const out = capture();
+    const request = lazyChildLoggerFactory(createLogger('info', out.stream), {}, { level: 'warn' });
+    expect(request.level).toBe('warn');
+    request.info('hidden');
+    request.warn('shown');
+    expect(out.lines().map((line) => line.msg)).toEqual(['shown']);
   });
 });
