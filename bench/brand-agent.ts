@@ -12,11 +12,13 @@
  * per-credential read limit on (out of reach), so its cost is measured; for the JSON view a second service
  * with METRICS=off is measured too, and the cost of counting (CPU per request and req/s, on against off) is
  * reported against its 3 % target. For each format, after a discarded warm-up of every target, the targets
- * are measured in two halves, in order and then in reverse (A B C C B A), so that background load drifting
- * during the run weighs on all alike.
+ * are measured in rounds, in order and then in reverse (A B C C B A A B C C B A with 4 rounds), so that
+ * background load drifting during the run weighs on all alike.
  *
  * Environment:
- *   BENCH_DURATION       measured seconds per target and format (default 5), run as two halves
+ *   BENCH_DURATION       measured seconds per target and format (default 5), run in BENCH_ROUNDS rounds
+ *   BENCH_ROUNDS         rounds per target and format (default 4, even): more, shorter rounds interleave the
+ *                        targets more finely, which matters most for the few % that metrics cost
  *   BENCH_WARMUP         warm-up seconds per target and format (default 1)
  *   BENCH_CONNECTIONS    concurrent connections (default 10)
  *   BENCH_MAX_CPU_RATIO  ceiling for service/baseline CPU per request, either view, either backend (default:
@@ -111,6 +113,7 @@ const DEMO_KNOWLEDGE_ENTRIES = 20;
 
 interface Settings {
   durationS: number;
+  rounds: number;
   warmupS: number;
   connections: number;
   minRatio: number;
@@ -132,6 +135,12 @@ function loadSettings(): Settings {
       5,
       (v) => Number.isInteger(v) && v >= 1,
       'a whole number of seconds >= 1',
+    ),
+    rounds: numberFromEnv(
+      'BENCH_ROUNDS',
+      4,
+      (v) => Number.isInteger(v) && v >= 2 && v % 2 === 0,
+      'an even whole number >= 2',
     ),
     warmupS: numberFromEnv(
       'BENCH_WARMUP',
@@ -514,7 +523,7 @@ async function serviceAnswer(
 
 /**
  * One format on running services: its own baseline, a warm-up of every target, then the rounds in order and
- * in reverse (A B C C B A), half the duration each.
+ * in reverse, again and again (A B C C B A …).
  */
 async function benchFormat(
   backend: BackendResult['backend'],
@@ -560,10 +569,12 @@ async function benchFormat(
     for (const run of runs) await cannon(run.target, operation, connections, warmupS, false);
   }
   // In order, then in reverse: a drift in the machine's background load weighs on every target alike.
-  const half = durationS / 2;
-  progress(`${label}: measuring ${durationS} s each, in halves, in order and back: ${names}`);
-  for (const run of [...runs, ...[...runs].reverse()])
-    await cannon(run.target, operation, connections, half, true);
+  const { rounds } = settings;
+  progress(`${label}: measuring ${durationS} s each, in ${rounds} rounds, in order and back: ${names}`);
+  for (let pass = 0; pass < rounds; pass++) {
+    for (const run of pass % 2 === 0 ? runs : [...runs].reverse())
+      await cannon(run.target, operation, connections, durationS / rounds, true);
+  }
   const results: Partial<Record<TargetName, TargetResult>> = {};
   for (const run of runs) {
     results[run.name] = {
