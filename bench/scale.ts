@@ -10,7 +10,10 @@
  *    src/services/credentials.ts) and cycled in order, so that the LRU cache misses on every request. The
  *    ratio of the two req/s is the figure (target: within 10 %), and the service's RSS after each shows
  *    whether memory follows the cache bounds or the number of keys (small store vs all keys).
- * 2. Cold start on the full store: `serve` spawned, timed from spawn to the read operation's first 200.
+ * 2. Cold start: `serve` spawned on each store and timed to the read operation's first 200 with a key it has
+ *    never seen, beside the time to its "Server listening" line and the CPU it had used by then (which the
+ *    machine's load does not inflate). Each service's stop is timed too: it writes its pending
+ *    `last_used_at` stamps, one per key used since the last flush.
  * 3. Three nodes on one PostgreSQL database (the full store; needs BENCH_DATABASE_URL) behind a round-robin
  *    proxy in this process (loopback only, part of the bench, not of the product), serving light read load
  *    through it: BENCH_SCALE_REVOCATIONS times, a key is created, read (200) on every node, revoked through
@@ -316,9 +319,29 @@ class LoadRuns {
   }
 }
 
+/**
+ * Keys taken in turn, the position kept from one run to the next: cycling through more keys than the LRU
+ * cache holds, every read misses (a key comes back only after more than the cache's worth of others).
+ */
+class KeyCycle {
+  private position = 0;
+
+  constructor(readonly keys: readonly string[]) {}
+
+  get size(): number {
+    return this.keys.length;
+  }
+
+  next(): string {
+    const key = this.keys[this.position] ?? '';
+    this.position = (this.position + 1) % this.keys.length;
+    return key;
+  }
+}
+
 interface CannonOptions {
   url: string;
-  keys: readonly string[];
+  keys: KeyCycle;
   workspaceId: string;
   connections: number;
   durationS: number;
@@ -326,21 +349,20 @@ interface CannonOptions {
 }
 
 /**
- * Reads the brand with `keys` in turn (one counter shared by every connection, so a working set larger than
- * the cache misses on every request). Resolves with the run; `stop()` ends it early.
+ * Reads the brand with the keys of `options.keys` in turn, every connection taking the next one. Resolves
+ * with the run; `stop()` ends it early.
  */
 function cannon(
   options: CannonOptions,
   runs?: LoadRuns,
 ): { done: Promise<autocannon.Result>; stop: () => void } {
-  let next = 0;
   let stop: (() => void) | undefined;
   const done = new Promise<autocannon.Result>((resolveRun, reject) => {
     const instance = autocannon(
       {
         url: `${options.url}${OPERATION_PATH}`,
         method: 'POST',
-        headers: readHeaders(options.keys[0] ?? ''),
+        headers: readHeaders(options.keys.next()),
         body: readBody(options.workspaceId),
         connections: options.connections,
         duration: options.durationS,
@@ -348,8 +370,8 @@ function cannon(
         requests: [
           {
             setupRequest: (request) => {
-              const key = options.keys[next++ % options.keys.length] ?? '';
-              return { ...request, headers: { ...request.headers, authorization: `Bearer ${key}` } };
+              const authorization = `Bearer ${options.keys.next()}`;
+              return { ...request, headers: { ...request.headers, authorization } };
             },
           },
         ],
@@ -377,9 +399,51 @@ function cannon(
   };
 }
 
+/** The key cache's lookups, as the service's GET /metrics counts them. */
+interface CacheCounts {
+  hits: number;
+  misses: number;
+}
+
+const cacheCountLine = (name: string) =>
+  new RegExp(`^brand_context_cache_${name}_total\\{cache="keys"\\} (\\S+)$`, 'm');
+
+/** The key cache's hits and misses so far; undefined where the service exports no metrics. */
+async function keyCacheCounts(service: Server): Promise<CacheCounts | undefined> {
+  const res = await send(`${service.baseUrl}/metrics`);
+  if (res.status !== 200) return undefined;
+  const text = res.body.toString('utf8');
+  const hits = cacheCountLine('hits').exec(text)?.[1];
+  const misses = cacheCountLine('misses').exec(text)?.[1];
+  return hits === undefined || misses === undefined
+    ? undefined
+    : { hits: Number(hits), misses: Number(misses) };
+}
+
+/** The part of a working set's reads that the key cache answered, from the counts around each of its runs. */
+class HitRatio {
+  private hits = 0;
+  private misses = 0;
+  private known = true;
+
+  add(before: CacheCounts | undefined, after: CacheCounts | undefined): void {
+    if (before === undefined || after === undefined) this.known = false;
+    else {
+      this.hits += after.hits - before.hits;
+      this.misses += after.misses - before.misses;
+    }
+  }
+
+  ratio(): number {
+    return this.known && this.hits + this.misses > 0 ? this.hits / (this.hits + this.misses) : Number.NaN;
+  }
+}
+
 interface WorkingSetResult {
   keys: number;
   load: Load;
+  /** Reads the key cache answered, as the service counted them (GET /metrics). */
+  hitRatio: number;
   rssMb: number;
   peakRssMb: number;
 }
@@ -400,37 +464,48 @@ async function measureStore(
   service: Server,
   workspaceId: string,
   storeKeys: number,
-  small: readonly string[],
-  large: readonly string[],
+  smallKeys: readonly string[],
+  largeKeys: readonly string[],
   settings: Settings,
 ): Promise<Omit<StoreResult, 'coldStarts'>> {
   const base = { url: service.baseUrl, workspaceId, connections: settings.connections };
+  const small = new KeyCycle(smallKeys);
+  const large = new KeyCycle(largeKeys);
   progress(`${label}: warm-up ${WARMUP_S} s per working set`);
   await cannon({ ...base, keys: small, durationS: WARMUP_S }).done;
   await cannon({ ...base, keys: large, durationS: WARMUP_S }).done;
   const half = settings.durationS / 2;
   const smallRuns = new LoadRuns();
   const largeRuns = new LoadRuns();
+  const smallHits = new HitRatio();
+  const largeHits = new HitRatio();
+  const measureHalf = async (keys: KeyCycle, runs: LoadRuns, hits: HitRatio) => {
+    const before = await keyCacheCounts(service);
+    runs.add(await cannon({ ...base, keys, durationS: half }, runs).done);
+    hits.add(before, await keyCacheCounts(service));
+  };
   progress(
-    `${label}: measuring ${settings.durationS} s per working set (${small.length} and ${large.length} keys), in halves`,
+    `${label}: measuring ${settings.durationS} s per working set (${small.size} and ${large.size} keys), in halves`,
   );
-  smallRuns.add(await cannon({ ...base, keys: small, durationS: half }, smallRuns).done);
-  largeRuns.add(await cannon({ ...base, keys: large, durationS: half }, largeRuns).done);
-  largeRuns.add(await cannon({ ...base, keys: large, durationS: half }, largeRuns).done);
+  await measureHalf(small, smallRuns, smallHits);
+  await measureHalf(large, largeRuns, largeHits);
+  await measureHalf(large, largeRuns, largeHits);
   const afterLarge = await memoryOf(service.child.pid);
-  smallRuns.add(await cannon({ ...base, keys: small, durationS: half }, smallRuns).done);
+  await measureHalf(small, smallRuns, smallHits);
   const afterSmall = await memoryOf(service.child.pid);
   return {
     storeKeys,
     small: {
-      keys: small.length,
+      keys: small.size,
       load: smallRuns.load(),
+      hitRatio: smallHits.ratio(),
       rssMb: afterSmall?.rssMb ?? Number.NaN,
       peakRssMb: afterSmall?.peakMb ?? Number.NaN,
     },
     large: {
-      keys: large.length,
+      keys: large.size,
       load: largeRuns.load(),
+      hitRatio: largeHits.ratio(),
       rssMb: afterLarge?.rssMb ?? Number.NaN,
       peakRssMb: afterLarge?.peakMb ?? Number.NaN,
     },
@@ -823,7 +898,7 @@ async function benchRevocations(
   const background = cannon(
     {
       url: proxy.url,
-      keys: store.sample.slice(0, SMALL_WORKING_SET),
+      keys: new KeyCycle(store.sample.slice(0, SMALL_WORKING_SET)),
       workspaceId: demo.workspace_id,
       connections: 4,
       durationS: 3600,
@@ -982,6 +1057,7 @@ function loadTable(results: readonly BackendResult[]): string {
           result.backend,
           String(store.storeKeys),
           String(ws.keys),
+          Number.isFinite(ws.hitRatio) ? `${fixed(100 * ws.hitRatio, 1)} %` : 'n/a',
           fixed(ws.load.rps, 0),
           fixed(ws.load.p50Ms, 2),
           fixed(ws.load.p99Ms, 2),
@@ -997,6 +1073,7 @@ function loadTable(results: readonly BackendResult[]): string {
       'backend',
       'keys in store',
       'working set',
+      'key cache hits',
       'req/s',
       'p50 ms',
       'p99 ms',
@@ -1194,6 +1271,7 @@ async function main(): Promise<number> {
         rps_1k: full ? round(full.small.load.rps, 1) : null,
         rps_large: full ? round(full.large.load.rps, 1) : null,
         ratio: full ? round(ratioOf(full), 3) : null,
+        hit_ratio_large: full ? round(full.large.hitRatio, 4) : null,
         p99_ms_1k: full ? round(full.small.load.p99Ms, 3) : null,
         p99_ms_large: full ? round(full.large.load.p99Ms, 3) : null,
         rss_mb_full_store: full ? round(Math.max(full.small.rssMb, full.large.rssMb), 1) : null,
