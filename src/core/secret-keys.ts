@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { encodeBase62, randomBase62 } from './base62.js';
 import { KEY_KIND_LIST, type KeyKindId, mapKeyKinds } from './key-kinds.js';
@@ -110,7 +110,10 @@ export function redactKeys(text: string): string {
   );
 }
 
-/** The only form in which a key is stored. A 178-bit random secret needs no slow hash. */
+/**
+ * The only form in which a key is stored. A 178-bit random secret needs no slow hash. One-shot `hash` (Node
+ * 20.12+): half the CPU of a createHash object, on every read.
+ */
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }
