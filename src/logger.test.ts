@@ -102,6 +102,20 @@ describe('createLogger', () => {
     expect(out.text()).not.toContain('Authorization');
   });
 
+  it('masks each secret it is given wherever it stands, as written or percent-encoded in a URL', () => {
+    const out = capture();
+    const token = 'metrics+token/of-the.operator~0123=';
+    const logger = createLogger('info', out.stream, [token, undefined]);
+    logger.info({ url: `/metrics?token=${token}` }, 'request');
+    logger.info({ url: `/metrics?token=${encodeURIComponent(token)}&other=1` }, `saw ${token}`);
+    expect(out.text()).not.toContain('metrics+token');
+    expect(out.text()).not.toContain('metrics%2Btoken');
+    expect(out.lines()).toEqual([
+      expect.objectContaining({ url: '/metrics?token=[REDACTED]' }),
+      expect.objectContaining({ url: '/metrics?token=[REDACTED]&other=1', msg: 'saw [REDACTED]' }),
+    ]);
+  });
+
   it('redacts password and key fields, at the top level and one level down', () => {
     const out = capture();
     const key = BRAND_KEY.generate();

@@ -9,20 +9,39 @@ function serializeError(error: Error): Record<string, unknown> {
 }
 
 /**
+ * Masks `secrets` (as written, and percent-encoded as a URL carries them), then anything key-shaped: secrets of
+ * the configuration, such as METRICS_TOKEN, have no shape to recognise.
+ */
+function redactLine(secrets: readonly string[]): (line: string) => string {
+  const forms = [
+    ...new Set(secrets.filter((secret) => secret !== '').flatMap((s) => [s, encodeURIComponent(s)])),
+  ].sort((a, b) => b.length - a.length);
+  if (forms.length === 0) return redactKeys;
+  const escaped = forms.map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const anySecret = new RegExp(escaped.join('|'), 'g');
+  return (line) => redactKeys(line.replace(anySecret, '[REDACTED]'));
+}
+
+/**
  * JSON logs on stdout (or `destination`). Credentials are redacted by path, request lines carry only the
  * method, the URL and the request id (headers, and so `Authorization`, are never serialized), and every line
- * is masked for anything shaped like a key or a user token before it is written, whichever field holds it.
- * Stdout is written asynchronously: under load, lines that pile up while one write is in flight go out
- * together instead of costing a blocking write(2) each.
+ * is masked for anything shaped like a key or a user token, and for each of `secrets`, before it is written,
+ * whichever field holds it. Stdout is written asynchronously: under load, lines that pile up while one write is
+ * in flight go out together instead of costing a blocking write(2) each.
  */
-export function createLogger(level: string, destination?: DestinationStream): Logger {
+export function createLogger(
+  level: string,
+  destination?: DestinationStream,
+  secrets: readonly (string | undefined)[] = [],
+): Logger {
+  const known = secrets.filter((secret): secret is string => secret !== undefined);
   return pino(
     {
       level,
       base: { service: 'brand-context' },
       timestamp: pino.stdTimeFunctions.isoTime,
       serializers: { err: serializeError },
-      hooks: { streamWrite: redactKeys },
+      hooks: { streamWrite: redactLine(known) },
       redact: {
         paths: [
           'req.headers.authorization',

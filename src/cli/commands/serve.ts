@@ -48,7 +48,8 @@ export function serveCommand(program: Command): void {
     .action(async (options: { demo?: boolean; json?: boolean }) => {
       const config = loadConfig();
       const out = createOutput(options.json === true);
-      const logger = createLogger(config.logLevel);
+      // METRICS_TOKEN has no key shape to recognise: every line is masked for its value (src/logger.ts).
+      const logger = createLogger(config.logLevel, undefined, [config.operations.metricsToken]);
       const store = await openStore(config.database);
       const deps = { store, clock: systemClock };
       // One box for the app and the worker, its key read (or made) before either starts (src/services/secret-box.ts).
