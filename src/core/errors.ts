@@ -520,7 +520,13 @@ export const PROBLEMS = {
     title: 'Missing metrics token',
     resolution:
       'This service sets METRICS_TOKEN: configure the scraper to send it as "Authorization: Bearer <METRICS_TOKEN>" (Prometheus: authorization.credentials_file).',
-    detail: 'GET /metrics needs the METRICS_TOKEN as a bearer token; none was sent.',
+    detail: byReason({
+      missing: 'GET /metrics needs the METRICS_TOKEN as a bearer token; none was sent.',
+      scheme: (v: { scheme: string }) =>
+        `A credential was sent with the ${v.scheme} scheme; send the METRICS_TOKEN as "Authorization: Bearer <METRICS_TOKEN>".`,
+      malformed:
+        'The Authorization header is not "Bearer <METRICS_TOKEN>": one token after Bearer, nothing else.',
+    }),
   },
   invalid_metrics_token: {
     status: 401,

@@ -119,7 +119,8 @@ export function handleError(
         : (fromFastifyError(error) ?? new AppError('internal_error'));
   if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
   reply.headers(problem.headers);
-  if (problem.status === 401) {
+  // A problem may name its own challenge (a malformed credential: error="invalid_request").
+  if (problem.status === 401 && problem.headers['www-authenticate'] === undefined) {
     reply.header(
       'www-authenticate',
       NO_TOKEN_CODES.has(problem.code) ? REALM : `${REALM}, error="invalid_token"`,

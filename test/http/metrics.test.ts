@@ -238,13 +238,46 @@ describe('GET /metrics with METRICS_TOKEN set', () => {
     expect(missing.headers['content-type']).toBe('application/problem+json; charset=utf-8');
     expect(missing.headers['www-authenticate']).toBe('Bearer realm="brand-context"');
     expect(problemOf(missing)).toMatchObject({ code: 'metrics_token_required' });
-    for (const authorization of [`Bearer ${TOKEN}x`, `Bearer ${TOKEN.slice(1)}`, `Basic ${TOKEN}`, TOKEN]) {
+    for (const authorization of [`Bearer ${TOKEN}x`, `Bearer ${TOKEN.slice(1)}`]) {
       const wrong = await testApp.app.inject({ method: 'GET', url: '/metrics', headers: { authorization } });
       expect(wrong.statusCode, authorization).toBe(401);
-      expect(problemOf(wrong).code).toBe(
-        authorization.startsWith('Bearer ') ? 'invalid_metrics_token' : 'metrics_token_required',
-      );
+      expect(problemOf(wrong).code).toBe('invalid_metrics_token');
+      expect(wrong.headers['www-authenticate']).toBe('Bearer realm="brand-context", error="invalid_token"');
       expect(wrong.body).not.toContain(TOKEN.slice(4));
+    }
+  });
+
+  it('tells a scraper that sent the token another way than "Bearer <token>" what it sent, never the token', async () => {
+    const details = new Map([
+      [
+        `Basic ${TOKEN}`,
+        'A credential was sent with the Basic scheme; send the METRICS_TOKEN as "Authorization: Bearer <METRICS_TOKEN>".',
+      ],
+      [
+        `Bearer ${TOKEN} extra`,
+        'The Authorization header is not "Bearer <METRICS_TOKEN>": one token after Bearer, nothing else.',
+      ],
+      [
+        TOKEN,
+        'The Authorization header is not "Bearer <METRICS_TOKEN>": one token after Bearer, nothing else.',
+      ],
+      [
+        `${TOKEN} ${TOKEN}`,
+        'The Authorization header is not "Bearer <METRICS_TOKEN>": one token after Bearer, nothing else.',
+      ],
+    ]);
+    for (const [authorization, detail] of details) {
+      const refused = await testApp.app.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: { authorization },
+      });
+      expect(refused.statusCode, authorization).toBe(401);
+      expect(refused.headers['www-authenticate']).toBe(
+        'Bearer realm="brand-context", error="invalid_request"',
+      );
+      expect(problemOf(refused)).toMatchObject({ code: 'metrics_token_required', detail });
+      expect(refused.body).not.toContain(TOKEN.slice(4));
     }
   });
 
