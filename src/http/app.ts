@@ -186,7 +186,11 @@ function buildServices(options: AppOptions, clock: Clock, server: Server): AppSe
 export function buildApp(options: AppOptions): FastifyInstance {
   const { logger, clock = systemClock } = options;
   const metrics = options.metrics === false ? undefined : (options.metrics ?? new Metrics(BRAND_AGENT_PATH));
-  const transport = createHttpTransport(logger, { ...DEFAULT_HTTP_TIMEOUTS, ...options.httpTimeouts });
+  const transport = createHttpTransport(
+    logger,
+    { ...DEFAULT_HTTP_TIMEOUTS, ...options.httpTimeouts },
+    metrics,
+  );
   const app = Fastify({
     ...transport.serverOptions,
     loggerInstance: logger,

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
+import { CONSOLE_ASSETS } from '../services/metrics.js';
 import type { ZodApp } from './context.js';
 import { pageSecurityHeaders } from './page-headers.js';
 
@@ -43,7 +44,7 @@ export async function consoleRoutes(app: ZodApp, dir: string): Promise<void> {
     setHeaders(res, path) {
       res.setHeader(
         'cache-control',
-        path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+        path.includes(CONSOLE_ASSETS) ? 'public, max-age=31536000, immutable' : 'no-cache',
       );
     },
   });

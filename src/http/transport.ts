@@ -20,6 +20,7 @@ import type {
 } from 'fastify';
 import { AppError } from '../core/errors.js';
 import { redactKeys } from '../core/secret-keys.js';
+import type { Metrics } from '../services/metrics.js';
 import { closingProblem, handleError } from './problem.js';
 
 /** How long the server waits for its clients (README → Configuration). */
@@ -112,22 +113,31 @@ export interface HttpTransport {
 }
 
 /**
- * Bad URLs and overlong path parameters, which Fastify finds before routing: the same problem+json as every
- * error, and the access log line Fastify does not write for them.
+ * Bad URLs and overlong path parameters, which Fastify finds before routing (and before its onRequest hooks):
+ * the same problem+json and X-Request-Id as every error, and the access log line and count Fastify does not
+ * make for them (route "unmatched").
  */
-function onFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  handleError(error, request, reply);
-  request.log.info(
-    { method: request.method, url: loggableUrl(request.url), status: reply.statusCode },
-    'request',
-  );
+function frameworkErrorHandler(metrics: Pick<Metrics, 'requestCompleted'> | undefined) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    reply.header('x-request-id', request.id);
+    handleError(error, request, reply);
+    metrics?.requestCompleted(undefined, request.method, reply.statusCode, reply.elapsedTime);
+    request.log.info(
+      { method: request.method, url: loggableUrl(request.url), status: reply.statusCode },
+      'request',
+    );
+  };
 }
 
 /**
  * The HTTP/1.1 server under Fastify. Everything here runs only on an error, for a CONNECT or an Expect header,
  * or during shutdown: the read operation's requests pass straight through to the router.
  */
-export function createHttpTransport(logger: FastifyBaseLogger, timeouts: HttpTimeouts): HttpTransport {
+export function createHttpTransport(
+  logger: FastifyBaseLogger,
+  timeouts: HttpTimeouts,
+  metrics?: Pick<Metrics, 'requestCompleted'>,
+): HttpTransport {
   let draining = false;
   let server: Server | undefined;
   let serve: ((request: IncomingMessage, response: ServerResponse) => void) | undefined;
@@ -267,7 +277,7 @@ export function createHttpTransport(logger: FastifyBaseLogger, timeouts: HttpTim
     serverOptions: {
       serverFactory,
       clientErrorHandler: onClientError,
-      frameworkErrors: onFrameworkError,
+      frameworkErrors: frameworkErrorHandler(metrics),
       // Requests reaching the router while closing are in flight already: let them finish (drain refuses the rest).
       return503OnClosing: false,
     },

@@ -5,6 +5,17 @@ import type { Store } from '../store/store.js';
 /** The label of every request no route matched: neither a raw URL (it may hold a key) nor unbounded series. */
 export const UNMATCHED_ROUTE = 'unmatched';
 
+/** Where the console's built files are served (src/http/console.ts): one route each, named by content hash. */
+export const CONSOLE_ASSETS = '/assets/';
+
+/**
+ * A route's label: the console's files count under one, `/assets/*`, or each build would add series.
+ * Applied when scraped, not per request.
+ */
+export function routeLabel(route: string): string {
+  return route.startsWith(CONSOLE_ASSETS) ? `${CONSOLE_ASSETS}*` : route;
+}
+
 /** What a cache built on FeedCache counted since it was made (src/services/feed-cache.ts). */
 export interface CacheStats {
   hits: number;
@@ -144,7 +155,8 @@ export class Metrics {
         this.reset();
         for (const [route, byMethod] of requests)
           for (const [method, byStatus] of byMethod)
-            for (const [status, count] of byStatus) this.inc({ route, method, status }, count);
+            for (const [status, count] of byStatus)
+              this.inc({ route: routeLabel(route), method, status }, count);
       },
     });
     const caches = this.caches;

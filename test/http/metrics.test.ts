@@ -1,3 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseBrandDocument } from '../../src/core/brand-context.js';
 import { systemClock } from '../../src/core/clock.js';
@@ -139,6 +143,18 @@ describeEachBackend('GET /metrics', (backend) => {
     expect(response.body).toContain('route="/api/v1/workspaces/:id/brand-keys"');
   });
 
+  it('counts a URL it cannot decode under route "unmatched", and answers it with an X-Request-Id', async () => {
+    const f = fixture();
+    const response = await f.app.inject({ method: 'GET', url: '/%ZZ' });
+    expect(response.statusCode).toBe(400);
+    expect(response.headers['x-request-id']).toBe(problemOf(response).request_id);
+    expect(
+      family(await scrape(f.app), 'brand_context_http_requests_total')[
+        'brand_context_http_requests_total{route="unmatched",method="GET",status="400"}'
+      ],
+    ).toBe(1);
+  });
+
   it('exports process and event-loop metrics beside its own', async () => {
     const samples = await scrape(fixture().app);
     for (const name of [
@@ -215,6 +231,36 @@ describeEachBackend('GET /metrics: the delivery queue', (backend) => {
     ).toBe(true);
     expect(family(samples, 'brand_context_delivery_outcomes_total')).toEqual({
       'brand_context_delivery_outcomes_total{channel="webhook",outcome="succeeded"}': 6,
+    });
+  });
+});
+
+// The console's files involve no storage: one backend is enough.
+describe('GET /metrics with the console served', () => {
+  const consoleDir = join(tmpdir(), `brand-context-console-${randomUUID()}`);
+  let database: TestDatabase;
+  let testApp: TestApp;
+  beforeAll(async () => {
+    await mkdir(join(consoleDir, 'assets'), { recursive: true });
+    await writeFile(join(consoleDir, 'index.html'), '<!doctype html><title>Brand Context</title>');
+    for (const file of ['index-SSYDRO9a.js', 'index-Bx81qZ0c.css'])
+      await writeFile(join(consoleDir, 'assets', file), '');
+    database = await sqliteBackend.create();
+    testApp = await startTestApp(database, { consoleDir });
+  });
+  afterAll(async () => {
+    await testApp.close();
+    await database.drop();
+    await rm(consoleDir, { recursive: true, force: true });
+  });
+
+  it("counts the console's built files under one route, /assets/*, whatever their names", async () => {
+    for (const url of ['/assets/index-SSYDRO9a.js', '/assets/index-Bx81qZ0c.css', '/sign-in'])
+      expect((await testApp.app.inject({ method: 'GET', url })).statusCode, url).toBe(200);
+    const requests = family(await scrape(testApp.app), 'brand_context_http_requests_total');
+    expect(requests).toEqual({
+      'brand_context_http_requests_total{route="/assets/*",method="GET",status="200"}': 2,
+      'brand_context_http_requests_total{route="/sign-in",method="GET",status="200"}': 1,
     });
   });
 });
