@@ -235,6 +235,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     metrics.watchCache('keys', services.credentials.cacheStats);
     metrics.watchChangeFeed(options.store.changes);
     metrics.watchDeliveryQueue(deliveryQueueDepth(options.store));
+    if (services.readLimits?.throughRedis) metrics.watchReadLimits(services.readLimits);
   }
   app.addHook('preClose', () => transport.drain());
   app.addHook('onClose', async () => {

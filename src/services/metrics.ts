@@ -26,6 +26,14 @@ export interface CacheStats {
   readonly entries: number;
 }
 
+/** How the read limit counts (src/services/read-limits.ts), read when scraped. */
+export interface ReadLimitStats {
+  /** True while Redis answers and every node counts against one budget; false while each counts alone. */
+  readonly shared: boolean;
+  /** Reads this node counted on its own because Redis failed. */
+  readonly countedLocally: number;
+}
+
 /** Jobs of the delivery queue not yet settled, by channel and status, as the store counts them. */
 export interface QueueDepth {
   channel: string;
@@ -269,6 +277,28 @@ export class Metrics {
   /** How the queue's depth is counted when scraped (a query). */
   watchDeliveryQueue(count: () => Promise<QueueDepth[]>): void {
     this.queueDepth = count;
+  }
+
+  /** Exports whether the read budget is shared through Redis: only called with REDIS_URL, absent otherwise. */
+  watchReadLimits(limits: ReadLimitStats): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: 'brand_context_read_limit_shared',
+      help: 'RATE_LIMIT_READS through REDIS_URL: 1 while Redis answers and every node counts against one budget, 0 while this node counts alone.',
+      registers,
+      collect() {
+        this.set(limits.shared ? 1 : 0);
+      },
+    });
+    new Counter({
+      name: 'brand_context_read_limit_local_total',
+      help: 'Reads this node counted against RATE_LIMIT_READS on its own because Redis failed or was being left alone after a failure.',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(limits.countedLocally);
+      },
+    });
   }
 
   contentType(): string {

@@ -96,9 +96,15 @@ describeEachBackend('the read budget shared through Redis', (backend) => {
   });
 
   /** A node on the fixture's database counting reads through `redis`. */
-  async function node(redis: Redis, keyPrefix = `brand-context-test:${randomUUID()}`): Promise<TestApp> {
+  async function node(
+    redis: Redis,
+    keyPrefix = `brand-context-test:${randomUUID()}`,
+    redisRetryMs?: number,
+  ): Promise<TestApp> {
     clients.push(redis);
-    const app = await startTestApp(database, { readLimits: { limit: BUDGET, redis, keyPrefix } });
+    const app = await startTestApp(database, {
+      readLimits: { limit: BUDGET, redis, keyPrefix, redisRetryMs },
+    });
     opened.push(app);
     return app;
   }
@@ -106,6 +112,21 @@ describeEachBackend('the read budget shared through Redis', (backend) => {
   async function newKey(): Promise<string> {
     const f = fixture();
     return (await createBrandKey(f.deps, OPERATOR, { workspaceId: f.workspaceId, name: 'shared' })).key;
+  }
+
+  /** The read limit's metrics as GET /metrics shows them. */
+  async function readLimitMetrics(app: TestApp): Promise<string[]> {
+    const text = (await app.app.inject({ method: 'GET', url: '/metrics' })).body;
+    return text.split('\n').filter((line) => line.startsWith('brand_context_read_limit_'));
+  }
+
+  /** Script calls (the read limit's one command) Redis has run, asked on `redis`'s own connection. */
+  async function scriptCalls(redis: Redis): Promise<number> {
+    const stats = await redis.info('commandstats');
+    return [...stats.matchAll(/^cmdstat_(?:evalsha|eval):calls=(\d+)/gm)].reduce(
+      (sum, match) => sum + Number(match[1]),
+      0,
+    );
   }
 
   const statuses = (responses: LightMyRequestResponse[]) => responses.map((response) => response.statusCode);
@@ -196,11 +217,76 @@ describeEachBackend('the read budget shared through Redis', (backend) => {
       await once(redis, 'error');
       const key = await newKey();
       expect((await readContext(app.app, fixture().workspaceId, { key })).statusCode).toBe(200);
-      const warnings = app.logs.filter((line) => line.includes('Redis is unreachable'));
+      expect(app.logs.filter((line) => line.includes('Redis is unreachable'))).toEqual([]);
+      const warnings = app.logs.filter((line) => line.includes('Redis refused the password'));
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toContain('WRONGPASS');
+      expect(warnings[0]).toContain('"level":50');
       expect(app.logs.join('\n')).not.toContain(wrong);
       expect(app.logs.join('\n')).not.toContain(PASSWORD);
+    } finally {
+      await stopOwnRedis(server);
+    }
+  });
+
+  it('leaves a stalled Redis alone after its first slow read: the next reads are counted on the node without asking it', async () => {
+    const port = await freePort();
+    const server = await startOwnRedis(port);
+    try {
+      const redis = await ready(await connectRedis(`redis://:${PASSWORD}@127.0.0.1:${port}`));
+      const app = await node(redis, undefined, 600_000);
+      const key = await newKey();
+      const { workspaceId } = fixture();
+      expect((await readContext(app.app, workspaceId, { key })).statusCode).toBe(200);
+      expect(await readLimitMetrics(app)).toEqual([
+        'brand_context_read_limit_shared 1',
+        'brand_context_read_limit_local_total 0',
+      ]);
+      const before = await scriptCalls(redis);
+
+      server.kill('SIGSTOP');
+      const during = [];
+      for (let i = 0; i < 20; i++)
+        during.push(await readContext(app.app, workspaceId, { key: await newKey() }));
+      expect(statuses(during)).toEqual(Array<number>(20).fill(200));
+      expect(await readLimitMetrics(app)).toEqual([
+        'brand_context_read_limit_shared 0',
+        'brand_context_read_limit_local_total 20',
+      ]);
+      server.kill('SIGCONT');
+
+      // Only the first read of the stall was sent to Redis, which ran it on waking up.
+      expect((await scriptCalls(redis)) - before).toBe(1);
+      expect(app.logs.filter((line) => line.includes('Redis is unreachable'))).toHaveLength(1);
+    } finally {
+      await stopOwnRedis(server);
+    }
+  });
+
+  it('asks a Redis that resumed on the same connection again after a while, and says it is back', async () => {
+    const port = await freePort();
+    const server = await startOwnRedis(port);
+    try {
+      const redis = await ready(await connectRedis(`redis://:${PASSWORD}@127.0.0.1:${port}`));
+      const app = await node(redis, undefined, 50);
+      const key = await newKey();
+      const { workspaceId } = fixture();
+      expect((await readContext(app.app, workspaceId, { key })).headers.ratelimit).toMatch(/^"reads";r=3;/);
+      server.kill('SIGSTOP');
+      expect((await readContext(app.app, workspaceId, { key })).statusCode).toBe(200);
+      server.kill('SIGCONT');
+
+      // No reconnection: the client stays ready throughout, so only a read that Redis answers proves it back.
+      expect(redis.status).toBe('ready');
+      let answer;
+      for (let i = 0; i < 1000 && !app.logs.some((line) => line.includes('Redis is back')); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        answer = await readContext(app.app, workspaceId, { key });
+      }
+      expect(app.logs.filter((line) => line.includes('Redis is back'))).toHaveLength(1);
+      // Redis counted the stalled read when it woke: the shared count goes on from there.
+      expect(answer?.headers.ratelimit).toMatch(/^"reads";r=1;/);
+      expect((await readLimitMetrics(app))[0]).toBe('brand_context_read_limit_shared 1');
     } finally {
       await stopOwnRedis(server);
     }
