@@ -5,12 +5,14 @@ import {
   emailWarnings,
   loadConfig,
   localBaseUrl,
+  metricsWarnings,
   parseAuthSettings,
   parseDatabaseUrl,
   parseDeliverySettings,
   parseEmailSettings,
   parseOperationsSettings,
   parseTrustProxy,
+  readLimitWarnings,
   relayAddress,
 } from './config.js';
 
@@ -406,10 +408,26 @@ describe('parseOperationsSettings', () => {
     );
   });
 
-  it.each(['short', 'with a space in it here'])('refuses METRICS_TOKEN=%s', (value) => {
-    expect(configError(() => parseOperationsSettings({ METRICS_TOKEN: value })).message).toMatch(
-      /^METRICS_TOKEN must be at least 16 characters without spaces/,
-    );
+  it.each([
+    'short',
+    'with a space in it here',
+    'tökén-with-umlauts-0123',
+    'token=in-the-middle-0123',
+    'tab\tseparated-token-0123',
+  ])(
+    'refuses METRICS_TOKEN=%s: a bearer token is visible ASCII (token68), or no scraper can send it',
+    (value) => {
+      const message = configError(() => parseOperationsSettings({ METRICS_TOKEN: value })).message;
+      expect(message).toMatch(
+        /^METRICS_TOKEN must be at least 16 characters of letters, digits and - \. _ ~ \+ \//,
+      );
+      expect(message).not.toContain(value);
+    },
+  );
+
+  it('takes a METRICS_TOKEN in base64 as well as hex', () => {
+    const token = 'q4Xr+9/Zk1mN0pQ2sT7v.w_y~z-A==';
+    expect(parseOperationsSettings({ METRICS_TOKEN: token }).metricsToken).toBe(token);
   });
 
   it('refuses a REDIS_URL of another scheme without repeating it: it may hold a password', () => {
@@ -437,6 +455,28 @@ describe('relayAddress', () => {
     ['smtps://user:secret@mail.example.com', 'smtps://mail.example.com:465'],
   ])('shows %s as %s, without the user or password', (url, shown) => {
     expect(relayAddress(url)).toBe(shown);
+  });
+});
+
+describe('metricsWarnings', () => {
+  it('warns that METRICS_TOKEN does nothing with METRICS=off, and of nothing otherwise', () => {
+    const token = 'a'.repeat(24);
+    expect(metricsWarnings(loadConfig({ METRICS: 'off', METRICS_TOKEN: token }))).toEqual([
+      'METRICS_TOKEN is set but METRICS=off: there is no /metrics for it to guard; unset one of them',
+    ]);
+    expect(metricsWarnings(loadConfig({ METRICS_TOKEN: token }))).toEqual([]);
+    expect(metricsWarnings(loadConfig({ METRICS: 'off' }))).toEqual([]);
+  });
+});
+
+describe('readLimitWarnings', () => {
+  it('warns that REDIS_URL does nothing with RATE_LIMIT_READS=off, and of nothing otherwise', () => {
+    const redis = 'redis://127.0.0.1:6379';
+    expect(readLimitWarnings(loadConfig({ RATE_LIMIT_READS: 'off', REDIS_URL: redis }))).toEqual([
+      'REDIS_URL is set but RATE_LIMIT_READS=off: nothing is counted, so Redis is not used; unset one of them',
+    ]);
+    expect(readLimitWarnings(loadConfig({ REDIS_URL: redis }))).toEqual([]);
+    expect(readLimitWarnings(loadConfig({ RATE_LIMIT_READS: 'off' }))).toEqual([]);
   });
 });
 

@@ -327,6 +327,22 @@ export function emailWarnings(config: Pick<Config, 'host' | 'email'>, listenUrl:
   return warnings;
 }
 
+/** What `serve` warns of at start: a metrics setting that does nothing as configured. */
+export function metricsWarnings(config: Pick<Config, 'operations'>): string[] {
+  const { metrics, metricsToken } = config.operations;
+  return !metrics && metricsToken !== undefined
+    ? ['METRICS_TOKEN is set but METRICS=off: there is no /metrics for it to guard; unset one of them']
+    : [];
+}
+
+/** What `serve` warns of at start: a Redis that the read limit, switched off, never asks. */
+export function readLimitWarnings(config: Pick<Config, 'operations'>): string[] {
+  const { readRateLimit, redisUrl } = config.operations;
+  return readRateLimit === undefined && redisUrl !== undefined
+    ? ['REDIS_URL is set but RATE_LIMIT_READS=off: nothing is counted, so Redis is not used; unset one of them']
+    : [];
+}
+
 /** RATE_LIMIT_READS when unset: 100 reads a second per credential, averaged over a minute. */
 export const DEFAULT_READ_RATE_LIMIT = '6000/60s';
 const MIN_METRICS_TOKEN = 16;
@@ -356,9 +372,13 @@ export function parseOperationsSettings(env: NodeJS.ProcessEnv): OperationsConfi
   const metrics = env.METRICS || 'on';
   if (metrics !== 'on' && metrics !== 'off') throw new ConfigError('METRICS must be on or off');
   const metricsToken = env.METRICS_TOKEN || undefined;
-  if (metricsToken !== undefined && (metricsToken.length < MIN_METRICS_TOKEN || /\s/.test(metricsToken))) {
+  // A bearer token is token68 (RFC 6750): anything else, curl and Prometheus cannot send as it is set.
+  if (
+    metricsToken !== undefined &&
+    (metricsToken.length < MIN_METRICS_TOKEN || !/^[A-Za-z0-9._~+/-]+=*$/.test(metricsToken))
+  ) {
     throw new ConfigError(
-      `METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN} characters without spaces (openssl rand -hex 24)`,
+      `METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN} characters of letters, digits and - . _ ~ + / (then = only at the end), without spaces (openssl rand -hex 24)`,
     );
   }
   const redisUrl = env.REDIS_URL || undefined;

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { emailWarnings, loadConfig, localBaseUrl, relayAddress } from '../../config.js';
+import { emailWarnings, loadConfig, localBaseUrl, metricsWarnings, relayAddress } from '../../config.js';
 import { systemClock } from '../../core/clock.js';
 import { createLogger } from '../../logger.js';
 import { type DemoSeed, seedDemo } from '../../services/demo.js';
@@ -140,7 +140,8 @@ export function serveCommand(program: Command): void {
           'email goes out through the SMTP_URL relay',
         );
       }
-      for (const warning of emailWarnings(config, baseUrl)) logger.warn(warning);
+      for (const warning of [...emailWarnings(config, baseUrl), ...metricsWarnings(config)])
+        logger.warn(warning);
 
       if (seed) {
         out.result({ ...seed, url: baseUrl }, () => demoBanner(baseUrl, store.kind, seed));
