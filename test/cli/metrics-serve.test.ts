@@ -41,6 +41,8 @@ describeEachBackend('brand-context serve: METRICS_TOKEN and METRICS', (backend) 
     expect(refused.status).toBe(401);
     expect(((await refused.json()) as { code: string }).code).toBe('metrics_token_required');
     expect((await scrape('Bearer not-the-token-at-all')).status).toBe(401);
+    // A scraper misconfigured to send the token in the URL is refused, and the token is not logged.
+    expect((await fetch(`${server.baseUrl}/metrics?token=${METRICS_TOKEN}`)).status).toBe(401);
 
     const ready = setUp(store, 'the suite');
     await queueEmail(ready, await SecretBox.load(ready, ENCRYPTION_KEY), new Date().toISOString(), {
@@ -61,15 +63,26 @@ describeEachBackend('brand-context serve: METRICS_TOKEN and METRICS', (backend) 
     }
     expect(text).toContain(CAPTURED);
     expect(text).not.toContain(METRICS_TOKEN);
-    expect(server.stdout).not.toContain(METRICS_TOKEN);
     expect(await server.stop()).toEqual({ code: 0, signal: null });
+    expect(server.stdout).not.toContain(METRICS_TOKEN);
+    expect(
+      server.logLines().map((line) => JSON.parse(line) as { url?: string; status?: number }),
+    ).toContainEqual(expect.objectContaining({ url: '/metrics?token=[REDACTED]', status: 401 }));
   });
 
   // Nothing of the database's: one backend is enough.
   if (backend.name === 'sqlite')
-    it('has no /metrics with METRICS=off', async () => {
+    it('has no /metrics with METRICS=off, and warns that METRICS_TOKEN then guards nothing', async () => {
       const server = await startServer({ METRICS: 'off', METRICS_TOKEN });
       expect((await fetch(`${server.baseUrl}/metrics`)).status).toBe(404);
       expect(await server.stop()).toEqual({ code: 0, signal: null });
+      expect(
+        server.logLines().map((line) => JSON.parse(line) as { level: number; msg: string }),
+      ).toContainEqual(
+        expect.objectContaining({
+          level: 40,
+          msg: 'METRICS_TOKEN is set but METRICS=off: there is no /metrics for it to guard; unset one of them',
+        }),
+      );
     });
 });
