@@ -339,7 +339,9 @@ export function metricsWarnings(config: Pick<Config, 'operations'>): string[] {
 export function readLimitWarnings(config: Pick<Config, 'operations'>): string[] {
   const { readRateLimit, redisUrl } = config.operations;
   return readRateLimit === undefined && redisUrl !== undefined
-    ? ['REDIS_URL is set but RATE_LIMIT_READS=off: nothing is counted, so Redis is not used; unset one of them']
+    ? [
+        'REDIS_URL is set but RATE_LIMIT_READS=off: nothing is counted, so Redis is not used; unset one of them',
+      ]
     : [];
 }
 

@@ -145,7 +145,7 @@ export const PROBLEMS = {
   },
   rate_limited: {
     status: 429,
-    title: 'Too many attempts',
+    title: 'Too many requests',
     resolution: 'Wait for the number of seconds in the Retry-After header, then try again.',
     detail: (v: { limit: keyof typeof RATE_LIMITED_ATTEMPTS; retryAfter: number }) =>
       `Too many ${RATE_LIMITED_ATTEMPTS[v.limit]}; try again in ${v.retryAfter} s.`,

@@ -1,7 +1,14 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { emailWarnings, loadConfig, localBaseUrl, metricsWarnings, relayAddress } from '../../config.js';
+import {
+  emailWarnings,
+  loadConfig,
+  localBaseUrl,
+  metricsWarnings,
+  readLimitWarnings,
+  relayAddress,
+} from '../../config.js';
 import { systemClock } from '../../core/clock.js';
 import { createLogger } from '../../logger.js';
 import { type DemoSeed, seedDemo } from '../../services/demo.js';
@@ -41,7 +48,7 @@ export function serveCommand(program: Command): void {
   program
     .command('serve')
     .description(
-      'start the HTTP service and its delivery worker (PORT, HOST, DATABASE_URL, LOG_LEVEL, HTTP_*_TIMEOUT, DELIVERY_*, WEBHOOK_ALLOW_PRIVATE_URLS, SMTP_URL, EMAIL_FROM, PUBLIC_URL, METRICS, METRICS_TOKEN, RATE_LIMIT_READS, REDIS_URL configure it)',
+      'start the HTTP service and its delivery worker; environment variables configure it (DATABASE_URL, PORT, HOST and the others: README "Configuration")',
     )
     .option('--demo', 'on an empty database, first create the demo workspace and print its key')
     .option('--json', 'print the demo seed as one JSON line')
@@ -72,7 +79,14 @@ export function serveCommand(program: Command): void {
       // One budget across nodes; without REDIS_URL (or with RATE_LIMIT_READS=off) no client is opened.
       const redis =
         readRateLimit && redisUrl !== undefined
-          ? await import('../../services/read-limits.js').then(({ connectRedis }) => connectRedis(redisUrl))
+          ? await import('../../services/read-limits.js').then(async ({ connectRedis, redisAddress }) => {
+              const client = await connectRedis(redisUrl);
+              logger.info(
+                { redis: redisAddress(client) },
+                'reads share one RATE_LIMIT_READS budget across nodes through Redis',
+              );
+              return client;
+            })
           : undefined;
       const app = buildApp({
         store,
@@ -140,7 +154,11 @@ export function serveCommand(program: Command): void {
           'email goes out through the SMTP_URL relay',
         );
       }
-      for (const warning of [...emailWarnings(config, baseUrl), ...metricsWarnings(config)])
+      for (const warning of [
+        ...emailWarnings(config, baseUrl),
+        ...metricsWarnings(config),
+        ...readLimitWarnings(config),
+      ])
         logger.warn(warning);
 
       if (seed) {
