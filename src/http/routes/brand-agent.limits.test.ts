@@ -39,6 +39,7 @@ describeEachBackend('POST /functions/v1/brand-agent: read limits per credential'
     expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
     const problem = problemOf(refused);
     expect(problem.code).toBe('rate_limited');
+    expect(problem.title).toBe('Too many requests');
     const retryAfter = Number(refused.headers['retry-after']);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
