@@ -108,6 +108,14 @@ describe('AppError', () => {
     expect(error.headers).toEqual({ 'retry-after': '5' });
     expect(error.resolution).toBe('Ask an owner.');
   });
+
+  it('records where a failure (5xx) was raised, but not a refusal (4xx), which is only answered', () => {
+    const refusal = new AppError('rate_limited', { limit: 'reads', retryAfter: 3 });
+    expect(refusal.stack).toBe('AppError: Too many reads with this credential; try again in 3 s.');
+    expect(new AppError('internal_error').stack).toMatch(/\n\s+at /);
+    // The process's own setting is left as it was.
+    expect(new Error('plain').stack).toMatch(/\n\s+at /);
+  });
 });
 
 describe('detail templates', () => {
