@@ -8,7 +8,7 @@ import { afterEach, beforeAll, expect, it } from 'vitest';
 import type { RateLimit } from '../../src/config.js';
 import { OPERATOR } from '../../src/services/audit.js';
 import { createBrandKey } from '../../src/services/keys.js';
-import { connectRedis } from '../../src/services/read-limits.js';
+import { connectRedis, redisAddress } from '../../src/services/read-limits.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { describeEachBackend, type TestDatabase } from '../support/databases.js';
 import { readContext } from '../support/fixtures/brand-agent.js';
@@ -131,6 +131,12 @@ describeEachBackend('the read budget shared through Redis', (backend) => {
 
   const statuses = (responses: LightMyRequestResponse[]) => responses.map((response) => response.statusCode);
 
+  it('names where Redis is for the logs, without the password', async () => {
+    const redis = await connectRedis(`redis://:${PASSWORD}@127.0.0.1:${await freePort()}/2`);
+    clients.push(redis);
+    expect(redisAddress(redis)).toBe(`127.0.0.1:${String(redis.options.port)}`);
+  });
+
   it('counts the reads of two nodes against one budget', async () => {
     const prefix = `brand-context-test:${randomUUID()}`;
     const a = await node(await ready(await connectRedis(SHARED_REDIS_URL)), prefix);
@@ -222,6 +228,11 @@ describeEachBackend('the read budget shared through Redis', (backend) => {
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toContain('WRONGPASS');
       expect(warnings[0]).toContain('"level":50');
+      expect(app.logs.filter((line) => line.includes('Redis is back'))).toEqual([]);
+      expect(await readLimitMetrics(app)).toEqual([
+        'brand_context_read_limit_shared 0',
+        'brand_context_read_limit_local_total 1',
+      ]);
       expect(app.logs.join('\n')).not.toContain(wrong);
       expect(app.logs.join('\n')).not.toContain(PASSWORD);
     } finally {
