@@ -203,7 +203,11 @@ export class ReadLimits {
           this.probing = false;
           throw error;
         }
-        this.failed(describeRedisError(error, this.password));
+        this.failed(
+          error instanceof Error && error.message === 'Command timed out'
+            ? `Redis did not answer within ${REDIS_COMMAND_TIMEOUT_MS} ms`
+            : describeRedisError(error, this.password),
+        );
         return this.countLocally(budget);
       },
     );
