@@ -11,7 +11,7 @@ import type {
   WebhookEventRecord,
 } from '../store.js';
 import { listedAfter } from './list-position.js';
-import { claimDue, type QueueClaim, releaseLease } from './queue-claim.js';
+import { claimDue, type QueueClaim, countQueued, releaseLease } from './queue-claim.js';
 
 export interface WebhookEventColumns {
   id: string;
@@ -179,16 +179,8 @@ export class DeliveriesTable implements DeliveriesRepository {
     await releaseLease(this.session, 'deliveries', id, lease);
   }
 
-  /** A settled delivery has no next attempt: this reads the due-time index alone, however long the history. */
-  async countQueued(): Promise<{ status: DeliveryStatus; count: number }[]> {
-    const rows = await this.session.db
-      .selectFrom('deliveries')
-      .select(['status', (eb) => eb.fn.countAll<number | string>().as('count')])
-      .where('next_attempt_at', 'is not', null)
-      .groupBy('status')
-      .orderBy('status')
-      .execute();
-    return rows.map((row) => ({ status: row.status, count: Number(row.count) }));
+  countQueued(): Promise<{ status: DeliveryStatus; count: number }[]> {
+    return countQueued(this.session, 'deliveries');
   }
 
   async get(

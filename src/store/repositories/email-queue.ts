@@ -2,7 +2,7 @@ import { type EmailStatus, messageStatus } from '../../contract/email.js';
 import type { Session } from '../session.js';
 import type { ClaimedEmail, EmailOutcome, EmailQueueRepository } from '../store.js';
 import { toEmailMessage, toEmailRecipient } from './email.js';
-import { claimDue, type QueueClaim, releaseLease } from './queue-claim.js';
+import { claimDue, type QueueClaim, countQueued, releaseLease } from './queue-claim.js';
 
 /**
  * The recipients of messages as jobs of the delivery queue (README "Transactional email"): claimed with a
@@ -97,15 +97,7 @@ export class EmailQueueTable implements EmailQueueRepository {
     await releaseLease(this.session, 'email_recipients', recipientId, lease);
   }
 
-  /** A settled recipient has no next attempt: this reads the due-time index alone, however long the history. */
-  async countQueued(): Promise<{ status: EmailStatus; count: number }[]> {
-    const rows = await this.session.db
-      .selectFrom('email_recipients')
-      .select(['status', (eb) => eb.fn.countAll<number | string>().as('count')])
-      .where('next_attempt_at', 'is not', null)
-      .groupBy('status')
-      .orderBy('status')
-      .execute();
-    return rows.map((row) => ({ status: row.status, count: Number(row.count) }));
+  countQueued(): Promise<{ status: EmailStatus; count: number }[]> {
+    return countQueued(this.session, 'email_recipients');
   }
 }

@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import type { EmailStatus } from '../../contract/email.js';
+import type { DeliveryStatus } from '../../contract/webhooks.js';
 import type { Database } from '../schema.js';
 import type { Session } from '../session.js';
 
@@ -64,4 +66,30 @@ export async function releaseLease(
     .where('id', '=', id)
     .where('lease_owner', '=', lease)
     .execute();
+}
+
+/**
+ * Jobs of `table` still waiting for an attempt, by status. A settled job has no next attempt: this reads the
+ * due-time index alone, however long the history.
+ */
+export function countQueued(
+  session: Session,
+  table: 'deliveries',
+): Promise<{ status: DeliveryStatus; count: number }[]>;
+export function countQueued(
+  session: Session,
+  table: 'email_recipients',
+): Promise<{ status: EmailStatus; count: number }[]>;
+export async function countQueued(
+  session: Session,
+  table: QueueTable,
+): Promise<{ status: DeliveryStatus | EmailStatus; count: number }[]> {
+  const rows = await session.db
+    .selectFrom(table)
+    .select(['status', (eb) => eb.fn.countAll<number | string>().as('count')])
+    .where('next_attempt_at', 'is not', null)
+    .groupBy('status')
+    .orderBy('status')
+    .execute();
+  return rows.map((row) => ({ status: row.status, count: Number(row.count) }));
 }
