@@ -539,6 +539,27 @@ describeEachBackend('Store contract', (backend) => {
       expect((await store.keys.findByHash('brand', key.keyHash))?.lastUsedAt).toBe(at(20));
     });
 
+    it('lands every stamp of a flush of 5,000 keys, forward only, and the latest of an id stamped twice', async () => {
+      const ws = workspace();
+      await store.workspaces.create(ws, emptyBrand());
+      const keys = Array.from({ length: 5000 }, () => brandKey(ws.id));
+      for (let start = 0; start < keys.length; start += 50)
+        await Promise.all(keys.slice(start, start + 50).map((key) => store.keys.create('brand', key)));
+      const [ahead, twice] = keys as [KeyRecord, KeyRecord];
+      await store.keys.touch('brand', [{ id: ahead.id, usedAt: at(30) }]);
+      await store.keys.touch('brand', [
+        ...keys.map((key) => ({ id: key.id, usedAt: at(20) })),
+        { id: twice.id, usedAt: at(25) },
+        { id: twice.id, usedAt: at(22) },
+      ]);
+      const stamped = new Map((await store.keys.list('brand', ws.id)).map((key) => [key.id, key.lastUsedAt]));
+      expect(stamped.size).toBe(5000);
+      expect(stamped.get(ahead.id)).toBe(at(30));
+      expect(stamped.get(twice.id)).toBe(at(25));
+      const rest = keys.slice(2).filter((key) => stamped.get(key.id) !== at(20));
+      expect(rest).toEqual([]);
+    });
+
     it('appends audit events and pages them newest first', async () => {
       const ws = workspace();
       await store.workspaces.create(ws, emptyBrand());

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { type CompiledQuery, type Selectable } from 'kysely';
 import type { KeyKindId } from '../../core/key-kinds.js';
 import type { Session } from '../session.js';
 import type { KeyNoticesRepository, KeyRecord, KeysRepository, Revocation, UsageStamp } from '../store.js';
@@ -47,6 +47,9 @@ function toKey(row: Selectable<KeyColumns>): KeyRecord {
 }
 
 export class KeysTables implements KeysRepository {
+  /** findByHash's query per kind, built once: a key lookup runs on every read that misses the key cache. */
+  private readonly byHash = new Map<KeyKindId, CompiledQuery<Selectable<KeyColumns>>>();
+
   /**
    * @param announcedKinds the kinds whose creation and revocation are announced on the change feed (use
    *   stamps never are): those the read operation caches.
@@ -82,11 +85,17 @@ export class KeysTables implements KeysRepository {
   }
 
   async findByHash(kind: KeyKindId, keyHash: string): Promise<KeyRecord | undefined> {
-    const row = await this.session.db
-      .selectFrom(KEY_TABLES[kind])
-      .selectAll()
-      .where('key_hash', '=', keyHash)
-      .executeTakeFirst();
+    let query = this.byHash.get(kind);
+    if (query === undefined) {
+      query = this.session.db.selectFrom(KEY_TABLES[kind]).selectAll().where('key_hash', '=', '').compile();
+      this.byHash.set(kind, query);
+    }
+    // key_hash is unique: one row at most.
+    const { rows } = await this.session.db.executeQuery<Selectable<KeyColumns>>({
+      ...query,
+      parameters: [keyHash],
+    });
+    const row = rows[0];
     return row && toKey(row);
   }
 
@@ -127,7 +136,7 @@ export class KeysTables implements KeysRepository {
   }
 
   touch(kind: KeyKindId, stamps: readonly UsageStamp[]): Promise<void> {
-    return stampLastUse(this.session.db, KEY_TABLES[kind], stamps);
+    return stampLastUse(this.session, KEY_TABLES[kind], stamps);
   }
 }
 

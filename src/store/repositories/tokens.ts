@@ -90,7 +90,7 @@ export class TokensTables implements TokensRepository {
   }
 
   touch(stamps: readonly UsageStamp[]): Promise<void> {
-    return stampLastUse(this.session.db, 'access_tokens', stamps);
+    return stampLastUse(this.session, 'access_tokens', stamps);
   }
 
   async signOutSession(id: string, expiresAt: string, now: string): Promise<void> {
