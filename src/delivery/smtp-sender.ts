@@ -1,9 +1,4 @@
-import {
-  createTransport,
-  type NodemailerError,
-  type SMTPPoolSentMessageInfo,
-  type Transporter,
-} from 'nodemailer';
+import type { NodemailerError, SMTPPoolSentMessageInfo, Transporter } from 'nodemailer';
 import { parseAddress, RESERVED_HEADER } from '../contract/email.js';
 import type { EmailBody } from '../services/email-queue.js';
 import type { EmailMessageRecord } from '../store/store.js';
@@ -52,23 +47,33 @@ function resultOf(error: NodemailerError, timeoutMs: number): SmtpResult {
  * transaction for one recipient, so that each recipient is sent, deferred or bounced on its own.
  */
 export class SmtpSender {
-  private readonly transport: Transporter<SMTPPoolSentMessageInfo>;
+  /** Made with the first message: nodemailer is loaded then, not as the service starts. */
+  private transport: Promise<Transporter<SMTPPoolSentMessageInfo>> | undefined;
   private readonly timeoutMs: number;
 
   /** @param options.maxConnections at most as many as the worker sends at once (`DELIVERY_WORKERS`). */
-  constructor(smtpUrl: string, options: { maxConnections: number; timeoutMs?: number }) {
-    const timeoutMs = options.timeoutMs ?? SMTP_TIMEOUT_MS;
-    this.timeoutMs = timeoutMs;
-    this.transport = createTransport({
-      url: smtpUrl,
-      pool: true,
-      maxConnections: options.maxConnections,
-      // A connection lost mid-send is the queue's to retry, on its schedule, not the pool's at once.
-      maxRequeues: 0,
-      connectionTimeout: timeoutMs,
-      greetingTimeout: timeoutMs,
-      socketTimeout: timeoutMs,
-    });
+  constructor(
+    private readonly smtpUrl: string,
+    private readonly options: { maxConnections: number; timeoutMs?: number },
+  ) {
+    this.timeoutMs = options.timeoutMs ?? SMTP_TIMEOUT_MS;
+  }
+
+  private pool(): Promise<Transporter<SMTPPoolSentMessageInfo>> {
+    const timeoutMs = this.timeoutMs;
+    this.transport ??= import('nodemailer').then(({ createTransport }) =>
+      createTransport({
+        url: this.smtpUrl,
+        pool: true,
+        maxConnections: this.options.maxConnections,
+        // A connection lost mid-send is the queue's to retry, on its schedule, not the pool's at once.
+        maxRequeues: 0,
+        connectionTimeout: timeoutMs,
+        greetingTimeout: timeoutMs,
+        socketTimeout: timeoutMs,
+      }),
+    );
+    return this.transport;
   }
 
   /**
@@ -82,8 +87,9 @@ export class SmtpSender {
     signal: AbortSignal,
   ): Promise<SmtpResult> {
     const sender = envelopeSender(message.from);
+    const transport = await this.pool();
     try {
-      const info = await this.transport.sendMail({
+      const info = await transport.sendMail({
         envelope: { from: sender, to: [recipient] },
         from: message.from,
         to: message.toHeader,
@@ -104,6 +110,8 @@ export class SmtpSender {
 
   /** Closes the pool's connections. */
   close(): void {
-    this.transport.close();
+    void this.transport?.then((transport) => {
+      transport.close();
+    });
   }
 }

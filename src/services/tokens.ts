@@ -1,14 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  createRemoteJWKSet,
-  decodeJwt,
-  errors as joseErrors,
-  type JWTPayload,
-  jwtVerify,
-  type JWTVerifyGetKey,
-  type JWTVerifyOptions,
-  SignJWT,
-} from 'jose';
+import type { errors as joseErrors, JWTPayload, JWTVerifyGetKey, JWTVerifyOptions } from 'jose';
 import type { AccessToken, CreatedAccessToken } from '../contract/access-tokens.js';
 import type { IssuedSession } from '../contract/session.js';
 import { newId } from '../core/base62.js';
@@ -59,6 +50,12 @@ export interface AuthConfig {
   };
 }
 
+/**
+ * jose, loaded when a user token is first signed or verified: a brand read key never needs it, so the service
+ * starts (and answers its first read) without it.
+ */
+const loadJose = () => import('jose');
+
 type RegisteredClaim = 'iss' | 'sub' | 'aud' | 'iat' | 'exp' | 'jti';
 /** A payload whose `required` claims jose has checked are present. */
 type VerifiedPayload<Required extends RegisteredClaim> = JWTPayload & {
@@ -88,9 +85,10 @@ export type UserPrincipal = {
 function claimProblem(
   error: joseErrors.JWTClaimValidationFailed | joseErrors.JWTExpired,
   { maxTokenAge }: JWTVerifyOptions,
+  JWTExpired: typeof joseErrors.JWTExpired,
 ): DetailValues<'invalid_token'> {
   if (error.reason === 'missing') return { reason: 'missing_claim', claim: error.claim };
-  if (error instanceof joseErrors.JWTExpired && maxTokenAge !== undefined) {
+  if (error instanceof JWTExpired && maxTokenAge !== undefined) {
     return { reason: 'too_old', maxAge: maxTokenAge };
   }
   return { reason: 'claim_refused', claim: error.claim, why: error.message };
@@ -103,7 +101,9 @@ function claimProblem(
  */
 export class TokenService {
   private secret: Uint8Array | undefined;
-  private readonly remoteKeys: ReturnType<typeof createRemoteJWKSet> | undefined;
+  /** The provider's JWKS address, checked as the service starts; its key set is made on first use. */
+  private readonly jwksUrl: URL | undefined;
+  private remoteKeys: Promise<JWTVerifyGetKey> | undefined;
 
   constructor(
     private readonly deps: Deps<'users' | 'tokens' | 'settings' | 'audit'>,
@@ -114,7 +114,13 @@ export class TokenService {
       throw new Error(`BRAND_CONTEXT_JWT_SECRET must be at least ${MIN_SECRET_LENGTH} characters`);
     }
     const provider = config.identityProvider;
-    this.remoteKeys = provider && createRemoteJWKSet(new URL(provider.jwksUrl));
+    this.jwksUrl = provider && new URL(provider.jwksUrl);
+  }
+
+  private providerKeys(jwksUrl: URL): Promise<JWTVerifyGetKey> {
+    // One key set (and its cache of fetched keys) for every verification.
+    this.remoteKeys ??= loadJose().then(({ createRemoteJWKSet }) => createRemoteJWKSet(jwksUrl));
+    return this.remoteKeys;
   }
 
   private async signingKey(): Promise<Uint8Array> {
@@ -133,6 +139,7 @@ export class TokenService {
     jti?: string,
     claims: JWTPayload = {},
   ): Promise<string> {
+    const { SignJWT } = await loadJose();
     const jwt = new SignJWT({ ...claims, email: user.email })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuer(LOCAL_ISSUER)
@@ -230,6 +237,7 @@ export class TokenService {
   /** Verifies a user token (a bearer token or the session cookie); throws a 401 problem when it is not valid now. */
   async verify(token: string): Promise<UserPrincipal> {
     if (!looksLikeJwt(token)) throw new AppError('invalid_token', { reason: 'format' });
+    const { decodeJwt } = await loadJose();
     let issuer: string | undefined;
     try {
       issuer = decodeJwt(token).iss;
@@ -284,13 +292,13 @@ export class TokenService {
 
   private async verifyRemote(token: string, issuer: string | undefined): Promise<UserPrincipal> {
     const provider = this.config.identityProvider;
-    if (!provider || !this.remoteKeys) {
+    if (!provider || !this.jwksUrl) {
       throw new AppError(
         'invalid_token',
         issuer === undefined ? { reason: 'missing_claim', claim: 'iss' } : { reason: 'foreign_issuer' },
       );
     }
-    const payload = await this.verifyJwt(token, this.remoteKeys, PROVIDER_CLAIMS, {
+    const payload = await this.verifyJwt(token, await this.providerKeys(this.jwksUrl), PROVIDER_CLAIMS, {
       issuer: provider.issuer,
       audience: provider.audience,
       maxTokenAge: provider.maxTokenAgeSeconds,
@@ -316,6 +324,7 @@ export class TokenService {
     required: readonly Required[],
     options: JWTVerifyOptions,
   ): Promise<VerifiedPayload<Required>> {
+    const { errors: joseErrors, jwtVerify } = await loadJose();
     try {
       const { payload } = await jwtVerify(token, key, {
         ...options,
@@ -334,7 +343,7 @@ export class TokenService {
       if (error instanceof joseErrors.JWTExpired && error.claim === 'exp')
         throw new AppError('token_expired');
       if (error instanceof joseErrors.JWTExpired || error instanceof joseErrors.JWTClaimValidationFailed)
-        throw new AppError('invalid_token', claimProblem(error, options));
+        throw new AppError('invalid_token', claimProblem(error, options, joseErrors.JWTExpired));
       if (error instanceof joseErrors.JOSEError) throw new AppError('invalid_token', { reason: 'invalid' });
       throw error;
     }
