@@ -4,6 +4,7 @@ import { ChangeHub } from './change-feed.js';
 import { DatabaseUnavailableError, describeError, StoreError } from './errors.js';
 import { kyselyStore } from './kysely-store.js';
 import { migrateToLatest } from './migrate.js';
+import { preparedName } from './prepared.js';
 import type { Database } from './schema.js';
 import type { Store } from './store.js';
 
@@ -101,7 +102,13 @@ function translatingPool(pool: pg.Pool): PostgresPool {
       const query = async (text: string, parameters: readonly unknown[]) => {
         if (broken) throw fromPostgresError(broken);
         try {
-          return await client.query(text, [...parameters]);
+          // The hot key lookup runs as a named prepared statement (src/store/prepared.ts).
+          const name = preparedName(text);
+          return await client.query({
+            text,
+            values: [...parameters],
+            ...(name === undefined ? {} : { name }),
+          });
         } catch (error) {
           // The server's own errors (pg.DatabaseError) leave the connection usable; nothing else does.
           if (!(error instanceof pg.DatabaseError))

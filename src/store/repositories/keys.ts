@@ -1,5 +1,6 @@
 import { type CompiledQuery, type Selectable } from 'kysely';
 import type { KeyKindId } from '../../core/key-kinds.js';
+import { prepareByName } from '../prepared.js';
 import type { Session } from '../session.js';
 import type { KeyNoticesRepository, KeyRecord, KeysRepository, Revocation, UsageStamp } from '../store.js';
 import { stampLastUse } from './last-used.js';
@@ -29,6 +30,21 @@ export const KEY_TABLES = {
 } as const satisfies Record<KeyKindId, string>;
 
 export type KeyTable = (typeof KEY_TABLES)[KeyKindId];
+
+/** Every column, named: a prepared statement (src/store/prepared.ts) must not use `select *`. */
+const KEY_COLUMNS = [
+  'id',
+  'workspace_id',
+  'name',
+  'key_hash',
+  'prefix',
+  'last4',
+  'created_by',
+  'created_at',
+  'expires_at',
+  'revoked_at',
+  'last_used_at',
+] as const satisfies readonly (keyof KeyColumns)[];
 
 function toKey(row: Selectable<KeyColumns>): KeyRecord {
   return {
@@ -87,7 +103,12 @@ export class KeysTables implements KeysRepository {
   async findByHash(kind: KeyKindId, keyHash: string): Promise<KeyRecord | undefined> {
     let query = this.byHash.get(kind);
     if (query === undefined) {
-      query = this.session.db.selectFrom(KEY_TABLES[kind]).selectAll().where('key_hash', '=', '').compile();
+      query = this.session.db
+        .selectFrom(KEY_TABLES[kind])
+        .select(KEY_COLUMNS)
+        .where('key_hash', '=', '')
+        .compile();
+      prepareByName(query.sql);
       this.byHash.set(kind, query);
     }
     // key_hash is unique: one row at most.
