@@ -654,10 +654,12 @@ class ProblemError extends Error {
     const detail = render(PROBLEMS[code].detail, values);
     // A refusal (4xx) is answered, never logged with its stack: capturing one is most of its construction's
     // cost (about 5 µs), paid on every 429 of a spent read budget. Failures (5xx) keep theirs.
-    const stackTraceLimit = Error.stackTraceLimit;
-    if (PROBLEMS[code].status < 500) Error.stackTraceLimit = 0;
+    // (V8's Error.stackTraceLimit; the console's build shares this file without Node's types.)
+    const v8Error = Error as ErrorConstructor & { stackTraceLimit?: number };
+    const stackTraceLimit = v8Error.stackTraceLimit;
+    if (PROBLEMS[code].status < 500) v8Error.stackTraceLimit = 0;
     super(detail);
-    Error.stackTraceLimit = stackTraceLimit;
+    v8Error.stackTraceLimit = stackTraceLimit;
     this.detail = detail;
     // A validation detail summarises its field issues: they are the problem's field list too.
     this.fields = fields ?? (values !== undefined && 'fields' in values ? (values as FieldList).fields : []);
