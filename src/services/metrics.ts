@@ -114,14 +114,20 @@ class ReadDurations {
   }
 }
 
+/** The map under `key`, created on first use. */
+function inner<K, K2, V>(maps: Map<K, Map<K2, V>>, key: K): Map<K2, V> {
+  let map = maps.get(key);
+  if (map === undefined) {
+    map = new Map();
+    maps.set(key, map);
+  }
+  return map;
+}
+
 /** A nested count, created on first use: a few Map lookups per request, and no string is built. */
 function bump<K1, K2>(counts: Map<K1, Map<K2, number>>, first: K1, second: K2): void {
-  let inner = counts.get(first);
-  if (inner === undefined) {
-    inner = new Map();
-    counts.set(first, inner);
-  }
-  inner.set(second, (inner.get(second) ?? 0) + 1);
+  const counted = inner(counts, first);
+  counted.set(second, (counted.get(second) ?? 0) + 1);
 }
 
 /** Node's process and event-loop metrics, one set per process whatever the number of apps (tests build many). */
@@ -250,13 +256,7 @@ export class Metrics {
    * when none matched; `ms` its time to answer.
    */
   requestCompleted(route: string | undefined, method: string, status: number, ms: number): void {
-    const label = route ?? UNMATCHED_ROUTE;
-    let byMethod = this.requests.get(label);
-    if (byMethod === undefined) {
-      byMethod = new Map();
-      this.requests.set(label, byMethod);
-    }
-    bump(byMethod, method, status);
+    bump(inner(this.requests, route ?? UNMATCHED_ROUTE), method, status);
     if (route === this.readRoute && method === 'POST') this.readDurations.observe(ms / 1000);
   }
 

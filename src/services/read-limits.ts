@@ -99,8 +99,6 @@ function secondsOf(ms: number, windowSeconds: number): number {
 export class ReadLimits {
   /** The RateLimit-Policy header, the same on every answer. */
   readonly policy: string;
-  /** Whether the budget is meant to be shared through Redis (REDIS_URL); metrics export `shared` only then. */
-  readonly throughRedis: boolean;
   /** Reads this node counted on its own because Redis failed or was being given time (a metric). */
   countedLocally = 0;
   /** The node's own count: the whole budget without Redis, the insurance while Redis fails. */
@@ -131,7 +129,6 @@ export class ReadLimits {
     this.local = new RateLimiterMemory(options);
     const { redis } = settings;
     this.redis = redis;
-    this.throughRedis = redis !== undefined;
     this.password = redis?.options.password ?? '';
     if (redis !== undefined) {
       this.watch(redis);
@@ -146,21 +143,21 @@ export class ReadLimits {
     }
     // Built once: the read operation calls them on every request.
     this.counted = (result) => `${POLICY_NAME};r=${result.remainingPoints};t=${this.secondsLeft(result)}`;
+    // RateLimit-Policy is the caller's to send on every answer (the read operation sets it before taking).
     this.refused = (result) => {
       if (!(result instanceof RateLimiterRes)) throw result;
       const seconds = this.secondsLeft(result);
       throw new AppError(
         'rate_limited',
         { limit: 'reads', retryAfter: seconds },
-        {
-          headers: {
-            'retry-after': String(seconds),
-            'ratelimit-policy': this.policy,
-            ratelimit: `${POLICY_NAME};r=0;t=${seconds}`,
-          },
-        },
+        { headers: { 'retry-after': String(seconds), ratelimit: `${POLICY_NAME};r=0;t=${seconds}` } },
       );
     };
+  }
+
+  /** Whether the budget is meant to be shared through Redis (REDIS_URL); metrics export `shared` only then. */
+  get throughRedis(): boolean {
+    return this.redis !== undefined;
   }
 
   /** True while reads share one budget through Redis, false while this node counts on its own (a metric). */
@@ -170,7 +167,7 @@ export class ReadLimits {
 
   /**
    * Takes one read from the principal's budget: the RateLimit header's value (what is left, and when the
-   * window ends), or 429 `rate_limited` with Retry-After, RateLimit-Policy and RateLimit.
+   * window ends), or 429 `rate_limited` with Retry-After and RateLimit (RateLimit-Policy is `policy`).
    */
   take(principal: Principal): Promise<string> {
     const budget = budgetOf(principal);
