@@ -1,5 +1,3 @@
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import {
   emailWarnings,
@@ -16,15 +14,12 @@ import { SecretBox } from '../../services/secret-box.js';
 import { listWorkspaces } from '../../services/workspaces.js';
 import { openStore } from '../../store/open-store.js';
 import { curlCommand } from '../curl.js';
+import { CONSOLE_DIR, INSTALL_DIR } from '../install-paths.js';
 import { createOutput } from '../output.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 /** Webhook attempts in flight get this long to finish; the rest are released to another node. */
 const DELIVERY_GRACE_MS = 8_000;
-/** `npm run build` puts the console beside the compiled CLI: dist/web next to dist/cli. */
-const CONSOLE_DIR = fileURLToPath(new URL('../../web/', import.meta.url));
-/** The installation: the directory holding dist/cli/main.js (what `npx --prefix` needs to find the command). */
-const INSTALL_DIR = resolve(fileURLToPath(new URL('../../../', import.meta.url)));
 
 function demoBanner(baseUrl: string, kind: string, seed: DemoSeed): string {
   return [

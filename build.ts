@@ -1,0 +1,73 @@
+/**
+ * `npm run build`, after tsc has type-checked src: bundles the command-line interface and the service it
+ * starts into dist/cli (main.js and the chunks it imports), then vite builds the console into dist/web.
+ *
+ * Why a bundle: Node.js 20 has no compile cache, and `serve` loaded about 600 ES modules and as many CommonJS
+ * files (Kysely alone about 260) before its first answer, most of its cold start (README "Scale, measured").
+ * What a command imports lazily (`await import()`) stays a chunk of its own, loaded only when needed.
+ */
+import { readFile, rm } from 'node:fs/promises';
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type Plugin } from 'esbuild';
+
+const OUT_DIR = fileURLToPath(new URL('dist/cli/', import.meta.url));
+
+/** Packages loaded from node_modules at run time rather than bundled. */
+const EXTERNAL = [
+  // Finds its native addon from where its own module sits.
+  'better-sqlite3',
+  // pg's optional native binding, required only by `pg.native`, which nothing here uses.
+  'pg-native',
+  // Fastify requires these only for what the service never does: its default schema compilers (every route
+  // is compiled by zod, src/http/app.ts) and `inject` (tests, which run the sources). Left out, they cost
+  // nothing to parse; should one be needed, Node.js loads it from node_modules.
+  '@fastify/ajv-compiler',
+  '@fastify/fast-json-stringify-compiler',
+  'light-my-request',
+];
+
+/**
+ * Some bundled CommonJS packages read files of their own directory through `__dirname` (@fastify/swagger-ui
+ * serves Swagger UI's scripts from its static/ folder), which an ES module lacks: each module of node_modules
+ * that names it gets the `__dirname` and `__filename` of its file there, resolved from the bundle when the
+ * module runs, so the installation can move.
+ */
+const packageDirname: Plugin = {
+  name: 'package-dirname',
+  setup(bundler) {
+    bundler.onLoad({ filter: /[\\/]node_modules[\\/].*\.c?js$/ }, async ({ path }) => {
+      const source = await readFile(path, 'utf8');
+      if (!/\b__(?:dirname|filename)\b/.test(source)) return undefined;
+      // node_modules is outside dist/cli: the path starts with ../, as require.resolve needs.
+      const fromBundle = relative(OUT_DIR, path).replaceAll('\\', '/');
+      // On the first line, so that the source map's lines stay those of the file.
+      const preamble = `var __filename = require.resolve(${JSON.stringify(fromBundle)}), __dirname = require("node:path").dirname(__filename);`;
+      return { contents: `${preamble}${source}`, loader: 'js' };
+    });
+  },
+};
+
+await rm(OUT_DIR, { recursive: true, force: true });
+await build({
+  entryPoints: [fileURLToPath(new URL('src/cli/main.ts', import.meta.url))],
+  outdir: OUT_DIR,
+  // Chunks sit beside main.js, so `import.meta.url` resolves from dist/cli wherever a module lands
+  // (src/cli/install-paths.ts).
+  chunkNames: '[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.19',
+  external: EXTERNAL,
+  plugins: [packageDirname],
+  // The CommonJS packages bundled (Fastify, pg, …) require Node's built-in modules and the externals.
+  banner: {
+    js: "import { createRequire as bannerCreateRequire } from 'node:module'; const require = bannerCreateRequire(import.meta.url);",
+  },
+  // Function and class names as written, where bundling renames one to avoid a clash (logs, stack traces).
+  keepNames: true,
+  sourcemap: true,
+  logLevel: 'warning',
+});
