@@ -45,6 +45,12 @@ export interface KeyRecord {
   lastUsedAt: string | null;
 }
 
+/** What judging a presented key needs (src/services/credentials.ts): its record less what listings show. */
+export type KeyCredential = Pick<
+  KeyRecord,
+  'id' | 'workspaceId' | 'keyHash' | 'prefix' | 'expiresAt' | 'revokedAt'
+>;
+
 /**
  * A campaign: what its author wrote, under the contract's names (src/contract/campaigns.ts), so that the
  * repository and the services carry the content fields along without naming them.
@@ -162,7 +168,11 @@ export interface BrandRepository {
 /** Workspace keys of every kind (src/core/key-kinds.ts), each kind in its own table. */
 export interface KeysRepository {
   create(kind: KeyKindId, key: KeyRecord): Promise<void>;
-  findByHash(kind: KeyKindId, keyHash: string): Promise<KeyRecord | undefined>;
+  /**
+   * The keys of `kind` whose hashes are among `keyHashes`, in one query, each once and in no particular
+   * order: a hash that matches none is simply absent (src/services/credentials.ts batches its lookups).
+   */
+  findByHashes(kind: KeyKindId, keyHashes: readonly string[]): Promise<KeyCredential[]>;
   /** Newest first. */
   list(kind: KeyKindId, workspaceId: string): Promise<KeyRecord[]>;
   /** Sets `revoked_at` unless already set; undefined if the workspace has no such key. */

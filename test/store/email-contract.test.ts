@@ -205,8 +205,18 @@ describeEachBackend('Email store contract', (backend) => {
         lastUsedAt: null,
       };
       await store.keys.create('email', key);
-      expect(await store.keys.findByHash('email', key.keyHash)).toEqual(key);
-      expect(await store.keys.findByHash('api', key.keyHash)).toBeUndefined();
+      expect(await store.keys.findByHashes('email', [key.keyHash])).toEqual([
+        {
+          id: key.id,
+          workspaceId,
+          keyHash: key.keyHash,
+          prefix: 'tek_abcd',
+          expiresAt: null,
+          revokedAt: null,
+        },
+      ]);
+      expect(await store.keys.findByHashes('api', [key.keyHash])).toEqual([]);
+      expect(await store.keys.list('email', workspaceId)).toContainEqual(key);
     });
   });
 

@@ -1,8 +1,16 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { emptyBrand } from '../../src/core/brand-context.js';
+import type { KeyKindId } from '../../src/core/key-kinds.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { StoreChange } from '../../src/store/change-feed.js';
-import type { ActorType, BrandContent, CampaignRecord, KeyRecord, Store } from '../../src/store/store.js';
+import type {
+  ActorType,
+  BrandContent,
+  CampaignRecord,
+  KeyCredential,
+  KeyRecord,
+  Store,
+} from '../../src/store/store.js';
 import { describeEachBackend, type TestDatabase } from '../support/databases.js';
 
 let sequence = 0;
@@ -29,6 +37,11 @@ function brandKey(workspaceId: string, overrides: Partial<KeyRecord> = {}): KeyR
     lastUsedAt: null,
     ...overrides,
   };
+}
+
+/** What a lookup by hash answers of a key: what judging it needs. */
+function credentialOf({ id, workspaceId, keyHash, prefix, expiresAt, revokedAt }: KeyRecord): KeyCredential {
+  return { id, workspaceId, keyHash, prefix, expiresAt, revokedAt };
 }
 
 function apiKey(workspaceId: string, overrides: Partial<KeyRecord> = {}): KeyRecord {
@@ -126,6 +139,9 @@ describeEachBackend('Store contract', (backend) => {
     await store.close();
     await database.drop();
   });
+  /** When a key was last used, as its workspace's listing says. */
+  const lastUseOf = async (kind: KeyKindId, key: KeyRecord) =>
+    (await store.keys.list(kind, key.workspaceId)).find((listed) => listed.id === key.id)?.lastUsedAt;
 
   describe('workspaces and users', () => {
     it('creates a workspace with a version-1 brand named after it', async () => {
@@ -234,13 +250,39 @@ describeEachBackend('Store contract', (backend) => {
       const newer = brandKey(ws.id, { createdAt: at(9) });
       await store.keys.create('brand', older);
       await store.keys.create('brand', newer);
-      expect(await store.keys.findByHash('brand', older.keyHash)).toEqual(older);
-      expect(await store.keys.findByHash('brand', '0'.repeat(64))).toBeUndefined();
+      expect(await store.keys.findByHashes('brand', [older.keyHash])).toEqual([credentialOf(older)]);
+      expect(await store.keys.findByHashes('brand', ['0'.repeat(64)])).toEqual([]);
       expect((await store.keys.list('brand', ws.id)).map((key) => key.id)).toEqual([newer.id, older.id]);
       expect((await store.keys.list('brand', ws.id)).find((key) => key.id === older.id)).toEqual(older);
       await expect(
         store.keys.create('brand', { ...brandKey(ws.id), keyHash: older.keyHash }),
       ).rejects.toThrow();
+    });
+
+    it('finds many keys by hash in one query, each once, leaving out unknown hashes and other kinds', async () => {
+      const ws = workspace();
+      await store.workspaces.create(ws, emptyBrand());
+      const keys = Array.from({ length: 300 }, () => brandKey(ws.id));
+      for (const key of keys) await store.keys.create('brand', key);
+      const api = apiKey(ws.id);
+      await store.keys.create('api', api);
+      const unknown = Array.from({ length: 700 }, (_, i) => `unknown${String(i)}`.padEnd(64, '0'));
+      const [first, second] = keys;
+      // Asked twice, among unknown hashes and an API key's: one record per key, in any order.
+      const asked = [
+        ...unknown,
+        ...keys.map((key) => key.keyHash).reverse(),
+        first?.keyHash ?? '',
+        api.keyHash,
+      ];
+      const byId = (a: KeyCredential, b: KeyCredential) => a.id.localeCompare(b.id);
+      expect((await store.keys.findByHashes('brand', asked)).sort(byId)).toEqual(
+        keys.map(credentialOf).sort(byId),
+      );
+      expect(await store.keys.findByHashes('brand', [second?.keyHash ?? '', api.keyHash])).toEqual(
+        second ? [credentialOf(second)] : [],
+      );
+      expect(await store.keys.findByHashes('brand', [])).toEqual([]);
     });
 
     it('revokes once: a second revoke keeps the first time, and another workspace cannot revoke it', async () => {
@@ -407,15 +449,16 @@ describeEachBackend('Store contract', (backend) => {
       const newer = apiKey(ws.id, { createdAt: at(9) });
       await store.keys.create('api', older);
       await store.keys.create('api', newer);
-      expect(await store.keys.findByHash('api', older.keyHash)).toEqual(older);
-      expect(await store.keys.findByHash('api', '0'.repeat(64))).toBeUndefined();
+      expect(await store.keys.findByHashes('api', [older.keyHash, '0'.repeat(64)])).toEqual([
+        credentialOf(older),
+      ]);
       expect(await store.keys.list('api', ws.id)).toEqual([newer, older]);
       await expect(store.keys.create('api', { ...apiKey(ws.id), keyHash: older.keyHash })).rejects.toThrow();
 
       const brand = brandKey(ws.id);
       await store.keys.create('brand', brand);
-      expect(await store.keys.findByHash('brand', older.keyHash)).toBeUndefined();
-      expect(await store.keys.findByHash('api', brand.keyHash)).toBeUndefined();
+      expect(await store.keys.findByHashes('brand', [older.keyHash])).toEqual([]);
+      expect(await store.keys.findByHashes('api', [brand.keyHash])).toEqual([]);
       expect((await store.keys.list('brand', ws.id)).map((key) => key.id)).toEqual([brand.id]);
       expect(await store.keys.revoke('api', ws.id, brand.id, at(3))).toBeUndefined();
     });
@@ -428,7 +471,7 @@ describeEachBackend('Store contract', (backend) => {
       const key = apiKey(ws.id);
       await store.keys.create('api', key);
       expect(await store.keys.revoke('api', other.id, key.id, at(7))).toBeUndefined();
-      expect((await store.keys.findByHash('api', key.keyHash))?.revokedAt).toBeNull();
+      expect((await store.keys.findByHashes('api', [key.keyHash]))[0]?.revokedAt).toBeNull();
       expect(await store.keys.revoke('api', ws.id, key.id, at(7))).toEqual({
         record: { ...key, revokedAt: at(7) },
         revokedNow: true,
@@ -448,10 +491,10 @@ describeEachBackend('Store contract', (backend) => {
       await store.keys.create('api', untouched);
       await store.keys.touch('api', [{ id: key.id, usedAt: at(20) }]);
       await store.keys.touch('api', [{ id: key.id, usedAt: at(15) }]);
-      expect((await store.keys.findByHash('api', key.keyHash))?.lastUsedAt).toBe(at(20));
-      expect((await store.keys.findByHash('api', untouched.keyHash))?.lastUsedAt).toBeNull();
+      expect(await lastUseOf('api', key)).toBe(at(20));
+      expect(await lastUseOf('api', untouched)).toBeNull();
       await store.keys.touch('api', [{ id: key.id, usedAt: at(25) }]);
-      expect((await store.keys.findByHash('api', key.keyHash))?.lastUsedAt).toBe(at(25));
+      expect(await lastUseOf('api', key)).toBe(at(25));
     });
   });
 
@@ -536,7 +579,7 @@ describeEachBackend('Store contract', (backend) => {
       await store.keys.create('brand', key);
       await store.keys.touch('brand', [{ id: key.id, usedAt: at(20) }]);
       await store.keys.touch('brand', [{ id: key.id, usedAt: at(15) }]);
-      expect((await store.keys.findByHash('brand', key.keyHash))?.lastUsedAt).toBe(at(20));
+      expect(await lastUseOf('brand', key)).toBe(at(20));
     });
 
     it('lands every stamp of a flush of 5,000 keys, forward only, and the latest of an id stamped twice', async () => {

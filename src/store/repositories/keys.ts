@@ -1,8 +1,16 @@
-import { type CompiledQuery, type Selectable } from 'kysely';
+import { type CompiledQuery, type RawBuilder, type Selectable, sql, type SqlBool } from 'kysely';
 import type { KeyKindId } from '../../core/key-kinds.js';
 import { prepareByName } from '../prepared.js';
 import type { Session } from '../session.js';
-import type { KeyNoticesRepository, KeyRecord, KeysRepository, Revocation, UsageStamp } from '../store.js';
+import type {
+  KeyCredential,
+  KeyNoticesRepository,
+  KeyRecord,
+  KeysRepository,
+  Revocation,
+  Store,
+  UsageStamp,
+} from '../store.js';
 import { stampLastUse } from './last-used.js';
 
 /** Each kind of key in its own table, all of this shape. */
@@ -31,20 +39,36 @@ export const KEY_TABLES = {
 
 export type KeyTable = (typeof KEY_TABLES)[KeyKindId];
 
-/** Every column, named: a prepared statement (src/store/prepared.ts) must not use `select *`. */
-const KEY_COLUMNS = [
+/**
+ * What a lookup by hash selects: what judging a presented key needs, named (a prepared statement,
+ * src/store/prepared.ts, must not use `select *`). The listing's columns stay out: on PostgreSQL each
+ * timestamp costs a parse per row, and a read that misses the key cache pays for every one.
+ */
+const CREDENTIAL_COLUMNS = [
   'id',
   'workspace_id',
-  'name',
   'key_hash',
   'prefix',
-  'last4',
-  'created_by',
-  'created_at',
   'expires_at',
   'revoked_at',
-  'last_used_at',
 ] as const satisfies readonly (keyof KeyColumns)[];
+
+type CredentialRow = Pick<Selectable<KeyColumns>, (typeof CREDENTIAL_COLUMNS)[number]>;
+
+/**
+ * `key_hash` among a list bound as one parameter, so that one SQL text, prepared once, serves a list of any
+ * length: an array on PostgreSQL, a JSON array that json_each reads on SQLite. Both use key_hash's index.
+ */
+const HASH_LISTS: Record<
+  Store['kind'],
+  { where: RawBuilder<SqlBool>; bind: (hashes: readonly string[]) => unknown }
+> = {
+  postgres: { where: sql<SqlBool>`key_hash = any(${[]}::text[])`, bind: (hashes) => hashes },
+  sqlite: {
+    where: sql<SqlBool>`key_hash in (select value from json_each(${'[]'}))`,
+    bind: (hashes) => JSON.stringify(hashes),
+  },
+};
 
 function toKey(row: Selectable<KeyColumns>): KeyRecord {
   return {
@@ -63,8 +87,8 @@ function toKey(row: Selectable<KeyColumns>): KeyRecord {
 }
 
 export class KeysTables implements KeysRepository {
-  /** findByHash's query per kind, built once: a key lookup runs on every read that misses the key cache. */
-  private readonly byHash = new Map<KeyKindId, CompiledQuery<Selectable<KeyColumns>>>();
+  /** findByHashes's query per kind, built once: a key lookup runs on every read that misses the key cache. */
+  private readonly byHashes = new Map<KeyKindId, CompiledQuery<CredentialRow>>();
 
   /**
    * @param announcedKinds the kinds whose creation and revocation are announced on the change feed (use
@@ -100,24 +124,29 @@ export class KeysTables implements KeysRepository {
     );
   }
 
-  async findByHash(kind: KeyKindId, keyHash: string): Promise<KeyRecord | undefined> {
-    let query = this.byHash.get(kind);
+  async findByHashes(kind: KeyKindId, keyHashes: readonly string[]): Promise<KeyCredential[]> {
+    let query = this.byHashes.get(kind);
     if (query === undefined) {
       query = this.session.db
         .selectFrom(KEY_TABLES[kind])
-        .select(KEY_COLUMNS)
-        .where('key_hash', '=', '')
+        .select(CREDENTIAL_COLUMNS)
+        .where(HASH_LISTS[this.session.backend.kind].where)
         .compile();
       prepareByName(query.sql);
-      this.byHash.set(kind, query);
+      this.byHashes.set(kind, query);
     }
-    // key_hash is unique: one row at most.
-    const { rows } = await this.session.db.executeQuery<Selectable<KeyColumns>>({
+    const { rows } = await this.session.db.executeQuery<CredentialRow>({
       ...query,
-      parameters: [keyHash],
+      parameters: [HASH_LISTS[this.session.backend.kind].bind(keyHashes)],
     });
-    const row = rows[0];
-    return row && toKey(row);
+    return rows.map((row) => ({
+      id: row.id,
+      workspaceId: row.workspace_id,
+      keyHash: row.key_hash,
+      prefix: row.prefix,
+      expiresAt: row.expires_at,
+      revokedAt: row.revoked_at,
+    }));
   }
 
   async list(kind: KeyKindId, workspaceId: string): Promise<KeyRecord[]> {
