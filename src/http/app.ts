@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { type IncomingMessage, METHODS, type Server } from 'node:http';
+import { METHODS, type Server } from 'node:http';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, {
   type FastifyBaseLogger,
@@ -37,6 +36,8 @@ import { handleError } from './problem.js';
 import { parseJsonBodies, validatorCompiler } from './request-input.js';
 import { BRAND_AGENT_PATH } from './routes/brand-agent.js';
 import { routeTree } from './routes/index.js';
+import { brandAgentFastLane } from './routes/brand-agent-fast-lane.js';
+import { requestId } from './request-id.js';
 import { createHttpTransport, DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './transport.js';
 
 export interface AppOptions {
@@ -116,19 +117,6 @@ class AccessLog extends LogController {
     };
     request.log[level](error ? { ...line, err: error } : line, error ? 'request failed' : 'request');
   }
-}
-
-/**
- * A caller's `X-Request-Id` is kept only in the shapes load balancers and proxies generate (a UUID; nginx's and
- * others' 16-64 hex digits), which no secret of this service has and which cannot forge a log line; anything
- * else is replaced by a fresh UUID.
- */
-const REQUEST_ID =
-  /^(?:[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}|[0-9A-Fa-f]{16,64})$/;
-
-function requestId(request: IncomingMessage): string {
-  const incoming = request.headers['x-request-id'];
-  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
 /** Where this machine reaches the server, as a URL; before it listens (requests injected in tests), localhost. */
@@ -241,6 +229,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   const services = buildServices(options, clock, app.server);
   app.decorate('services', services);
+  transport.useFastLane(brandAgentFastLane(services, metrics, logger));
   if (metrics) {
     metrics.watchCache('brands', services.reader.cacheStats);
     metrics.watchCache('keys', services.credentials.cacheStats);

@@ -20,7 +20,7 @@ function openingBrackets(text: string, max: number): number {
  * text that is not JSON, is undefined here and takes the full path below, whose answers (errors included)
  * stay the only ones. Saves the nesting scan and secure-json-parse's checks on every read.
  */
-function parsedAtOnce(text: string): { value: unknown } | undefined {
+export function parsedAtOnce(text: string): { value: unknown } | undefined {
   if (
     text.length > QUICK_JSON_LENGTH ||
     text.includes('\\') ||
@@ -37,7 +37,7 @@ function parsedAtOnce(text: string): { value: unknown } | undefined {
 }
 
 /** Bodies up to this long may take the quick parse: the read operation's are well under it. */
-const QUICK_JSON_LENGTH = 4096;
+export const QUICK_JSON_LENGTH = 4096;
 
 /**
  * JSON bodies as Fastify parses them (prototype poisoning refused), after a linear check of their nesting:

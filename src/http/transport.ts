@@ -98,6 +98,15 @@ function clientErrorProblem(error: Error & { code?: string; reason?: unknown }):
   return new AppError('bad_request', { reason: 'http', parserReason });
 }
 
+/** Node's request handler: Fastify's router, or what answers before it. */
+export type RequestHandler = (request: IncomingMessage, response: ServerResponse) => void;
+
+/**
+ * Answers some requests before the router, on the raw request and response, and hands every other one to
+ * `route` (src/http/routes/brand-agent-fast-lane.ts).
+ */
+export type FastLane = (request: IncomingMessage, response: ServerResponse, route: RequestHandler) => void;
+
 export interface HttpTransport {
   /** Fastify options for the HTTP/1.1 server below the router: timeouts, client errors, shutdown. */
   serverOptions: Pick<
@@ -110,6 +119,8 @@ export interface HttpTransport {
    * last request before the server closes them.
    */
   drain(): Promise<void>;
+  /** Requests reach `lane` before the router from now on. */
+  useFastLane(lane: FastLane): void;
 }
 
 /**
@@ -131,7 +142,7 @@ function frameworkErrorHandler(metrics: Pick<Metrics, 'requestCompleted'> | unde
 
 /**
  * The HTTP/1.1 server under Fastify. Everything here runs only on an error, for a CONNECT or an Expect header,
- * or during shutdown: the read operation's requests pass straight through to the router.
+ * or during shutdown: other requests pass straight through to the fast lane, if any, and the router.
  */
 export function createHttpTransport(
   logger: FastifyBaseLogger,
@@ -140,7 +151,8 @@ export function createHttpTransport(
 ): HttpTransport {
   let draining = false;
   let server: Server | undefined;
-  let serve: ((request: IncomingMessage, response: ServerResponse) => void) | undefined;
+  let serve: RequestHandler | undefined;
+  let fastLane: FastLane | undefined;
 
   function logAnswer(requestId: string, problem: AppError, request?: IncomingMessage, cause?: string): void {
     logger.info(
@@ -234,6 +246,8 @@ export function createHttpTransport(
     serve = (request, response) => {
       if (request.headers.host === undefined && request.httpVersion === '1.1') {
         answer(request, response, new AppError('bad_request', { reason: 'no_host' }));
+      } else if (fastLane) {
+        fastLane(request, response, route);
       } else {
         route(request, response);
       }
@@ -280,6 +294,9 @@ export function createHttpTransport(
       frameworkErrors: frameworkErrorHandler(metrics),
       // Requests reaching the router while closing are in flight already: let them finish (drain refuses the rest).
       return503OnClosing: false,
+    },
+    useFastLane(lane) {
+      fastLane = lane;
     },
     async drain() {
       if (draining || !server || !serve) return;

@@ -1,7 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { type BrandContext, brandContextSchema } from '../../contract/brand-context.js';
-import { BRAND_FORMATS, brandViewFields, checkBrandView } from '../../contract/brand-views.js';
+import {
+  BRAND_FORMATS,
+  type BrandFormat,
+  brandViewFields,
+  checkBrandView,
+} from '../../contract/brand-views.js';
 import { brandView } from '../../core/brand-views.js';
 import { AppError } from '../../core/errors.js';
 import type { ServedBrand } from '../../services/brand-reader.js';
@@ -9,6 +14,7 @@ import { announceKeyExpiry, principalOf } from '../auth.js';
 import { ifNoneMatchMatches } from '../conditional.js';
 import type { ZodApp } from '../context.js';
 import { withUsualBody } from '../request-input.js';
+import { handedOverRead, replayedBody } from './brand-agent-handover.js';
 import { BODY_PROBLEMS, withProblems } from '../schemas.js';
 
 export const BRAND_AGENT_PATH = '/functions/v1/brand-agent';
@@ -51,11 +57,21 @@ const BODY_LIMIT = 16 * 1024;
 
 const MAX_WORKSPACE_ID = 128;
 
+/** The body nearly every read sends. */
+export interface UsualBody {
+  action: string;
+  workspace_id: string;
+  format?: BrandFormat;
+}
+
+/** Every view may be cached but must be asked again (If-None-Match). */
+export const VIEW_CACHE_CONTROL = 'private, no-cache';
+
 /**
  * Nearly every read sends `action` and `workspace_id`, perhaps a `format`: such a body, valid and NUL-free, is
  * taken without the schema's parse (src/http/request-input.ts); any other is parsed in full.
  */
-function isUsualBody(data: unknown): boolean {
+export function isUsualBody(data: unknown): data is UsualBody {
   if (typeof data !== 'object' || data === null) return false;
   const { action, workspace_id: workspaceId, format } = data as Record<string, unknown>;
   const fields = Object.keys(data).length;
@@ -84,7 +100,7 @@ const requestSchema = withUsualBody(
   isUsualBody,
 );
 
-function isJson(contentType: string | undefined): boolean {
+export function isJson(contentType: string | undefined): boolean {
   return contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType);
 }
 
@@ -112,14 +128,17 @@ export function brandAgentRoutes(app: ZodApp): void {
 
   /** Steps 2-3 (the credential) and the content type of step 4, all before the body is read. */
   const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {
+    // What the fast lane learned already is not asked again (src/http/routes/brand-agent-fast-lane.ts).
+    const learned = handedOverRead(request.raw);
     // Not awaited when the key is cached: see FeedCache.get.
-    const principal = credentials.resolve({ authorization: request.headers.authorization }, 'read');
+    const principal =
+      learned?.principal ?? credentials.resolve({ authorization: request.headers.authorization }, 'read');
     request.principal = principal instanceof Promise ? await principal : principal;
     announceKeyExpiry(reply, request.principal);
     // The credential's budget once it is known (README "Errors"): an unknown key takes no one's; 304s count.
     if (readLimits) {
       reply.header('ratelimit-policy', readLimits.policy);
-      reply.header('ratelimit', await readLimits.take(request.principal));
+      reply.header('ratelimit', await (learned?.limit ?? readLimits.take(request.principal)));
     }
     // Step 4 begins here, before the body is read: one hook instead of two on the hot path.
     if (!isJson(request.headers['content-type'])) throw new AppError('unsupported_media_type');
@@ -130,6 +149,10 @@ export function brandAgentRoutes(app: ZodApp): void {
     {
       bodyLimit: BODY_LIMIT,
       onRequest: authenticate,
+      // A body the fast lane has read already is parsed from what it read.
+      preParsing: (request, _reply, payload, done) => {
+        done(null, replayedBody(request.raw) ?? payload);
+      },
       schema: {
         tags: ['brand context'],
         operationId: 'readBrandContext',
@@ -197,18 +220,20 @@ export function brandAgentRoutes(app: ZodApp): void {
       const { action, workspace_id: workspaceId } = request.body;
       if (action !== 'context') throw new AppError('unsupported_action', { action });
       const answer = (brand: ServedBrand): void => {
-        reply.header('etag', brand.etag).header('cache-control', 'private, no-cache');
+        reply.header('etag', brand.etag).header('cache-control', VIEW_CACHE_CONTROL);
         if (ifNoneMatchMatches(request.headers['if-none-match'], brand.etag)) reply.code(304).send();
         // Pre-rendered bytes: Fastify sends a Buffer as it is, without the response schema's serializer.
         else reply.type(brand.contentType).send(brand.body as unknown as BrandContext);
       };
+      const learned = handedOverRead(request.raw);
       const read = (): Promise<void> | undefined => {
-        const served = reader.readWorkspace(workspaceId, brandView(request.body));
+        const served = learned?.brand ?? reader.readWorkspace(workspaceId, brandView(request.body));
         if (served instanceof Promise) return served.then(answer);
         answer(served);
         return undefined;
       };
-      const access = credentials.authorize(principalOf(request), workspaceId, 'brand.read');
+      const access =
+        learned?.access ?? credentials.authorize(principalOf(request), workspaceId, 'brand.read');
       return access instanceof Promise ? access.then(read) : read();
     },
   );

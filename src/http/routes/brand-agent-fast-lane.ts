@@ -1,0 +1,193 @@
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import type { FastifyBaseLogger } from 'fastify';
+import { levels } from 'pino';
+import { brandView } from '../../core/brand-views.js';
+import type { ServedBrand } from '../../services/brand-reader.js';
+import type { Principal } from '../../services/credentials.js';
+import type { MaybePromise } from '../../services/feed-cache.js';
+import type { Metrics } from '../../services/metrics.js';
+import { ifNoneMatchMatches } from '../conditional.js';
+import type { AppServices } from '../context.js';
+import { requestId } from '../request-id.js';
+import { parsedAtOnce, QUICK_JSON_LENGTH } from '../request-input.js';
+import type { FastLane } from '../transport.js';
+import { type HandedOverRead, handedOver } from './brand-agent-handover.js';
+import { BRAND_AGENT_PATH, isJson, isUsualBody, VIEW_CACHE_CONTROL } from './brand-agent.js';
+
+/** A step's failure as the route will meet it: a rejection, handled here so that none goes unhandled. */
+function failed(error: unknown): Promise<never> {
+  const rejection = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  rejection.catch(() => undefined);
+  return rejection;
+}
+
+/** pino's number for debug, the level at which the access log writes a line per successful read. */
+const DEBUG = levels.values.debug ?? 20;
+
+/** A body the fast lane reads itself: declared JSON, with a length and small enough for the quick parse. */
+function takesBody(headers: IncomingHttpHeaders): boolean {
+  const length = headers['content-length'];
+  if (length === undefined || !isJson(headers['content-type'])) return false;
+  const bytes = Number(length);
+  return bytes > 0 && bytes <= QUICK_JSON_LENGTH;
+}
+
+/**
+ * The read operation's usual request, answered before Fastify builds a request and a reply for it (README
+ * "Performance"): a JSON body of `action` and `workspace_id` (perhaps `format`), a credential and a brand that
+ * are cached. Each step is the route's own (src/http/routes/brand-agent.ts), in the route's order; the first
+ * that does not simply pass hands the request to the route with what was learned so far, so every refusal, and
+ * every request out of the ordinary, is answered by the route alone. With the access log at debug, every
+ * read goes to the route, which writes the success lines.
+ */
+export function brandAgentFastLane(
+  services: Pick<AppServices, 'credentials' | 'reader' | 'readLimits'>,
+  metrics: Pick<Metrics, 'requestCompleted'> | undefined,
+  logger: Pick<FastifyBaseLogger, 'level'>,
+): FastLane {
+  const { credentials, reader, readLimits } = services;
+
+  return (request, response, route) => {
+    const { headers } = request;
+    if (
+      request.method !== 'POST' ||
+      request.url !== BRAND_AGENT_PATH ||
+      !takesBody(headers) ||
+      (levels.values[logger.level] ?? Number.POSITIVE_INFINITY) <= DEBUG
+    ) {
+      route(request, response);
+      return;
+    }
+    const started = performance.now();
+    const handOver = (learned: HandedOverRead): void => {
+      handedOver(request, learned);
+      route(request, response);
+    };
+
+    const answer = (principal: Principal, limit: string | undefined, served: ServedBrand): void => {
+      const answered: OutgoingHttpHeaders = { 'x-request-id': requestId(request) };
+      if (principal.kind === 'key' && principal.expiresHeader !== null)
+        answered['brand-key-expires'] = principal.expiresHeader;
+      if (readLimits && limit !== undefined) {
+        answered['ratelimit-policy'] = readLimits.policy;
+        answered.ratelimit = limit;
+      }
+      answered.etag = served.etag;
+      answered['cache-control'] = VIEW_CACHE_CONTROL;
+      let status = 304;
+      if (ifNoneMatchMatches(headers['if-none-match'], served.etag)) {
+        response.writeHead(status, answered).end();
+      } else {
+        status = 200;
+        answered['content-type'] = served.contentType;
+        answered['content-length'] = served.body.length;
+        response.writeHead(status, answered).end(served.body);
+      }
+      metrics?.requestCompleted(BRAND_AGENT_PATH, 'POST', status, performance.now() - started);
+    };
+
+    /** The body, then the workspace the credential may read, then the brand (README "Errors", from 400 on). */
+    const afterBody = (
+      principal: Principal,
+      learned: HandedOverRead,
+      limit: string | undefined,
+      body: Buffer,
+    ): void => {
+      learned.body = body;
+      const parsed = parsedAtOnce(body.toString());
+      if (parsed === undefined || !isUsualBody(parsed.value) || parsed.value.action !== 'context') {
+        handOver(learned);
+        return;
+      }
+      const read = parsed.value;
+      let access: MaybePromise<unknown>;
+      try {
+        access = credentials.authorize(principal, read.workspace_id, 'brand.read');
+      } catch (error) {
+        handOver({ ...learned, access: failed(error) });
+        return;
+      }
+      const granted = access;
+      const serve = (): void => {
+        const handOverBrand = (brand: Promise<ServedBrand>): void => {
+          handOver({ ...learned, access: Promise.resolve(granted), brand });
+        };
+        let brand: MaybePromise<ServedBrand>;
+        try {
+          brand = reader.readWorkspace(read.workspace_id, brandView(read));
+        } catch (error) {
+          handOverBrand(failed(error));
+          return;
+        }
+        if (!(brand instanceof Promise)) {
+          answer(principal, limit, brand);
+          return;
+        }
+        const loading = brand;
+        loading.then(
+          (loaded) => {
+            answer(principal, limit, loaded);
+          },
+          () => {
+            handOverBrand(loading);
+          },
+        );
+      };
+      if (granted instanceof Promise) {
+        granted.then(serve, () => {
+          handOver({ ...learned, access: granted });
+        });
+      } else serve();
+    };
+
+    const readBody = (principal: Principal, learned: HandedOverRead, limit: string | undefined): void => {
+      const chunks: Buffer[] = [];
+      const onData = (chunk: Buffer): void => {
+        chunks.push(chunk);
+      };
+      const onEnd = (): void => {
+        request.off('data', onData).off('error', onError);
+        const [only] = chunks;
+        afterBody(principal, learned, limit, chunks.length === 1 && only ? only : Buffer.concat(chunks));
+      };
+      // A body cut short (the client went away): the route answers it as it would have.
+      const onError = (error: Error): void => {
+        request.off('data', onData).off('end', onEnd);
+        handOver({ ...learned, body: error });
+      };
+      request.on('data', onData).once('end', onEnd).once('error', onError);
+    };
+
+    /** The budget, taken once the credential is known (the content type was checked before anything). */
+    const afterCredential = (principal: Principal): void => {
+      if (!readLimits) {
+        readBody(principal, { principal }, undefined);
+        return;
+      }
+      const limit = readLimits.take(principal);
+      const learned: HandedOverRead = { principal, limit };
+      limit.then(
+        (header) => {
+          readBody(principal, learned, header);
+        },
+        () => {
+          handOver(learned);
+        },
+      );
+    };
+
+    let principal: MaybePromise<Principal>;
+    try {
+      principal = credentials.resolve({ authorization: headers.authorization }, 'read');
+    } catch (error) {
+      handOver({ principal: failed(error) });
+      return;
+    }
+    if (principal instanceof Promise) {
+      const resolving = principal;
+      resolving.then(afterCredential, () => {
+        handOver({ principal: resolving });
+      });
+    } else afterCredential(principal);
+  };
+}
