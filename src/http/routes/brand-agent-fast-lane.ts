@@ -142,20 +142,21 @@ export function brandAgentFastLane(
 
     const readBody = (principal: Principal, learned: HandedOverRead, limit: string | undefined): void => {
       const chunks: Buffer[] = [];
-      const onData = (chunk: Buffer): void => {
-        chunks.push(chunk);
-      };
-      const onEnd = (): void => {
-        request.off('data', onData).off('error', onError);
-        const [only] = chunks;
-        afterBody(principal, learned, limit, chunks.length === 1 && only ? only : Buffer.concat(chunks));
-      };
-      // A body cut short (the client went away): the route answers it as it would have.
-      const onError = (error: Error): void => {
-        request.off('data', onData).off('end', onEnd);
-        handOver({ ...learned, body: error });
-      };
-      request.on('data', onData).once('end', onEnd).once('error', onError);
+      let ended = false;
+      request
+        .on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+        })
+        .once('end', () => {
+          ended = true;
+          const [only] = chunks;
+          afterBody(principal, learned, limit, chunks.length === 1 && only ? only : Buffer.concat(chunks));
+        })
+        // A body cut short (the client went away) is the route's to answer, as it would have. (A flag rather
+        // than removing listeners: an error after the end belongs to the answer, not to the body.)
+        .once('error', (error) => {
+          if (!ended) handOver({ ...learned, body: error });
+        });
     };
 
     /** The budget, taken once the credential is known (the content type was checked before anything). */
