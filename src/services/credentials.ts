@@ -118,14 +118,17 @@ function keyLookup(keys: KeysRepository, kind: KeyKindId): DataLoader<string, Ke
 }
 
 function toKeyPrincipal(keyKind: KeyKindId, record: KeyCredential): KeyPrincipal {
+  // Each timestamp parsed once: a read that misses the key cache pays for this.
+  const { expiresAt, revokedAt } = lifecycleTimes(record);
   return {
     kind: 'key',
     keyKind,
     id: record.id,
     workspaceId: record.workspaceId,
     prefix: record.prefix,
-    expiresHeader: record.expiresAt === null ? null : new Date(record.expiresAt).toISOString(),
-    ...lifecycleTimes(record),
+    expiresHeader: record.expiresAt === null ? null : new Date(expiresAt).toISOString(),
+    expiresAt,
+    revokedAt,
   };
 }
 
