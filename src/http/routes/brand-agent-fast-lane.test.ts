@@ -1,5 +1,5 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { AppError } from '../../core/errors.js';
 import { BRAND_KEY } from '../../core/secret-keys.js';
@@ -67,6 +67,22 @@ function sendOverHttp(
     );
     request.on('error', reject);
     request.end(read.body);
+  });
+}
+
+/** A read whose client goes away after sending the headers and part of the body. */
+function sendPartOfBody(port: number, read: Read): Promise<void> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      const head = Object.entries({ ...read.headers, host: 'localhost', 'content-length': '200' })
+        .map(([name, value]) => `${name}: ${value}`)
+        .join('\r\n');
+      socket.write(`POST ${PATH} HTTP/1.1\r\n${head}\r\n\r\n${read.body.slice(0, 20)}`);
+      setTimeout(() => socket.destroy(), 100);
+    });
+    socket.on('close', () => {
+      resolve();
+    });
   });
 }
 
@@ -190,6 +206,15 @@ describeEachBackend('POST /functions/v1/brand-agent: the fast lane answers as th
     expect(overHttp.status).toBe(304);
     expect(overHttp.body).toBe('');
     expect(comparable(overHttp)).toEqual(comparable(await sendThroughRouter(f, read)));
+  });
+
+  it('leaves a body cut short by its client to the route, which logs it as a client error and serves on', async () => {
+    const f = fixture();
+    const logged = f.logs.length;
+    await sendPartOfBody(port, usualRead(f));
+    await expect.poll(() => f.logs.slice(logged).join('')).toContain('"status":400');
+    expect(f.logs.slice(logged).join('')).not.toContain('"status":500');
+    expect((await sendOverHttp(port, usualRead(f))).status).toBe(200);
   });
 
   it('keeps the X-Request-Id a load balancer sent', async () => {
@@ -327,6 +352,16 @@ describeEachBackend('The read operation’s fast lane, on its own', (backend) =>
     await expect(handed?.learned?.limit).rejects.toBeInstanceOf(AppError);
     await expect(handed?.learned?.limit).rejects.toMatchObject({ code: 'rate_limited' });
     expect(handed?.learned?.body).toBeUndefined();
+  });
+
+  it('hands a body cut short by the client to the router with the error that ended it', async () => {
+    const f = fixture();
+    const read = usualRead(f, { key: await newKey(f) });
+    await sendPartOfBody(port, read);
+    await expect.poll(() => lane.handed.length).toBe(1);
+    const [handed] = routed();
+    expect(handed?.learned?.body).toBeInstanceOf(Error);
+    expect(await handed?.learned?.principal).toMatchObject({ kind: 'key' });
   });
 
   it('hands a key of another workspace to the router with the refusal of its access', async () => {
