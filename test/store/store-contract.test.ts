@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { emptyBrand } from '../../src/core/brand-context.js';
 import type { KeyKindId } from '../../src/core/key-kinds.js';
@@ -751,6 +752,29 @@ describeEachBackend('Store contract', (backend) => {
       await expect(again.ping()).resolves.toBeUndefined();
       await again.close();
     });
+
+    it.runIf(backend.name === 'postgres')(
+      backend.name === 'postgres'
+        ? 'leaves 30 % of each page of the key and token tables free, for last_used_at updates in place'
+        : 'leaves room in key and token pages for last_used_at updates — skipped here: SQLite has no fillfactor',
+      async () => {
+        const client = new pg.Client({ connectionString: database.url });
+        await client.connect();
+        try {
+          const { rows } = await client.query<{ relname: string; reloptions: string[] | null }>(
+            "select relname, reloptions from pg_class where relname in ('brand_keys', 'api_keys', 'email_keys', 'access_tokens') order by relname",
+          );
+          expect(rows).toEqual(
+            ['access_tokens', 'api_keys', 'brand_keys', 'email_keys'].map((relname) => ({
+              relname,
+              reloptions: ['fillfactor=70'],
+            })),
+          );
+        } finally {
+          await client.end();
+        }
+      },
+    );
 
     // One process cannot hold two SQLite connections that wait on each other without blocking itself, so
     // SQLite's case (server and CLI starting at once) runs as separate processes in test/cli/concurrent-start.

@@ -5,6 +5,7 @@ import * as campaigns from './0003_campaigns.js';
 import * as signedOutSessions from './0004_signed_out_sessions.js';
 import * as webhooks from './0005_webhooks.js';
 import * as email from './0006_email.js';
+import * as keyFillfactor from './0007_key_fillfactor.js';
 
 /** Migrations are bundled as modules (not read from a folder) so the built CLI finds them wherever it runs. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004_signed_out_sessions': signedOutSessions,
   '0005_webhooks': webhooks,
   '0006_email': email,
+  '0007_key_fillfactor': keyFillfactor,
 };
 
 export const migrationProvider: MigrationProvider = {
