@@ -25,6 +25,11 @@ const EXTERNAL = [
   '@fastify/ajv-compiler',
   '@fastify/fast-json-stringify-compiler',
   'light-my-request',
+  // CommonJS loaded with import(), which code splitting would hand only its default export, not its named
+  // ones (https://github.com/evanw/esbuild/issues/3245): src/services/read-limits.ts imports ioredis's
+  // Redis so, and @fastify/cookie its own copy of `cookie`. Node.js gives both. The build fails on any other.
+  'ioredis',
+  '@fastify/cookie',
 ];
 
 /**
@@ -49,7 +54,7 @@ const packageDirname: Plugin = {
 };
 
 await rm(OUT_DIR, { recursive: true, force: true });
-await build({
+const { metafile } = await build({
   entryPoints: [fileURLToPath(new URL('src/cli/main.ts', import.meta.url))],
   outdir: OUT_DIR,
   // Chunks sit beside main.js, so `import.meta.url` resolves from dist/cli wherever a module lands
@@ -70,5 +75,15 @@ await build({
   // each read (Fastify's hooks, our handlers), and that costs the hot path. A class a package declares twice
   // in one chunk is renamed instead, which a log's err.type shows (pg's DatabaseError2).
   sourcemap: true,
+  metafile: true,
   logLevel: 'warning',
 });
+
+// A chunk of its own for a CommonJS module means an import() of it, which would lose its named exports.
+const importedCommonJs = Object.values(metafile.outputs).flatMap(({ entryPoint }) =>
+  entryPoint !== undefined && metafile.inputs[entryPoint]?.format === 'cjs' ? [entryPoint] : [],
+);
+if (importedCommonJs.length > 0)
+  throw new Error(
+    `import() of CommonJS, which the bundle would hand only its default export: add its package to EXTERNAL in build.ts: ${importedCommonJs.join(', ')}`,
+  );

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BRAND_KEY, keysIn, killAllChildren, REPO_ROOT, runCliJson, ServerProcess } from './cli-process.js';
@@ -64,6 +64,32 @@ describe('Quick start', () => {
     expect(first.stderr).toBe('');
     // In the banner: on its own line and in the curl command, nowhere else.
     expect(keysIn(first.stdout)).toEqual([key, key]);
+  });
+
+  it('serves the console, the API reference with Swagger UI’s own files, and says where it is installed', async () => {
+    // The build bundles the service (build.ts): what it reads from its own files, or from a package's, is
+    // checked on the built service itself.
+    const get = (path: string) => fetch(`${first.baseUrl}${path}`);
+    const page = await get('/');
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="root">');
+    const docs = await get('/docs');
+    expect(docs.status).toBe(200);
+    expect(docs.headers.get('content-type')).toMatch(/^text\/html/);
+    expect((await get('/docs/static/swagger-ui-bundle.js')).status).toBe(200);
+    // Swagger UI's logo, which @fastify/swagger-ui reads from its folder as it starts.
+    expect(await (await get('/docs/static/swagger-initializer.js')).text()).toContain(
+      'data:image/svg+xml;base64,',
+    );
+
+    const [, email, password] = /^ {2}Owner login {6}(\S+) \/ (\S+)$/m.exec(first.stdout) ?? [];
+    const signIn = await fetch(`${first.baseUrl}/auth/v1/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
+    expect(signIn.status).toBe(200);
+    expect(((await signIn.json()) as { install_dir: string | null }).install_dir).toBe(resolve(REPO_ROOT));
   });
 
   it('started a second time on the same database, creates no second workspace and prints no key', async () => {
