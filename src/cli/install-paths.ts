@@ -8,5 +8,5 @@ import { fileURLToPath } from 'node:url';
 
 /** `npm run build` puts the console beside the CLI: dist/web next to dist/cli. */
 export const CONSOLE_DIR = fileURLToPath(new URL('../web/', import.meta.url));
-/** The installation: the directory holding dist/cli/main.js (what `npx --prefix` needs to find the command). */
+/** The installation: the directory holding dist/cli/main.js (`npx --prefix` finds the command there). */
 export const INSTALL_DIR = resolve(fileURLToPath(new URL('../../', import.meta.url)));
