@@ -12,6 +12,9 @@ export default defineConfig({
     // Vitest's default is one worker fewer than the cores: one on a 2-core machine. Many suites mostly wait
     // (child processes, sockets, timers, Chromium), so one worker per core keeps the cores busy instead.
     maxWorkers: availableParallelism(),
+    // Test files share their worker's modules instead of loading them afresh: importing the service cost
+    // 129 s of the suite's 590 s; without isolation 20 s (524 s in all). No test relies on a fresh module.
+    isolate: false,
     // The second reporter names the reason of every skipped suite (PostgreSQL without TEST_DATABASE_URL, …).
     reporters: ['default', './test/support/skip-reasons-reporter.ts'],
   },

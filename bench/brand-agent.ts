@@ -69,6 +69,7 @@ import {
   ROOT,
   round,
   runBench,
+  SAMPLE_INTERVAL_MS,
   type Seed,
   seed,
   send,
@@ -402,6 +403,7 @@ async function cannon(
         body: operation.body,
         connections,
         duration: durationS,
+        sampleInt: SAMPLE_INTERVAL_MS,
       },
       (error: unknown, done: autocannon.Result) => {
         if (error !== null && error !== undefined)

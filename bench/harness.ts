@@ -19,6 +19,12 @@ import { z } from 'zod';
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 export const READY_TIMEOUT_MS = 20_000;
+/**
+ * autocannon's sampling interval for every run. A run stops at the first sample after its duration, so with
+ * the default of 1 s a 0.5 s round lasted 1 s and a 0.3 s warm-up 1 s too (the figures were right, each run
+ * reports its own duration, but a CI run spent a quarter of the benchmark's time past the rounds' ends).
+ */
+export const SAMPLE_INTERVAL_MS = 50;
 const STOP_TIMEOUT_MS = 12_000;
 /** The service's delivery worker, on as in production (README "Webhooks"). */
 export const DELIVERY_WORKERS = 4;

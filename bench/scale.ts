@@ -76,6 +76,7 @@ import {
   progress,
   round,
   runBench,
+  SAMPLE_INTERVAL_MS,
   type Seed,
   seed,
   send,
@@ -366,6 +367,7 @@ function cannon(
         body: readBody(options.workspaceId),
         connections: options.connections,
         duration: options.durationS,
+        sampleInt: SAMPLE_INTERVAL_MS,
         ...(options.overallRate === undefined ? {} : { overallRate: options.overallRate }),
         requests: [
           {
