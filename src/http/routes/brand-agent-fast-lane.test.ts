@@ -318,6 +318,36 @@ describeEachBackend('The read operation’s fast lane, on its own', (backend) =>
     expect(routed()).toEqual([]);
   });
 
+  it('answers a read whose body arrives after its headers, in pieces, as one sent at once', async () => {
+    const f = fixture();
+    const read = usualRead(f, { key: await newKey(f) });
+    const head = Object.entries({
+      ...read.headers,
+      host: 'localhost',
+      'content-length': String(Buffer.byteLength(read.body)),
+      connection: 'close',
+    })
+      .map(([name, value]) => `${name}: ${value}`)
+      .join('\r\n');
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.write(`POST ${PATH} HTTP/1.1\r\n${head}\r\n\r\n`);
+        setTimeout(() => socket.write(read.body.slice(0, 10)), 50);
+        setTimeout(() => socket.write(read.body.slice(10)), 100);
+      });
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        resolve(Buffer.concat(chunks).toString());
+      });
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    const body = raw.slice(raw.indexOf('\r\n\r\n') + 4);
+    expect(JSON.parse(body)).toMatchObject({ workspace_id: f.workspaceId, name: 'Acme Coffee' });
+    expect(routed()).toEqual([]);
+  });
+
   it('hands a read of some sections to the router with the credential, the budget it took and the body it read', async () => {
     const f = fixture();
     const read = usualRead(f, {
