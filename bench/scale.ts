@@ -23,7 +23,7 @@
  *    the 200s must be within 10 % of the budget (and, for contrast, without REDIS_URL each node keeps its own).
  *
  * Environment:
- *   BENCH_SCALE_KEYS          keys in the full store (default 1000000; CI uses 100000)
+ *   BENCH_SCALE_KEYS          keys in the full store (default 1000000; CI uses 50000)
  *   BENCH_SCALE_WORKING_SET   keys of the large working set, above the 10,000-key cache (default 50000)
  *   BENCH_SCALE_DURATION      measured seconds per working set and store (default 4), run as two halves in
  *                             ABBA order (1,000 keys, large, large, 1,000 keys) after a 1 s warm-up of each
