@@ -8,6 +8,7 @@ import { createBrandKey, revokeBrandKey } from '../../services/keys.js';
 import { listenOnLoopback } from '../../../test/support/app.js';
 import { describeEachBackend } from '../../../test/support/databases.js';
 import { PATH } from '../../../test/support/fixtures/brand-agent.js';
+import { crlf, parseResponses, receiver } from '../../../test/support/raw-http.js';
 import { type Fixture, useFixture } from '../../../test/support/http-fixture.js';
 import { brandAgentFastLane } from './brand-agent-fast-lane.js';
 import { type HandedOverRead, handedOverRead } from './brand-agent-handover.js';
@@ -70,14 +71,22 @@ function sendOverHttp(
   });
 }
 
+/** The request line and headers of `read` as a raw-socket client writes them, up to the body. */
+function requestHead(read: Read, contentLength: number): string {
+  const headers = { ...read.headers, host: 'localhost', 'content-length': String(contentLength) };
+  return crlf(
+    `POST ${PATH} HTTP/1.1`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    '',
+    '',
+  );
+}
+
 /** A read whose client goes away after sending the headers and part of the body. */
 function sendPartOfBody(port: number, read: Read): Promise<void> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1', () => {
-      const head = Object.entries({ ...read.headers, host: 'localhost', 'content-length': '200' })
-        .map(([name, value]) => `${name}: ${value}`)
-        .join('\r\n');
-      socket.write(`POST ${PATH} HTTP/1.1\r\n${head}\r\n\r\n${read.body.slice(0, 20)}`);
+      socket.write(`${requestHead(read, 200)}${read.body.slice(0, 20)}`);
       setTimeout(() => socket.destroy(), 100);
     });
     socket.on('close', () => {
@@ -321,30 +330,15 @@ describeEachBackend('The read operation’s fast lane, on its own', (backend) =>
   it('answers a read whose body arrives after its headers, in pieces, as one sent at once', async () => {
     const f = fixture();
     const read = usualRead(f, { key: await newKey(f) });
-    const head = Object.entries({
-      ...read.headers,
-      host: 'localhost',
-      'content-length': String(Buffer.byteLength(read.body)),
-      connection: 'close',
-    })
-      .map(([name, value]) => `${name}: ${value}`)
-      .join('\r\n');
-    const raw = await new Promise<string>((resolve, reject) => {
-      const socket = connect(port, '127.0.0.1', () => {
-        socket.write(`POST ${PATH} HTTP/1.1\r\n${head}\r\n\r\n`);
-        setTimeout(() => socket.write(read.body.slice(0, 10)), 50);
-        setTimeout(() => socket.write(read.body.slice(10)), 100);
-      });
-      const chunks: Buffer[] = [];
-      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-      socket.on('error', reject);
-      socket.on('close', () => {
-        resolve(Buffer.concat(chunks).toString());
-      });
-    });
-    expect(raw).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
-    const body = raw.slice(raw.indexOf('\r\n\r\n') + 4);
-    expect(JSON.parse(body)).toMatchObject({ workspace_id: f.workspaceId, name: 'Acme Coffee' });
+    const socket = connect(port, '127.0.0.1');
+    const answers = receiver(socket);
+    socket.write(requestHead(read, Buffer.byteLength(read.body)));
+    setTimeout(() => socket.write(read.body.slice(0, 10)), 50);
+    setTimeout(() => socket.write(read.body.slice(10)), 100);
+    const answer = await answers.until((data) => parseResponses(data)[0]);
+    socket.destroy();
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({ workspace_id: f.workspaceId, name: 'Acme Coffee' });
     expect(routed()).toEqual([]);
   });
 
