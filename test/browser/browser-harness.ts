@@ -295,6 +295,8 @@ export function containsFocus(locator: Locator): Promise<boolean> {
 
 /** The cell of `column` (by its column header's text) in the row of `table` that contains `rowText`. */
 export async function cellOf(table: Locator, rowText: string, column: string): Promise<Locator> {
+  // The table may still be loading (after a navigation or reload): wait for its header before counting.
+  await table.getByRole('columnheader', { name: column, exact: true }).first().waitFor({ timeout: WAIT_MS });
   const headers = (await table.getByRole('columnheader').allInnerTexts()).map((text) => text.trim());
   const index = headers.indexOf(column);
   expect(index, `column "${column}" among ${JSON.stringify(headers)}`).toBeGreaterThanOrEqual(0);
