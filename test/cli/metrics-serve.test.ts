@@ -63,7 +63,7 @@ describeEachBackend('brand-context serve: METRICS_TOKEN and METRICS', (backend) 
     }
     expect(text).toContain(CAPTURED);
     expect(text).not.toContain(METRICS_TOKEN);
-    expect(await server.stop()).toEqual({ code: 0, signal: null });
+    expect(await server.stop(), server.describe()).toEqual({ code: 0, signal: null });
     expect(server.stdout).not.toContain(METRICS_TOKEN);
     expect(
       server.logLines().map((line) => JSON.parse(line) as { url?: string; status?: number }),
@@ -75,7 +75,7 @@ describeEachBackend('brand-context serve: METRICS_TOKEN and METRICS', (backend) 
     it('has no /metrics with METRICS=off, and warns that METRICS_TOKEN then guards nothing', async () => {
       const server = await startServer({ METRICS: 'off', METRICS_TOKEN });
       expect((await fetch(`${server.baseUrl}/metrics`)).status).toBe(404);
-      expect(await server.stop()).toEqual({ code: 0, signal: null });
+      expect(await server.stop(), server.describe()).toEqual({ code: 0, signal: null });
       expect(
         server.logLines().map((line) => JSON.parse(line) as { level: number; msg: string }),
       ).toContainEqual(

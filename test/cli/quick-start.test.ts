@@ -69,18 +69,25 @@ describe('Quick start', () => {
   it('serves the console, the API reference with Swagger UI’s own files, and says where it is installed', async () => {
     // The build bundles the service (build.ts): what it reads from its own files, or from a package's, is
     // checked on the built service itself.
-    const get = (path: string) => fetch(`${first.baseUrl}${path}`);
+    // Every body is read to its end: a response left unread stays in flight, and the server's graceful
+    // shutdown in the next test would wait for it until its grace period ran out.
+    const get = async (path: string) => {
+      const response = await fetch(`${first.baseUrl}${path}`);
+      return {
+        status: response.status,
+        type: response.headers.get('content-type'),
+        body: await response.text(),
+      };
+    };
     const page = await get('/');
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('<div id="root">');
+    expect(page.body).toContain('<div id="root">');
     const docs = await get('/docs');
     expect(docs.status).toBe(200);
-    expect(docs.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(docs.type).toMatch(/^text\/html/);
     expect((await get('/docs/static/swagger-ui-bundle.js')).status).toBe(200);
     // Swagger UI's logo, which @fastify/swagger-ui reads from its folder as it starts.
-    expect(await (await get('/docs/static/swagger-initializer.js')).text()).toContain(
-      'data:image/svg+xml;base64,',
-    );
+    expect((await get('/docs/static/swagger-initializer.js')).body).toContain('data:image/svg+xml;base64,');
 
     const [, email, password] = /^ {2}Owner login {6}(\S+) \/ (\S+)$/m.exec(first.stdout) ?? [];
     const signIn = await fetch(`${first.baseUrl}/auth/v1/session`, {
@@ -93,14 +100,14 @@ describe('Quick start', () => {
   });
 
   it('started a second time on the same database, creates no second workspace and prints no key', async () => {
-    expect(await first.stop()).toEqual({ code: 0, signal: null });
+    expect(await first.stop(), first.describe()).toEqual({ code: 0, signal: null });
 
     const second = await ServerProcess.start(['--demo'], inClone());
     await second.waitForStdout(/no demo was created/);
     expect(keysIn(second.stdout + second.stderr)).toEqual([]);
     expect(second.stdout).not.toContain('Owner login');
     expect(second.stdout).toMatch(/keys create --workspace ws_\w+ --name/);
-    expect(await second.stop()).toEqual({ code: 0, signal: null });
+    expect(await second.stop(), second.describe()).toEqual({ code: 0, signal: null });
 
     const workspaces = await runCliJson<{ name: string }[]>(['workspace', 'list', '--json'], inClone());
     expect(workspaces.map((workspace) => workspace.name)).toEqual(['Acme Coffee']);

@@ -29,6 +29,6 @@ describe('brand-context serve with REDIS_URL', () => {
     });
     expect(server.logLines().join('\n')).toContain('budget across nodes through Redis');
     expect((await readBrand(server.baseUrl, seed.brand_read_key, seed.workspace_id)).status).toBe(200);
-    expect(await server.stop()).toEqual({ code: 0, signal: null });
+    expect(await server.stop(), server.describe()).toEqual({ code: 0, signal: null });
   });
 });

@@ -143,7 +143,7 @@ describeEachBackend('brand-context serve: health endpoints and graceful shutdown
     expect(JSON.parse(finished.body)).toMatchObject({ workspace_id: seed.workspace_id, name: 'Acme Coffee' });
 
     expect(await idleClosed).toEqual({ reset: false });
-    expect(await server.waitForExit()).toEqual({ code: 0, signal: null });
+    expect(await server.waitForExit(), server.describe()).toEqual({ code: 0, signal: null });
     expect(server.logLines().some((line) => line.includes('"msg":"stopped"'))).toBe(true);
     expect(server.stderr).toBe('');
   });
@@ -185,7 +185,7 @@ describeEachBackend('brand-context serve: health endpoints and graceful shutdown
         expect(JSON.parse(last.body)).toMatchObject({ workspace_id: seed.workspace_id });
       else expectShutdownRefusal(last);
     }
-    expect(await loaded.waitForExit()).toEqual({ code: 0, signal: null });
+    expect(await loaded.waitForExit(), loaded.describe()).toEqual({ code: 0, signal: null });
     expect(keysIn(loaded.stdout + loaded.stderr)).toEqual([]);
   });
 });

@@ -14,7 +14,7 @@ describeEachBackend('The delivery queue survives a node that dies', (backend) =>
 
     const key = await createKeyAsOwner(first, endpoint, 'Made just before the crash');
     first.child.kill('SIGKILL');
-    expect(await first.waitForExit()).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(await first.waitForExit(), first.describe()).toEqual({ code: null, signal: 'SIGKILL' });
     expect(receiver.arrivals).toEqual([]);
 
     await receiver.listen();
@@ -28,7 +28,7 @@ describeEachBackend('The delivery queue survives a node that dies', (backend) =>
     });
 
     const log = await suite.succeededLog(endpoint);
-    expect(await second.stop()).toEqual({ code: 0, signal: null });
+    expect(await second.stop(), second.describe()).toEqual({ code: 0, signal: null });
     expect(receiver.arrivals.map((each) => each.id)).toEqual([event.id]);
     expect(log).toHaveLength(1);
     const [delivery] = log;
@@ -81,7 +81,7 @@ describeEachBackend('The delivery queue survives a node that dies', (backend) =>
       { status: 'failed', nextAttemptAt: null },
     );
     expect(late).toBe(false);
-    expect(await server.stop()).toEqual({ code: 0, signal: null });
+    expect(await server.stop(), server.describe()).toEqual({ code: 0, signal: null });
     expect(receiver.arrivals).toHaveLength(1);
     expect(log).toMatchObject([{ id: dead?.id, status: 'succeeded', attempts: 1 }]);
     expect(log[0]?.attemptLog).toMatchObject([{ attempt: 1, responseStatus: 200 }]);

@@ -23,7 +23,7 @@ describeEachBackend('A server stopped with SIGTERM while a webhook attempt is in
     const arrival = await receiver.nth(0);
 
     server.child.kill('SIGTERM');
-    expect(await server.waitForExit()).toEqual({ code: 0, signal: null });
+    expect(await server.waitForExit(), server.describe()).toEqual({ code: 0, signal: null });
 
     expect(server.logLines().some((line) => line.includes('"msg":"stopped"'))).toBe(true);
     expect(server.stderr).toBe('');
@@ -47,7 +47,7 @@ describeEachBackend('A server stopped with SIGTERM while a webhook attempt is in
     const aborted = await receiver.nth(0);
 
     server.child.kill('SIGTERM');
-    expect(await server.waitForExit()).toEqual({ code: 0, signal: null });
+    expect(await server.waitForExit(), server.describe()).toEqual({ code: 0, signal: null });
     expect(server.stderr).toBe('');
     // Given back unattempted: due at once, held by no lease.
     const [released] = await suite.deliveryLog(endpoint);
@@ -69,7 +69,7 @@ describeEachBackend('A server stopped with SIGTERM while a webhook attempt is in
       type: 'brand_key.created',
     });
     const log = await suite.succeededLog(endpoint);
-    expect(await next.stop()).toEqual({ code: 0, signal: null });
+    expect(await next.stop(), next.describe()).toEqual({ code: 0, signal: null });
     expect(log).toMatchObject([{ id: released?.id, status: 'succeeded', attempts: 1 }]);
     expect(log[0]?.attemptLog).toMatchObject([{ attempt: 1, responseStatus: 200 }]);
     expect(receiver.arrivals).toHaveLength(2);

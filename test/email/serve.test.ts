@@ -53,7 +53,7 @@ describeEachBackend('brand-context serve and SMTP_URL', (backend) => {
       expect(received?.to).toEqual(['ada@example.com']);
       expect(received?.mail.text?.trim()).toBe('Choose a password to start.');
       // The relay's pooled connection is closed on the way out: nothing keeps the process alive.
-      expect(await server.stop()).toEqual({ code: 0, signal: null });
+      expect(await server.stop(), server.describe()).toEqual({ code: 0, signal: null });
       expect(server.stdout).not.toContain(CAPTURED_NOTICE);
     } finally {
       await relay.close();
@@ -65,6 +65,6 @@ describeEachBackend('brand-context serve and SMTP_URL', (backend) => {
     const notices = server.logLines().filter((line) => line.includes(CAPTURED_NOTICE));
     expect(notices).toHaveLength(1);
     expect(JSON.parse(notices[0] ?? '{}')).toMatchObject({ level: 40 });
-    expect(await server.stop()).toEqual({ code: 0, signal: null });
+    expect(await server.stop(), server.describe()).toEqual({ code: 0, signal: null });
   });
 });
