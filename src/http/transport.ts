@@ -21,6 +21,7 @@ import type {
 import { AppError } from '../core/errors.js';
 import { redactKeys } from '../core/secret-keys.js';
 import type { Metrics } from '../services/metrics.js';
+import { CapturingRequest } from './captured-body.js';
 import { closingProblem, handleError } from './problem.js';
 
 /** How long the server waits for its clients (README → Configuration). */
@@ -105,7 +106,7 @@ export type RequestHandler = (request: IncomingMessage, response: ServerResponse
  * Answers some requests before the router, on the raw request and response, and hands every other one to
  * `route` (src/http/routes/brand-agent-fast-lane.ts).
  */
-export type FastLane = (request: IncomingMessage, response: ServerResponse, route: RequestHandler) => void;
+export type FastLane = (request: CapturingRequest, response: ServerResponse, route: RequestHandler) => void;
 
 export interface HttpTransport {
   /** Fastify options for the HTTP/1.1 server below the router: timeouts, client errors, shutdown. */
@@ -151,7 +152,7 @@ export function createHttpTransport(
 ): HttpTransport {
   let draining = false;
   let server: Server | undefined;
-  let serve: RequestHandler | undefined;
+  let serve: ((request: CapturingRequest, response: ServerResponse) => void) | undefined;
   let fastLane: FastLane | undefined;
 
   function logAnswer(requestId: string, problem: AppError, request?: IncomingMessage, cause?: string): void {
@@ -216,7 +217,7 @@ export function createHttpTransport(
   }
 
   /** During shutdown every response closes its connection, in-flight ones included. */
-  class DrainingResponse extends ServerResponse {
+  class DrainingResponse extends ServerResponse<CapturingRequest> {
     override writeHead(
       statusCode: number,
       reasonOrHeaders?: string | OutgoingHttpHeaders | OutgoingHttpHeader[],
@@ -231,6 +232,7 @@ export function createHttpTransport(
 
   const serverFactory: FastifyServerFactory = (route) => {
     const created = createServer({
+      IncomingMessage: CapturingRequest,
       ServerResponse: DrainingResponse,
       headersTimeout: timeouts.headersMs,
       requestTimeout: timeouts.requestMs,
@@ -243,7 +245,7 @@ export function createHttpTransport(
     // A socket silent for this long while a request is being answered is gone (the requests themselves are
     // bounded by requestMs): Fastify's connectionTimeout.
     created.setTimeout(2 * timeouts.requestMs);
-    serve = (request, response) => {
+    const serveRequest = (request: CapturingRequest, response: ServerResponse): void => {
       if (request.headers.host === undefined && request.httpVersion === '1.1') {
         answer(request, response, new AppError('bad_request', { reason: 'no_host' }));
       } else if (fastLane) {
@@ -252,7 +254,8 @@ export function createHttpTransport(
         route(request, response);
       }
     };
-    created.on('request', serve);
+    serve = serveRequest;
+    created.on('request', serveRequest);
     created.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
       answer(request, response, new AppError('expectation_failed'));
     });

@@ -10,6 +10,7 @@ import { describeEachBackend } from '../../../test/support/databases.js';
 import { PATH } from '../../../test/support/fixtures/brand-agent.js';
 import { crlf, parseResponses, receiver } from '../../../test/support/raw-http.js';
 import { type Fixture, useFixture } from '../../../test/support/http-fixture.js';
+import { CapturingRequest } from '../captured-body.js';
 import { brandAgentFastLane } from './brand-agent-fast-lane.js';
 import { type HandedOverRead, handedOverRead } from './brand-agent-handover.js';
 
@@ -288,7 +289,7 @@ describeEachBackend('POST /functions/v1/brand-agent: the fast lane and the read 
 function laneServer(f: Fixture, level: string) {
   const handed: { learned: HandedOverRead | undefined }[] = [];
   const lane = brandAgentFastLane(f.app.services, undefined, { level });
-  const server: Server = createServer((request, response) => {
+  const server: Server = createServer({ IncomingMessage: CapturingRequest }, (request, response) => {
     lane(request, response, (routed: IncomingMessage, answer) => {
       handed.push({ learned: handedOverRead(routed) });
       answer.writeHead(418).end();

@@ -58,8 +58,12 @@ export function brandAgentFastLane(
       route(request, response);
       return;
     }
+    // Before anything that may wait: the body usually comes in the same read as the headers, right after them.
+    request.captureBody();
     const started = performance.now();
+    /** The route reads the body itself unless `learned` has it: what was captured goes back into the stream. */
     const handOver = (learned: HandedOverRead): void => {
+      request.releaseBody();
       handedOver(request, learned);
       route(request, response);
     };
@@ -141,22 +145,11 @@ export function brandAgentFastLane(
     };
 
     const readBody = (principal: Principal, learned: HandedOverRead, limit: string | undefined): void => {
-      const chunks: Buffer[] = [];
-      let ended = false;
-      request
-        .on('data', (chunk: Buffer) => {
-          chunks.push(chunk);
-        })
-        .once('end', () => {
-          ended = true;
-          const [only] = chunks;
-          afterBody(principal, learned, limit, chunks.length === 1 && only ? only : Buffer.concat(chunks));
-        })
-        // A body cut short (the client went away) is the route's to answer, as it would have. (A flag rather
-        // than removing listeners: an error after the end belongs to the answer, not to the body.)
-        .once('error', (error) => {
-          if (!ended) handOver({ ...learned, body: error });
-        });
+      request.takeBody((body) => {
+        // A body cut short (the client went away) is the route's to answer, as it would have.
+        if (body instanceof Error) handOver({ ...learned, body });
+        else afterBody(principal, learned, limit, body);
+      });
     };
 
     /** The budget, taken once the credential is known (the content type was checked before anything). */
