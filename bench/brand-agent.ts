@@ -20,7 +20,9 @@
  *   BENCH_DURATION       measured seconds per target and format (default 5), run in BENCH_ROUNDS rounds
  *   BENCH_ROUNDS         rounds per target and format (default 4, even): more, shorter rounds interleave the
  *                        targets more finely, which matters most for the few % that metrics cost
- *   BENCH_WARMUP         warm-up seconds per target and format (default 1)
+ *   BENCH_WARMUP         warm-up seconds per target and format (default 3: a service measured after 1 s of load
+ *                        still spent 10-30 % more CPU per request than it did a few seconds later, while V8
+ *                        finished optimizing and sizing its heap; a server in service has long been warm)
  *   BENCH_CONNECTIONS    concurrent connections (default 10)
  *   BENCH_MAX_CPU_RATIO  ceiling for service/baseline CPU per request, either view, either backend (default:
  *                        the 1.4 target); above it, exit 1. CI sets it above the target by a noise margin
@@ -148,7 +150,7 @@ function loadSettings(): Settings {
     ),
     warmupS: numberFromEnv(
       'BENCH_WARMUP',
-      1,
+      3,
       (v) => Number.isInteger(v) && v >= 0,
       'a whole number of seconds >= 0',
     ),
