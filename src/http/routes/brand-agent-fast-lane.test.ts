@@ -343,6 +343,22 @@ describeEachBackend('The read operation’s fast lane, on its own', (backend) =>
     expect(routed()).toEqual([]);
   });
 
+  it('answers a read whose client sends the body only after 100 Continue', async () => {
+    const f = fixture();
+    const read = usualRead(f, { key: await newKey(f) });
+    const socket = connect(port, '127.0.0.1');
+    const answers = receiver(socket);
+    const head = requestHead(read, Buffer.byteLength(read.body));
+    socket.write(`${head.slice(0, -2)}expect: 100-continue\r\n\r\n`);
+    await answers.until((data) => (data.includes('HTTP/1.1 100 Continue\r\n\r\n') ? true : undefined));
+    socket.write(read.body);
+    const answer = await answers.until((data) => parseResponses(data)[0]);
+    socket.destroy();
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({ workspace_id: f.workspaceId, name: 'Acme Coffee' });
+    expect(routed()).toEqual([]);
+  });
+
   it('hands a read of some sections to the router with the credential, the budget it took and the body it read', async () => {
     const f = fixture();
     const read = usualRead(f, {
