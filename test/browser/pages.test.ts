@@ -207,13 +207,19 @@ describeInBrowser('Every page of the console: title, accessibility, no errors', 
     await expectNoPageProblems(session, 'Access tokens');
   });
 
-  it('adds a member with a role and removes them again on the Members page', async () => {
+  it('adds a member with a role and removes them again on the Members page, which offers no Remove for the only owner', async () => {
     const f = fixture();
     const session = await f.open(f.owner);
     const { page } = session;
     await navigate(page, 'Members');
     const table = page.getByRole('table', { name: 'Members', exact: true });
     await rowOf(table, f.member.email).waitFor();
+    // The workspace's only owner cannot be removed (409 last_owner): the row says so instead of offering it.
+    await rowOf(table, f.owner.email).getByText('Only owner', { exact: true }).waitFor();
+    expect(await table.getByRole('button', { name: `Remove ${f.owner.email}`, exact: true }).count()).toBe(0);
+    expect(await table.getByRole('button', { name: `Remove ${f.member.email}`, exact: true }).count()).toBe(
+      1,
+    );
 
     await page.getByRole('textbox', { name: 'Email', exact: true }).fill('new.hire@browser.example');
     await page.getByRole('combobox', { name: 'Role', exact: true }).selectOption('admin');

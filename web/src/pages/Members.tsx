@@ -114,6 +114,8 @@ export function Members() {
     );
   }
 
+  const owners = members.data?.members.filter((member) => member.role === 'owner').length ?? 0;
+
   return (
     <>
       <PageHeader title="Members">
@@ -179,14 +181,24 @@ export function Members() {
                         }}
                       />
                     )}
-                    <RowButton
-                      action="Remove"
-                      target={member.email}
-                      danger
-                      onClick={() => {
-                        setRemoving(member);
-                      }}
-                    />
+                    {member.role === 'owner' && owners === 1 ? (
+                      // The API refuses it (409 last_owner): say so instead of offering it.
+                      <span
+                        className="muted"
+                        title="A workspace keeps at least one owner: add another owner before removing this one"
+                      >
+                        Only owner
+                      </span>
+                    ) : (
+                      <RowButton
+                        action="Remove"
+                        target={member.email}
+                        danger
+                        onClick={() => {
+                          setRemoving(member);
+                        }}
+                      />
+                    )}
                   </span>
                 )
               : undefined
