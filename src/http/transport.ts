@@ -245,7 +245,7 @@ export function createHttpTransport(
     // A socket silent for this long while a request is being answered is gone (the requests themselves are
     // bounded by requestMs): Fastify's connectionTimeout.
     created.setTimeout(2 * timeouts.requestMs);
-    const serveRequest = (request: CapturingRequest, response: ServerResponse): void => {
+    serve = (request, response) => {
       if (request.headers.host === undefined && request.httpVersion === '1.1') {
         answer(request, response, new AppError('bad_request', { reason: 'no_host' }));
       } else if (fastLane) {
@@ -254,8 +254,7 @@ export function createHttpTransport(
         route(request, response);
       }
     };
-    serve = serveRequest;
-    created.on('request', serveRequest);
+    created.on('request', serve);
     created.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
       answer(request, response, new AppError('expectation_failed'));
     });
