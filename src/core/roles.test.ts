@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { API_KEY_PERMISSIONS, can, canManageMember, PERMISSIONS } from './roles.js';
+import { API_KEY_PERMISSIONS, can, canManageMember, isOnlyOwner, PERMISSIONS } from './roles.js';
 
 describe('can', () => {
   it('lets every role read the brand and only owners and admins write it', () => {
@@ -43,6 +43,16 @@ describe('canManageMember', () => {
     expect(canManageMember('admin', 'admin')).toBe(true);
     expect(canManageMember('admin', 'member')).toBe(true);
     expect(canManageMember('member', 'member')).toBe(false);
+  });
+});
+
+describe('isOnlyOwner', () => {
+  it('holds for the one owner of a workspace, not for one of two owners or for anyone else', () => {
+    const owner = { role: 'owner' as const };
+    const admin = { role: 'admin' as const };
+    expect(isOnlyOwner(owner, [owner, admin])).toBe(true);
+    expect(isOnlyOwner(owner, [owner, { role: 'owner' }, admin])).toBe(false);
+    expect(isOnlyOwner(admin, [owner, admin])).toBe(false);
   });
 });
 

@@ -43,6 +43,11 @@ export function can(role: Role, permission: Permission): boolean {
   return (PERMISSIONS[permission] as readonly Role[]).includes(role);
 }
 
+/** Whether `member` is the only owner among `members`: a workspace keeps one, so it cannot be removed. */
+export function isOnlyOwner(member: { role: Role }, members: readonly { role: Role }[]): boolean {
+  return member.role === 'owner' && members.filter((other) => other.role === 'owner').length === 1;
+}
+
 /** Owners manage everyone; admins manage everyone but owners (they can neither add nor remove one). */
 export function canManageMember(actor: Role, target: Role): boolean {
   return actor === 'owner' || (actor === 'admin' && target !== 'owner');

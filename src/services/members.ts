@@ -2,7 +2,7 @@ import type { AddedMember, Member, MemberInvite } from '../contract/members.js';
 import { isoAt } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { parseInput, passwordSchema, roleSchema } from '../core/inputs.js';
-import { canManageMember, type Role } from '../core/roles.js';
+import { canManageMember, isOnlyOwner, type Role } from '../core/roles.js';
 import { type AccountMail, queueInvite } from './account-email.js';
 import { type Actor, recordAudit } from './audit.js';
 import type { Deps } from './deps.js';
@@ -161,9 +161,7 @@ export async function removeMember(
     const member = members.find((candidate) => candidate.userId === userId);
     if (!member) throw new AppError('member_not_found', { userId });
     refuseUnlessManages(actorRole, member.role);
-    if (member.role === 'owner' && members.filter((candidate) => candidate.role === 'owner').length === 1) {
-      throw new AppError('last_owner');
-    }
+    if (isOnlyOwner(member, members)) throw new AppError('last_owner');
     await tx.workspaces.removeMember(workspaceId, userId);
     // An invite into the workspace no longer lets the removed member choose a password.
     await tx.accountTokens.expireInvites(userId, workspaceId, at, 'expired');

@@ -14,7 +14,7 @@ import { capitalize } from '../format';
 import { useNotice } from '../notice';
 import { useSignedIn } from '../session';
 import type { AddedMember, Member, MemberInvite } from '../../../src/contract/members';
-import type { Role } from '../../../src/core/roles';
+import { isOnlyOwner, type Role } from '../../../src/core/roles';
 import { useResource } from '../useResource';
 import { useSubmit } from '../useSubmit';
 
@@ -114,8 +114,6 @@ export function Members() {
     );
   }
 
-  const owners = members.data?.members.filter((member) => member.role === 'owner').length ?? 0;
-
   return (
     <>
       <PageHeader title="Members">
@@ -181,7 +179,7 @@ export function Members() {
                         }}
                       />
                     )}
-                    {member.role === 'owner' && owners === 1 ? (
+                    {isOnlyOwner(member, members.data?.members ?? []) ? (
                       // The API refuses it (409 last_owner): say so instead of offering it.
                       <span
                         className="muted"
