@@ -1,22 +1,9 @@
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { connect } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
+import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crlf, exchange } from '../../test/support/raw-http.js';
 import { type CapturedBody, CapturingRequest } from './captured-body.js';
-
-/** What the stream itself yields: its bytes through 'data' and 'end'. */
-function streamed(request: CapturingRequest): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request
-      .on('data', (chunk: Buffer) => chunks.push(chunk))
-      .once('end', () => {
-        resolve(Buffer.concat(chunks).toString());
-      })
-      .once('error', reject);
-  });
-}
 
 const post = (body: string, declared = Buffer.byteLength(body)) =>
   crlf('POST / HTTP/1.1', 'host: localhost', `content-length: ${declared}`, '', body);
@@ -71,7 +58,7 @@ describe('CapturingRequest', () => {
       request.captureBody();
       setImmediate(() => {
         request.releaseBody();
-        void streamed(request).then((text) => response.end(`streamed ${text}`));
+        void text(request).then((body) => response.end(`streamed ${body}`));
       });
     };
     const { responses } = await exchange(port, post('{"kept":true}'), { responses: 1 });
@@ -82,7 +69,7 @@ describe('CapturingRequest', () => {
     handle = (request, response) => {
       request.captureBody();
       request.releaseBody();
-      void streamed(request).then((text) => response.end(`streamed ${text}`));
+      void text(request).then((body) => response.end(`streamed ${body}`));
     };
     const { responses } = await exchange(port, post('{"early":1}'), { responses: 1 });
     expect(responses[0]?.body).toBe('streamed {"early":1}');
@@ -104,7 +91,7 @@ describe('CapturingRequest', () => {
 
   it('leaves a request it was not asked to capture to the stream', async () => {
     handle = (request, response) => {
-      void streamed(request).then((text) => response.end(`streamed ${text}`));
+      void text(request).then((body) => response.end(`streamed ${body}`));
     };
     const { responses } = await exchange(port, post('{"plain":1}'), { responses: 1 });
     expect(responses[0]?.body).toBe('streamed {"plain":1}');
