@@ -14,12 +14,16 @@
  * reported against its 3 % target. For each format, after a discarded warm-up of every target, the targets
  * are measured in rounds, each pass starting one target further along (A B C, B C A, C A B, A B C with 4
  * rounds), so that background load drifting during the run weighs on all alike and no target always follows
- * the same one; each round starts with a short discarded warm-up of its own.
+ * the same one; each round starts with a short discarded warm-up of its own. The rounds are shared among
+ * fresh processes of every server (BENCH_PROCESSES): two processes of the same build differ by up to 20 % in
+ * CPU per request, which one process alone would report as the code's cost.
  *
  * Environment:
  *   BENCH_DURATION       measured seconds per target and format (default 5), run in BENCH_ROUNDS rounds
  *   BENCH_ROUNDS         rounds per target and format (default 4, even): more, shorter rounds interleave the
  *                        targets more finely, which matters most for the few % that metrics cost
+ *   BENCH_PROCESSES      processes of each server per backend, the rounds shared among them (default 4, a
+ *                        round each; must divide BENCH_ROUNDS); each is warmed up on its own
  *   BENCH_WARMUP         warm-up seconds per target and format (default 3: a service measured after 1 s of load
  *                        still spent 10-30 % more CPU per request than it did a few seconds later, while V8
  *                        finished optimizing and sizing its heap; a server in service has long been warm)
@@ -121,6 +125,7 @@ interface Settings {
   durationS: number;
   rounds: number;
   warmupS: number;
+  processes: number;
   connections: number;
   minRatio: number;
   minMarkdownRatio: number;
@@ -135,6 +140,18 @@ function loadSettings(): Settings {
   if (postgresAdminUrl !== undefined && !/^postgres(ql)?:\/\//.test(postgresAdminUrl)) {
     throw new BenchError('BENCH_DATABASE_URL must be a postgres:// URL');
   }
+  const rounds = numberFromEnv(
+    'BENCH_ROUNDS',
+    4,
+    (v) => Number.isInteger(v) && v >= 2 && v % 2 === 0,
+    'an even whole number >= 2',
+  );
+  const processes = numberFromEnv(
+    'BENCH_PROCESSES',
+    4,
+    (v) => Number.isInteger(v) && v >= 1 && rounds % v === 0,
+    `a whole number >= 1 that divides BENCH_ROUNDS (${rounds})`,
+  );
   return {
     durationS: numberFromEnv(
       'BENCH_DURATION',
@@ -142,18 +159,14 @@ function loadSettings(): Settings {
       (v) => Number.isInteger(v) && v >= 1,
       'a whole number of seconds >= 1',
     ),
-    rounds: numberFromEnv(
-      'BENCH_ROUNDS',
-      4,
-      (v) => Number.isInteger(v) && v >= 2 && v % 2 === 0,
-      'an even whole number >= 2',
-    ),
+    rounds,
     warmupS: numberFromEnv(
       'BENCH_WARMUP',
       3,
       (v) => Number.isInteger(v) && v >= 0,
       'a whole number of seconds >= 0',
     ),
+    processes,
     connections: numberFromEnv(
       'BENCH_CONNECTIONS',
       10,
@@ -312,8 +325,8 @@ async function cpuSnapshot(serverPid: number): Promise<CpuSnapshot | undefined> 
 }
 
 /**
- * One target's measured rounds, added up: responses over the rounds' total duration, percentiles over every
- * response of every round, CPU time over all rounds.
+ * One target's measured rounds, added up over its processes: responses over the rounds' total duration,
+ * percentiles over every response of every round, CPU time over all rounds, and the largest RSS.
  */
 class TargetRuns {
   private readonly latencies = new Latencies();
@@ -331,11 +344,7 @@ class TargetRuns {
     other: 0,
     serverNs: 0,
   };
-
-  constructor(
-    readonly url: string,
-    readonly serverPid: number,
-  ) {}
+  private memory: Memory | undefined;
 
   recordLatency(ms: number): void {
     this.latencies.add(ms);
@@ -366,7 +375,17 @@ class TargetRuns {
     this.cpu.serverNs += after.serverNs - before.serverNs;
   }
 
-  measurement(): Measurement {
+  /** Notes a process's memory once its rounds are over: the largest is the target's figure. */
+  recordMemory(memory: Memory | undefined): void {
+    if (memory !== undefined && (this.memory === undefined || memory.rssMb > this.memory.rssMb))
+      this.memory = memory;
+  }
+
+  result(): TargetResult {
+    return { measurement: this.measurement(), memory: this.memory };
+  }
+
+  private measurement(): Measurement {
     const [p50 = Number.NaN, p99 = Number.NaN] = this.latencies.percentiles(50, 99);
     const cpu = this.cpu;
     const pct = (ticks: number) =>
@@ -387,19 +406,20 @@ class TargetRuns {
   }
 }
 
-/** One autocannon run against `target`; recorded into it, or discarded (warm-up) when `record` is false. */
+/** One autocannon run against `server`; recorded into `target`, or discarded (a warm-up) without one. */
 async function cannon(
-  target: TargetRuns,
+  server: Server,
+  target: TargetRuns | undefined,
   operation: Operation,
   connections: number,
   durationS: number,
-  record: boolean,
 ): Promise<void> {
-  const before = record ? await cpuSnapshot(target.serverPid) : undefined;
+  const pid = server.child.pid;
+  const before = target ? await cpuSnapshot(pid) : undefined;
   const result = await new Promise<autocannon.Result>((resolveRun, reject) => {
     const instance = autocannon(
       {
-        url: `${target.url}${OPERATION_PATH}`,
+        url: `${server.baseUrl}${OPERATION_PATH}`,
         method: 'POST',
         headers: operation.headers,
         body: operation.body,
@@ -413,13 +433,13 @@ async function cannon(
         else resolveRun(done);
       },
     );
-    if (record) {
+    if (target) {
       instance.on('response', (_client, _status, _bytes, responseTime) => {
         target.recordLatency(responseTime);
       });
     }
   });
-  if (record) target.recordRun(result, before, await cpuSnapshot(target.serverPid));
+  if (target) target.recordRun(result, before, await cpuSnapshot(pid));
 }
 
 async function countLines(path: string): Promise<number> {
@@ -528,20 +548,24 @@ async function serviceAnswer(
   return { body: first.body, headers };
 }
 
+/** One format's measured rounds of each target, added up over the processes. */
+type FormatRuns = Record<TargetName, TargetRuns>;
+
 /**
- * One format on running services: its own baseline, a warm-up of every target, then the rounds in order and
- * in reverse, again and again (A B C C B A …).
+ * One format on one process of each server: its own baseline, a warm-up of every target, then this process's
+ * share of the rounds (passes `firstPass` on), recorded into `runs`. Returns what the service answered.
  */
 async function benchFormat(
-  backend: BackendResult['backend'],
+  label: string,
   format: Format,
   services: Services,
   demo: Seed,
   dir: string,
   baselineScript: string,
   settings: Settings,
-): Promise<FormatResult> {
-  const label = `${backend} ${format}`;
+  runs: FormatRuns,
+  firstPass: number,
+): Promise<Answer> {
   const operation = operationFor(format, demo);
   const answer = await serviceAnswer(label, format, services.service, operation);
   // Counting is measured on the JSON view, the operation's usual answer: the Markdown one runs the same path.
@@ -564,54 +588,30 @@ async function benchFormat(
     ['service', services.service],
     ...(metricsOff === undefined ? [] : [['metricsOff', metricsOff] as [TargetName, Server]]),
   ];
-  const runs = servers.map(([name, server]) => ({
-    name,
-    server,
-    target: new TargetRuns(server.baseUrl, server.child.pid),
-  }));
-  const names = runs.map((run) => TARGET_LABELS[run.name]).join(', ');
-  const { connections, durationS, warmupS } = settings;
+  const names = servers.map(([name]) => TARGET_LABELS[name]).join(', ');
+  const { connections, durationS, warmupS, rounds, processes } = settings;
   if (warmupS > 0) {
     progress(`${label}: warm-up ${warmupS} s each (discarded): ${names}`);
-    for (const run of runs) await cannon(run.target, operation, connections, warmupS, false);
+    for (const [, server] of servers) await cannon(server, undefined, operation, connections, warmupS);
   }
   // Each pass starts one target further along (A B C, B C A, C A B, …): a drift in the machine's background load
   // weighs on every target alike, and no target always follows the same one. (With A B C C B A, a twin of the
   // service measured as C came out 25-35 % cheaper per request than the service itself, always as B.) Each
   // round starts with a short discarded warm-up, so that no server is measured cold from sitting idle.
-  const { rounds } = settings;
+  const passes = rounds / processes;
   progress(
-    `${label}: measuring ${durationS} s each, in ${rounds} rounds, each from the next target: ${names}`,
+    `${label}: measuring ${passes} rounds of ${durationS / rounds} s each, each from the next target: ${names}`,
   );
-  for (let pass = 0; pass < rounds; pass++) {
-    const first = pass % runs.length;
-    for (const run of [...runs.slice(first), ...runs.slice(0, first)]) {
-      await cannon(run.target, operation, connections, ROUND_WARMUP_S, false);
-      await cannon(run.target, operation, connections, durationS / rounds, true);
+  for (let pass = firstPass; pass < firstPass + passes; pass++) {
+    const first = pass % servers.length;
+    for (const [name, server] of [...servers.slice(first), ...servers.slice(0, first)]) {
+      await cannon(server, undefined, operation, connections, ROUND_WARMUP_S);
+      await cannon(server, runs[name], operation, connections, durationS / rounds);
     }
   }
-  const results: Partial<Record<TargetName, TargetResult>> = {};
-  for (const run of runs) {
-    results[run.name] = {
-      measurement: run.target.measurement(),
-      memory: await memoryOf(run.server.child.pid),
-    };
-  }
+  for (const [name, server] of servers) runs[name].recordMemory(await memoryOf(server.child.pid));
   await baseline.child.stop();
-
-  const { baseline: baselineResult, service: serviceResult } = results;
-  if (baselineResult === undefined || serviceResult === undefined)
-    throw new BenchError(`${label}: a target was not measured`);
-  return {
-    format,
-    responseBytes: answer.body.length,
-    contentType: answer.headers['content-type'] ?? '',
-    targets: {
-      baseline: baselineResult,
-      service: serviceResult,
-      ...(results.metricsOff && { metricsOff: results.metricsOff }),
-    },
-  };
+  return answer;
 }
 
 /**
@@ -622,6 +622,7 @@ async function startMetricsOff(
   dir: string,
   databaseUrl: string,
   service: Server,
+  index: number,
 ): Promise<{ server: Server | undefined; skipped: string | undefined }> {
   const metrics = await send(`${service.baseUrl}/metrics`);
   if (metrics.status === 404) return { server: undefined, skipped: 'this build has no GET /metrics' };
@@ -629,7 +630,7 @@ async function startMetricsOff(
     dir,
     databaseUrl,
     { RATE_LIMIT_READS: UNREACHABLE_READ_LIMIT, METRICS: 'off' },
-    'service-metrics-off',
+    `service-metrics-off-${index}`,
   );
   if ((await send(`${server.baseUrl}/metrics`)).status !== 404) {
     await server.child.stop();
@@ -638,6 +639,12 @@ async function startMetricsOff(
   return { server, skipped: undefined };
 }
 
+/**
+ * One backend: BENCH_PROCESSES times, a fresh service (and one with METRICS=off) measured in every format
+ * beside a fresh baseline, each process taking its share of the rounds. Two processes of the same build
+ * differ by up to 20 % in CPU per request (code and heap laid out otherwise; their profiles match function
+ * for function), so one process's figure says as much about its luck as about the code.
+ */
 async function benchBackend(
   backend: BackendResult['backend'],
   databaseUrl: string,
@@ -648,42 +655,84 @@ async function benchBackend(
   await mkdir(dir, { recursive: true });
   progress(`${backend}: seeding the demo workspace`);
   const demo = await seed(databaseUrl);
-  const service = await startService(dir, databaseUrl, { RATE_LIMIT_READS: UNREACHABLE_READ_LIMIT });
-  progress(
-    `${backend}: service ready at ${service.baseUrl} (pid ${service.child.pid}, delivery worker on with DELIVERY_WORKERS=${DELIVERY_WORKERS}, RATE_LIMIT_READS=${UNREACHABLE_READ_LIMIT}, logs in ${service.logPath})`,
+  const runs = new Map<Format, FormatRuns>(
+    FORMATS.map((format) => [
+      format,
+      { baseline: new TargetRuns(), service: new TargetRuns(), metricsOff: new TargetRuns() },
+    ]),
   );
-  const metricsOff = await startMetricsOff(dir, databaseUrl, service);
-  if (metricsOff.server)
-    progress(`${backend}: service with METRICS=off ready at ${metricsOff.server.baseUrl}`);
-  else progress(`${backend}: the cost of metrics is not measured: ${metricsOff.skipped}`);
+  const answers = new Map<Format, Answer>();
+  let logLines = 0;
+  let logBytes = 0;
+  let metricsOffSkipped: string | undefined;
+  for (let index = 1; index <= settings.processes; index++) {
+    const of = settings.processes > 1 ? ` (process ${index} of ${settings.processes})` : '';
+    const service = await startService(
+      dir,
+      databaseUrl,
+      { RATE_LIMIT_READS: UNREACHABLE_READ_LIMIT },
+      `service-${index}`,
+    );
+    progress(
+      `${backend}: service${of} ready at ${service.baseUrl} (pid ${service.child.pid}, delivery worker on with DELIVERY_WORKERS=${DELIVERY_WORKERS}, RATE_LIMIT_READS=${UNREACHABLE_READ_LIMIT}, logs in ${service.logPath})`,
+    );
+    const metricsOff = await startMetricsOff(dir, databaseUrl, service, index);
+    metricsOffSkipped = metricsOff.skipped;
+    if (metricsOff.server)
+      progress(`${backend}: service with METRICS=off ready at ${metricsOff.server.baseUrl}`);
+    else progress(`${backend}: the cost of metrics is not measured: ${metricsOff.skipped}`);
 
-  const formats: FormatResult[] = [];
-  for (const format of FORMATS) {
-    formats.push(
-      await benchFormat(
-        backend,
+    for (const format of FORMATS) {
+      const label = `${backend} ${format}${of}`;
+      const formatRuns = runs.get(format);
+      if (formatRuns === undefined) throw new BenchError(`${label}: no runs`);
+      const answer = await benchFormat(
+        label,
         format,
         { service, metricsOff: metricsOff.server },
         demo,
         dir,
         baselineScript,
         settings,
-      ),
-    );
+        formatRuns,
+        (index - 1) * (settings.rounds / settings.processes),
+      );
+      const earlier = answers.get(format);
+      if (earlier !== undefined && !earlier.body.equals(answer.body))
+        throw new BenchError(`${label}: the service answers other bytes than its first process did`);
+      answers.set(format, answer);
+    }
+
+    await metricsOff.server?.child.stop();
+    await service.child.stop();
+    const { exitCode, signalCode } = service.child.process;
+    if (exitCode !== 0) {
+      progress(
+        `${backend}: warning: the service did not exit cleanly on SIGTERM (${exitCode ?? signalCode ?? '?'})`,
+      );
+    }
+    logBytes += (await stat(service.logPath)).size;
+    logLines += await countLines(service.logPath);
   }
 
-  await metricsOff.server?.child.stop();
-  await service.child.stop();
-  const { exitCode, signalCode } = service.child.process;
-  if (exitCode !== 0) {
-    progress(
-      `${backend}: warning: the service did not exit cleanly on SIGTERM (${exitCode ?? signalCode ?? '?'})`,
-    );
-  }
-  const logBytes = (await stat(service.logPath)).size;
-  const logLines = await countLines(service.logPath);
-
-  return { backend, formats, logLines, logBytes, metricsOffSkipped: metricsOff.skipped };
+  const formats = FORMATS.map((format): FormatResult => {
+    const answer = answers.get(format);
+    const formatRuns = runs.get(format);
+    if (answer === undefined || formatRuns === undefined)
+      throw new BenchError(`${backend} ${format}: not measured`);
+    return {
+      format,
+      responseBytes: answer.body.length,
+      contentType: answer.headers['content-type'] ?? '',
+      targets: {
+        baseline: formatRuns.baseline.result(),
+        service: formatRuns.service.result(),
+        ...(format === 'json' &&
+          metricsOffSkipped === undefined && { metricsOff: formatRuns.metricsOff.result() }),
+      },
+    };
+  });
+  return { backend, formats, logLines, logBytes, metricsOffSkipped };
 }
 
 // ---------------------------------------------------------------------------------------------- printing
@@ -930,7 +979,7 @@ async function main(): Promise<number> {
   const out: string[] = [
     '',
     `brand-agent benchmark: POST ${OPERATION_PATH}, ${settings.connections} connections, ${settings.durationS} s measured per target ` +
-      `and format after ${settings.warmupS} s warm-up; node ${process.version}, ${cpus().length} CPUs`,
+      `and format in ${settings.processes} process(es) of each server, each after ${settings.warmupS} s warm-up; node ${process.version}, ${cpus().length} CPUs`,
     `responses: ${responses}; latency from per-response timings; CPU µs/req: the server's user + system time ` +
       `over its measured rounds, per response`,
     '',
