@@ -642,8 +642,8 @@ async function startMetricsOff(
 /**
  * One backend: BENCH_PROCESSES times, a fresh service (and one with METRICS=off) measured in every format
  * beside a fresh baseline, each process taking its share of the rounds. Two processes of the same build
- * differ by up to 20 % in CPU per request (code and heap laid out otherwise; their profiles match function
- * for function), so one process's figure says as much about its luck as about the code.
+ * differ by up to 20 % in CPU per request (the same system calls and the same functions in their profiles,
+ * the time spread otherwise), so one process's figure says as much about its luck as about the code.
  */
 async function benchBackend(
   backend: BackendResult['backend'],
