@@ -548,26 +548,33 @@ async function serviceAnswer(
   return { body: first.body, headers };
 }
 
-/** One format's measured rounds of each target, added up over the processes. */
-type FormatRuns = Record<TargetName, TargetRuns>;
+/** One format over the processes: what the service answered, and each measured target's rounds, added up. */
+interface FormatRuns {
+  format: Format;
+  answer: Answer | undefined;
+  targets: Partial<Record<TargetName, TargetRuns>>;
+}
 
 /**
- * One format on one process of each server: its own baseline, a warm-up of every target, then this process's
- * share of the rounds (passes `firstPass` on), recorded into `runs`. Returns what the service answered.
+ * One format on process `index` (from 0) of each server: its own baseline, a warm-up of every target, then
+ * this process's share of the rounds, recorded into `runs`.
  */
 async function benchFormat(
   label: string,
-  format: Format,
   services: Services,
   demo: Seed,
   dir: string,
   baselineScript: string,
   settings: Settings,
   runs: FormatRuns,
-  firstPass: number,
-): Promise<Answer> {
+  index: number,
+): Promise<void> {
+  const { format } = runs;
   const operation = operationFor(format, demo);
   const answer = await serviceAnswer(label, format, services.service, operation);
+  if (runs.answer !== undefined && !runs.answer.body.equals(answer.body))
+    throw new BenchError(`${label}: the service answers other bytes than its first process did`);
+  runs.answer = answer;
   // Counting is measured on the JSON view, the operation's usual answer: the Markdown one runs the same path.
   const metricsOff = format === 'json' ? services.metricsOff : undefined;
   if (metricsOff !== undefined) {
@@ -602,16 +609,19 @@ async function benchFormat(
   progress(
     `${label}: measuring ${passes} rounds of ${durationS / rounds} s each, each from the next target: ${names}`,
   );
-  for (let pass = firstPass; pass < firstPass + passes; pass++) {
-    const first = pass % servers.length;
-    for (const [name, server] of [...servers.slice(first), ...servers.slice(0, first)]) {
+  const measured = servers.map(([name, server]) => ({
+    server,
+    target: (runs.targets[name] ??= new TargetRuns()),
+  }));
+  for (let pass = index * passes; pass < (index + 1) * passes; pass++) {
+    const first = pass % measured.length;
+    for (const { server, target } of [...measured.slice(first), ...measured.slice(0, first)]) {
       await cannon(server, undefined, operation, connections, ROUND_WARMUP_S);
-      await cannon(server, runs[name], operation, connections, durationS / rounds);
+      await cannon(server, target, operation, connections, durationS / rounds);
     }
   }
-  for (const [name, server] of servers) runs[name].recordMemory(await memoryOf(server.child.pid));
+  for (const { server, target } of measured) target.recordMemory(await memoryOf(server.child.pid));
   await baseline.child.stop();
-  return answer;
 }
 
 /**
@@ -622,7 +632,7 @@ async function startMetricsOff(
   dir: string,
   databaseUrl: string,
   service: Server,
-  index: number,
+  name: string,
 ): Promise<{ server: Server | undefined; skipped: string | undefined }> {
   const metrics = await send(`${service.baseUrl}/metrics`);
   if (metrics.status === 404) return { server: undefined, skipped: 'this build has no GET /metrics' };
@@ -630,7 +640,7 @@ async function startMetricsOff(
     dir,
     databaseUrl,
     { RATE_LIMIT_READS: UNREACHABLE_READ_LIMIT, METRICS: 'off' },
-    `service-metrics-off-${index}`,
+    name,
   );
   if ((await send(`${server.baseUrl}/metrics`)).status !== 404) {
     await server.child.stop();
@@ -655,52 +665,38 @@ async function benchBackend(
   await mkdir(dir, { recursive: true });
   progress(`${backend}: seeding the demo workspace`);
   const demo = await seed(databaseUrl);
-  const runs = new Map<Format, FormatRuns>(
-    FORMATS.map((format) => [
-      format,
-      { baseline: new TargetRuns(), service: new TargetRuns(), metricsOff: new TargetRuns() },
-    ]),
-  );
-  const answers = new Map<Format, Answer>();
+  const runs = FORMATS.map((format): FormatRuns => ({ format, answer: undefined, targets: {} }));
   let logLines = 0;
   let logBytes = 0;
   let metricsOffSkipped: string | undefined;
-  for (let index = 1; index <= settings.processes; index++) {
-    const of = settings.processes > 1 ? ` (process ${index} of ${settings.processes})` : '';
+  for (let index = 0; index < settings.processes; index++) {
+    const of = settings.processes > 1 ? ` (process ${index + 1} of ${settings.processes})` : '';
     const service = await startService(
       dir,
       databaseUrl,
       { RATE_LIMIT_READS: UNREACHABLE_READ_LIMIT },
-      `service-${index}`,
+      `service-${index + 1}`,
     );
     progress(
       `${backend}: service${of} ready at ${service.baseUrl} (pid ${service.child.pid}, delivery worker on with DELIVERY_WORKERS=${DELIVERY_WORKERS}, RATE_LIMIT_READS=${UNREACHABLE_READ_LIMIT}, logs in ${service.logPath})`,
     );
-    const metricsOff = await startMetricsOff(dir, databaseUrl, service, index);
+    const metricsOff = await startMetricsOff(dir, databaseUrl, service, `service-metrics-off-${index + 1}`);
     metricsOffSkipped = metricsOff.skipped;
     if (metricsOff.server)
       progress(`${backend}: service with METRICS=off ready at ${metricsOff.server.baseUrl}`);
     else progress(`${backend}: the cost of metrics is not measured: ${metricsOff.skipped}`);
 
-    for (const format of FORMATS) {
-      const label = `${backend} ${format}${of}`;
-      const formatRuns = runs.get(format);
-      if (formatRuns === undefined) throw new BenchError(`${label}: no runs`);
-      const answer = await benchFormat(
-        label,
-        format,
+    for (const formatRuns of runs) {
+      await benchFormat(
+        `${backend} ${formatRuns.format}${of}`,
         { service, metricsOff: metricsOff.server },
         demo,
         dir,
         baselineScript,
         settings,
         formatRuns,
-        (index - 1) * (settings.rounds / settings.processes),
+        index,
       );
-      const earlier = answers.get(format);
-      if (earlier !== undefined && !earlier.body.equals(answer.body))
-        throw new BenchError(`${label}: the service answers other bytes than its first process did`);
-      answers.set(format, answer);
     }
 
     await metricsOff.server?.child.stop();
@@ -715,20 +711,18 @@ async function benchBackend(
     logLines += await countLines(service.logPath);
   }
 
-  const formats = FORMATS.map((format): FormatResult => {
-    const answer = answers.get(format);
-    const formatRuns = runs.get(format);
-    if (answer === undefined || formatRuns === undefined)
-      throw new BenchError(`${backend} ${format}: not measured`);
+  const formats = runs.map(({ format, answer, targets }): FormatResult => {
+    const { baseline, service, metricsOff } = targets;
+    if (answer === undefined || baseline === undefined || service === undefined)
+      throw new BenchError(`${backend} ${format}: a target was not measured`);
     return {
       format,
       responseBytes: answer.body.length,
       contentType: answer.headers['content-type'] ?? '',
       targets: {
-        baseline: formatRuns.baseline.result(),
-        service: formatRuns.service.result(),
-        ...(format === 'json' &&
-          metricsOffSkipped === undefined && { metricsOff: formatRuns.metricsOff.result() }),
+        baseline: baseline.result(),
+        service: service.result(),
+        ...(metricsOff && { metricsOff: metricsOff.result() }),
       },
     };
   });
