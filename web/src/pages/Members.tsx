@@ -61,6 +61,7 @@ export function Members() {
   const { user } = useSignedIn();
   const membersPath = workspacePath(workspace.id, '/members');
   const members = useResource<{ members: Member[] }>(membersPath);
+  const listed = members.data?.members;
   const [notice, showNotice] = useNotice();
   const [removing, setRemoving] = useState<Member | null>(null);
   const resending = useSubmit();
@@ -137,7 +138,7 @@ export function Members() {
       )}
       <ProblemAlert error={members.error} />
       <ProblemAlert error={resending.error} />
-      {members.data === undefined ? (
+      {listed === undefined ? (
         members.loading && <p className="muted">Loading members…</p>
       ) : (
         <DataTable
@@ -163,7 +164,7 @@ export function Members() {
             },
             { header: 'Added', cell: (member) => <Time iso={member.created_at} /> },
           ]}
-          rows={members.data.members}
+          rows={listed}
           rowKey={(member) => member.user_id}
           actions={
             manage
@@ -179,7 +180,7 @@ export function Members() {
                         }}
                       />
                     )}
-                    {isOnlyOwner(member, members.data?.members ?? []) ? (
+                    {isOnlyOwner(member, listed) ? (
                       // The API refuses it (409 last_owner): say so instead of offering it.
                       <span
                         className="muted"
