@@ -54,9 +54,10 @@ import Database from 'better-sqlite3';
 import type { Insertable } from 'kysely';
 import pg from 'pg';
 import { z } from 'zod';
-import { newId } from '../src/core/base62.js';
+import { KeySigner } from '../src/core/key-signature.js';
 import { KEY_KINDS } from '../src/core/key-kinds.js';
 import { BRAND_KEY, hashKey } from '../src/core/secret-keys.js';
+import { SIGNING_SECRET_SETTING } from '../src/services/signed-keys.js';
 import { KEY_TABLES, type KeyColumns } from '../src/store/repositories/keys.js';
 import {
   BenchError,
@@ -170,8 +171,13 @@ function loadSettings(): Settings {
 /** Where the bulk-inserted keys go: the backend's own client, straight into the migrated schema. */
 interface KeySink {
   insert(rows: Insertable<KeyColumns>[]): Promise<void>;
+  /** The signing secret `seed` made (src/services/signed-keys.ts): keys are signed as the service signs them. */
+  signer(): Promise<KeySigner>;
   close(): Promise<void>;
 }
+
+const signerOf = (secret: string) =>
+  new KeySigner(BRAND_KEY, KEY_KINDS.brand.idPrefix, Buffer.from(secret, 'base64'));
 
 const KEY_COLUMNS = [
   'id',
@@ -198,6 +204,10 @@ function sqliteSink(path: string): KeySink {
       insertAll(rows);
       return Promise.resolve();
     },
+    signer: () => {
+      const row = db.prepare('SELECT value FROM settings WHERE name = ?').get(SIGNING_SECRET_SETTING);
+      return Promise.resolve(signerOf(z.object({ value: z.string() }).parse(row).value));
+    },
     close: () => {
       db.close();
       return Promise.resolve();
@@ -218,6 +228,12 @@ async function postgresSink(url: string): Promise<KeySink> {
         sql,
         KEY_COLUMNS.map((column) => rows.map((row) => row[column] ?? null)),
       );
+    },
+    signer: async () => {
+      const { rows } = await client.query('SELECT value FROM settings WHERE name = $1', [
+        SIGNING_SECRET_SETTING,
+      ]);
+      return signerOf(z.object({ value: z.string() }).parse(rows[0]).value);
     },
     close: () => client.end(),
   };
@@ -242,16 +258,18 @@ async function insertKeys(
 ): Promise<string[]> {
   const now = Date.now();
   const createdAt = new Date(now).toISOString();
-  const expiresAt = new Date(now + KEY_KINDS.brand.lifetimeDays * 86_400_000).toISOString();
+  const expiry = now + KEY_KINDS.brand.lifetimeDays * 86_400_000;
+  const expiresAt = new Date(expiry).toISOString();
+  const signer = await sink.signer();
   const kept: string[] = [];
   let reported = Date.now();
   for (let start = 0; start < count; start += INSERT_BATCH) {
     const rows: Insertable<KeyColumns>[] = [];
     for (let position = start; position < Math.min(count, start + INSERT_BATCH); position++) {
-      const key = BRAND_KEY.generate();
+      const { key, id } = signer.issue(workspaceId, expiry);
       if (keep(position)) kept.push(key);
       rows.push({
-        id: newId(KEY_KINDS.brand.idPrefix),
+        id,
         workspace_id: workspaceId,
         name: `scale ${position}`,
         key_hash: hashKey(key),

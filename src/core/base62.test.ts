@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeBase62, newId, randomBase62 } from './base62.js';
+import { decodeBase62, encodeBase62, newId, randomBase62 } from './base62.js';
 
 describe('randomBase62', () => {
   it('returns exactly the requested number of base62 characters', () => {
@@ -33,5 +33,16 @@ describe('newId', () => {
   it('prefixes the random part', () => {
     expect(newId('ws')).toMatch(/^ws_[0-9A-Za-z]{20}$/);
     expect(newId('kb', 12)).toMatch(/^kb_[0-9A-Za-z]{12}$/);
+  });
+});
+
+describe('decodeBase62', () => {
+  it('reads back what encodeBase62 wrote, padding included', () => {
+    for (const value of [0, 61, 62, 0xffffffff, 62 ** 8 - 1])
+      expect(decodeBase62(encodeBase62(value, 8))).toBe(value);
+  });
+
+  it('refuses a character outside the alphabet', () => {
+    expect(() => decodeBase62('ab-c')).toThrow(RangeError);
   });
 });

@@ -28,6 +28,17 @@ export function encodeBase62(value: number, width: number): string {
   return out.padStart(width, '0');
 }
 
+/** The value of a base62 numeral (at most 8 characters, so that it stays an exact integer). */
+export function decodeBase62(text: string): number {
+  let value = 0;
+  for (const character of text) {
+    const digit = BASE62_ALPHABET.indexOf(character);
+    if (digit < 0) throw new RangeError(`not a base62 digit: ${character}`);
+    value = value * 62 + digit;
+  }
+  return value;
+}
+
 /** An opaque, unguessable identifier such as `ws_3kTq…`. */
 export function newId(prefix: string, length = 20): string {
   return `${prefix}_${randomBase62(length)}`;

@@ -17,14 +17,16 @@ export interface KeyFormat {
   readonly prefix: string;
   readonly length: number;
   generate(): string;
+  /** `body` (the prefix and 30 characters) with its checksum: a key of this format. */
+  withChecksum(body: string): string;
   /** Why `token` cannot be a key of this kind, or undefined when it is well formed. */
   formatProblem(token: string): KeyFormatProblem | undefined;
   /** What listings show instead of the secret: the prefix with the first 4 random characters, and the last 4. */
   hint(key: string): { prefix: string; last4: string };
 }
 
-function checksum(body: string): string {
-  return encodeBase62(crc32(body), CHECKSUM_LENGTH);
+function withChecksum(body: string): string {
+  return body + encodeBase62(crc32(body), CHECKSUM_LENGTH);
 }
 
 function defineKeyFormat(prefix: string): KeyFormat {
@@ -32,15 +34,11 @@ function defineKeyFormat(prefix: string): KeyFormat {
   return {
     prefix,
     length: prefix.length + RANDOM_LENGTH + CHECKSUM_LENGTH,
-    generate() {
-      const body = prefix + randomBase62(RANDOM_LENGTH);
-      return body + checksum(body);
-    },
+    generate: () => withChecksum(prefix + randomBase62(RANDOM_LENGTH)),
+    withChecksum,
     formatProblem(token) {
       if (!shape.test(token)) return 'format';
-      return checksum(token.slice(0, -CHECKSUM_LENGTH)) === token.slice(-CHECKSUM_LENGTH)
-        ? undefined
-        : 'checksum';
+      return withChecksum(token.slice(0, -CHECKSUM_LENGTH)) === token ? undefined : 'checksum';
     },
     hint(key) {
       return { prefix: key.slice(0, prefix.length + 4), last4: key.slice(-4) };

@@ -233,6 +233,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   if (metrics) {
     metrics.watchCache('brands', services.reader.cacheStats);
     metrics.watchCache('keys', services.credentials.cacheStats);
+    metrics.watchKeySignatures(services.credentials.signatureStats);
     metrics.watchChangeFeed(options.store.changes);
     metrics.watchDeliveryQueue(deliveryQueueDepth(options.store));
     if (services.readLimits?.throughRedis) metrics.watchReadLimits(services.readLimits);

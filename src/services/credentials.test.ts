@@ -35,7 +35,9 @@ function fixture() {
         lookups.push(kind);
         return Promise.resolve(hashes.includes(hashKey(keys[kind])) ? [record(kind)] : []);
       },
+      revokedHashes: () => Promise.resolve([]),
     },
+    settings: { getOrCreate: (_name: string, value: string) => Promise.resolve(value) },
     workspaces: {
       get: (id: string) => Promise.resolve(['ws_a', 'ws_b'].includes(id) ? { id } : undefined),
       getMember: () => Promise.resolve(undefined),

@@ -10,11 +10,13 @@ import {
   type Surface,
 } from '../core/key-kinds.js';
 import { brandKeyStatus, type BrandKeyTimes, lifecycleTimes } from '../core/key-lifecycle.js';
+import type { SignedKeyFacts } from '../core/key-signature.js';
 import { can, type Permission } from '../core/roles.js';
 import { hashKey, KEY_FORMATS, looksLikeJwt } from '../core/secret-keys.js';
 import type { KeyCredential, KeysRepository, MembershipRecord, Store } from '../store/store.js';
 import { FeedCache, type MaybePromise } from './feed-cache.js';
 import type { CacheStats } from './metrics.js';
+import { type SignatureStats, SignedKeys } from './signed-keys.js';
 import type { TokenService, UserPrincipal } from './tokens.js';
 import type { UsageRecorder } from './usage.js';
 
@@ -43,6 +45,12 @@ export interface PresentedCredentials {
   /** The console's session cookie, where the surface takes it. */
   sessionCookie?: string | undefined;
 }
+
+/**
+ * The workspace a request names, read from its body when asked: a signed key of that workspace that the cache
+ * does not hold is verified by its signature instead of a lookup (src/services/signed-keys.ts).
+ */
+export type WorkspaceClaim = () => Promise<string | undefined>;
 
 /** How a surface refuses what it does not take, and what it takes a token of no key prefix for. */
 interface SurfaceRules {
@@ -117,6 +125,25 @@ function keyLookup(keys: KeysRepository, kind: KeyKindId): DataLoader<string, Ke
   );
 }
 
+/** The principal of a key its signature verified (src/services/signed-keys.ts): active, and not revoked. */
+function signedKeyPrincipal(
+  keyKind: KeyKindId,
+  token: string,
+  workspaceId: string,
+  { id, expiresAt }: SignedKeyFacts,
+): KeyPrincipal {
+  return {
+    kind: 'key',
+    keyKind,
+    id,
+    workspaceId,
+    prefix: KEY_FORMATS[keyKind].hint(token).prefix,
+    expiresHeader: new Date(expiresAt).toISOString(),
+    expiresAt,
+    revokedAt: null,
+  };
+}
+
 function toKeyPrincipal(keyKind: KeyKindId, record: KeyCredential): KeyPrincipal {
   // Each timestamp parsed once: a read that misses the key cache pays for this.
   const { expiresAt, revokedAt } = lifecycleTimes(record);
@@ -146,25 +173,35 @@ export function requireKeyPermission(principal: Principal, permission: Permissio
 /**
  * Authentication and authorization for every surface (README "Errors" and "Management API"): who a request's
  * credential is, and whether it may do something in a workspace. Keys are checked format → checksum →
- * cache → store → lifecycle; expiry and revocation are judged against the clock on every request, never
- * cached as a verdict. A cached key is answered synchronously: the read operation's hot path awaits nothing.
+ * cache → signature or store → lifecycle; expiry and revocation are judged against the clock on every request,
+ * never cached as a verdict. A cached key is answered synchronously: the read operation's hot path awaits
+ * nothing.
  */
 export class Credentials {
   private readonly keys: FeedCache<KeyPrincipal>;
+  private readonly signed: SignedKeys;
   private readonly lookups: Record<KeyKindId, DataLoader<string, KeyCredential | undefined>>;
 
   constructor(
-    private readonly store: Pick<Store, 'keys' | 'workspaces' | 'changes'>,
+    private readonly store: Pick<Store, 'keys' | 'settings' | 'workspaces' | 'changes'>,
     private readonly clock: Clock,
     private readonly tokens: TokenService,
     private readonly usage?: UsageRecorder,
   ) {
     this.keys = new FeedCache(store.changes, { maxEntries: MAX_CACHED_KEYS }, (key) => key.workspaceId);
+    this.signed = new SignedKeys(store, clock);
     this.lookups = mapKeyKinds((kind) => keyLookup(store.keys, kind.id));
   }
 
-  /** The principal behind the credentials of a request made to `surface`; throws its 401 (or 403) problem. */
-  resolve(presented: PresentedCredentials, surface: Surface): MaybePromise<Principal> {
+  /**
+   * The principal behind the credentials of a request made to `surface`; throws its 401 (or 403) problem.
+   * @param claim the workspace the request names, where it can be read: spares a signed key's lookup.
+   */
+  resolve(
+    presented: PresentedCredentials,
+    surface: Surface,
+    claim?: WorkspaceClaim,
+  ): MaybePromise<Principal> {
     const rules = SURFACES[surface];
     const header = presented.authorization;
     if (header === undefined || header === '') {
@@ -182,10 +219,14 @@ export class Credentials {
       return this.tokens.verify(token);
     }
     if (!kind.surfaces.includes(surface)) throw rules.otherKind(kind);
-    return this.verifyKey(kind.id, token);
+    return this.verifyKey(kind.id, token, claim);
   }
 
-  private verifyKey(keyKind: KeyKindId, token: string): MaybePromise<KeyPrincipal> {
+  private verifyKey(
+    keyKind: KeyKindId,
+    token: string,
+    claim: WorkspaceClaim | undefined,
+  ): MaybePromise<KeyPrincipal> {
     const hash = hashKey(token);
     // The format (checksum included) is checked on the way to the store: a key cached under this hash is this
     // very token, checked when it was loaded, so a cached read skips the check. (A load throws at once, so a
@@ -193,7 +234,16 @@ export class Credentials {
     const load = (): Promise<KeyPrincipal | undefined> => {
       if (KEY_FORMATS[keyKind].formatProblem(token) !== undefined)
         throw new AppError(KEY_KINDS[keyKind].problems.malformed, { reason: 'format' });
-      return this.lookups[keyKind].load(hash).then((record) => record && toKeyPrincipal(keyKind, record));
+      const lookup = () =>
+        this.lookups[keyKind].load(hash).then((record) => record && toKeyPrincipal(keyKind, record));
+      if (claim === undefined || !this.signed.ready(keyKind)) return lookup();
+      const bySignature = (workspaceId: string): KeyPrincipal | undefined => {
+        const facts = this.signed.verify(keyKind, token, hash, workspaceId, this.clock.now());
+        return facts && signedKeyPrincipal(keyKind, token, workspaceId, facts);
+      };
+      return claim().then(
+        (workspaceId) => (workspaceId === undefined ? undefined : bySignature(workspaceId)) ?? lookup(),
+      );
     };
     const key = KEY_KINDS[keyKind].cached ? this.keys.get(hash, load) : load();
     return key instanceof Promise
@@ -272,7 +322,18 @@ export class Credentials {
     return this.keys.stats;
   }
 
+  /** Whether a key of `kind` that the cache misses is verified by its signature now, rather than looked up. */
+  verifiesBySignature(kind: KeyKindId): boolean {
+    return this.signed.ready(kind);
+  }
+
+  /** What verifying by signature counted, for /metrics. */
+  get signatureStats(): SignatureStats {
+    return this.signed.stats;
+  }
+
   close(): void {
     this.keys.close();
+    this.signed.close();
   }
 }

@@ -12,6 +12,7 @@ import type { KeyRecord } from '../store/store.js';
 import { type Actor, recordAudit } from './audit.js';
 import type { Deps } from './deps.js';
 import { type EventRepositories, publishEvent } from './events.js';
+import { loadKeySigner } from './signed-keys.js';
 import type { UsageRecorder } from './usage.js';
 import { requireWorkspace } from './workspaces.js';
 
@@ -29,7 +30,7 @@ export interface KeyInput {
 }
 
 /** What managing keys touches. */
-type KeyDeps = Deps<'keys' | 'audit' | 'workspaces' | EventRepositories>;
+type KeyDeps = Deps<'keys' | 'audit' | 'settings' | 'workspaces' | EventRepositories>;
 
 export function toKeyView(record: KeyRecord, now: number): KeyView {
   return {
@@ -53,9 +54,22 @@ function keyNotFound(kindId: KeyKindId, workspaceId: string, keyId: string): App
 }
 
 /** When a key created at `now` expires: after `days` when given, else after its kind's lifetime, if it has one. */
-function keyExpiry(kindId: KeyKindId, now: number, days: number | undefined): string | null {
+function keyExpiry(kindId: KeyKindId, now: number, days: number | undefined): number | null {
   const lifetime = days ?? KEY_KINDS[kindId].lifetimeDays;
-  return lifetime === null ? null : new Date(now + lifetime * DAY_MS).toISOString();
+  return lifetime === null ? null : now + lifetime * DAY_MS;
+}
+
+/** A new key and its id: signed for its workspace where its kind is (src/services/signed-keys.ts). */
+async function newKey(
+  kindId: KeyKindId,
+  deps: KeyDeps,
+  workspaceId: string,
+  expiresAt: number | null,
+): Promise<{ key: string; id: string }> {
+  // A signature carries an expiry: a key that never expires is not signed.
+  const signer = expiresAt === null ? undefined : await loadKeySigner(deps.store, kindId);
+  if (signer !== undefined && expiresAt !== null) return signer.issue(workspaceId, expiresAt);
+  return { key: KEY_FORMATS[kindId].generate(), id: newId(KEY_KINDS[kindId].idPrefix) };
 }
 
 async function createKey(
@@ -67,18 +81,19 @@ async function createKey(
   const name = parseInput(nameSchema, input.name, 'name');
   const days = parseInput(keyDaysSchema.optional(), input.expiresInDays, 'expires_in_days');
   await requireWorkspace(deps, input.workspaceId);
-  const { idPrefix, auditTarget } = KEY_KINDS[kindId];
-  const key = KEY_FORMATS[kindId].generate();
+  const { auditTarget } = KEY_KINDS[kindId];
   const now = deps.clock.now();
+  const expiresAt = keyExpiry(kindId, now, days);
+  const { key, id } = await newKey(kindId, deps, input.workspaceId, expiresAt);
   const record: KeyRecord = {
-    id: newId(idPrefix),
+    id,
     workspaceId: input.workspaceId,
     name,
     keyHash: hashKey(key),
     ...KEY_FORMATS[kindId].hint(key),
     createdBy: actor.kind === 'user' ? actor.userId : null,
     createdAt: new Date(now).toISOString(),
-    expiresAt: keyExpiry(kindId, now, days),
+    expiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString(),
     revokedAt: null,
     lastUsedAt: null,
   };

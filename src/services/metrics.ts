@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { ChangeFeed } from '../store/change-feed.js';
 import type { Store } from '../store/store.js';
+import type { SignatureStats } from './signed-keys.js';
 
 /** The label of every request no route matched: neither a raw URL (it may hold a key) nor unbounded series. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -188,7 +189,7 @@ export class Metrics {
     cacheCounter('hits', 'Lookups answered from memory, by cache.');
     cacheCounter(
       'misses',
-      'Lookups that went to the database, by cache (all of them while the change feed is down).',
+      'Lookups not answered from memory, by cache (all of them while the change feed is down): loaded from the database, or for keys verified by their signature (brand_context_keys_verified_by_signature_total).',
     );
     cacheCounter(
       'evictions',
@@ -268,6 +269,19 @@ export class Metrics {
   /** Exports a cache's counts, read when scraped. */
   watchCache(name: string, stats: CacheStats): void {
     this.caches.set(name, stats);
+  }
+
+  /** Exports how many keys their signature verified (src/services/signed-keys.ts), read when scraped. */
+  watchKeySignatures(stats: SignatureStats): void {
+    new Counter({
+      name: 'brand_context_keys_verified_by_signature_total',
+      help: 'Keys the key cache did not hold that their signature verified for the workspace asked, with no database lookup (the rest of the key cache misses went to the database).',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(stats.verified);
+      },
+    });
   }
 
   watchChangeFeed(changes: ChangeFeed): void {

@@ -175,6 +175,11 @@ export interface KeysRepository {
   findByHashes(kind: KeyKindId, keyHashes: readonly string[]): Promise<KeyCredential[]>;
   /** Newest first. */
   list(kind: KeyKindId, workspaceId: string): Promise<KeyRecord[]>;
+  /**
+   * The hashes of the revoked keys of `kind` that expire after `expiringAfter`, of one workspace or of all
+   * (src/services/signed-keys.ts keeps them in memory).
+   */
+  revokedHashes(kind: KeyKindId, options: { workspaceId?: string; expiringAfter: string }): Promise<string[]>;
   /** Sets `revoked_at` unless already set; undefined if the workspace has no such key. */
   revoke(
     kind: KeyKindId,

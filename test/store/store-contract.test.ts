@@ -304,6 +304,36 @@ describeEachBackend('Store contract', (backend) => {
       });
       expect(await store.keys.revoke('brand', ws.id, 'bk_missing', at(8))).toBeUndefined();
     });
+
+    it('lists the hashes of revoked keys not yet expired, of one workspace or of all, and of one kind', async () => {
+      const ws = workspace();
+      const other = workspace();
+      await store.workspaces.create(ws, emptyBrand());
+      await store.workspaces.create(other, emptyBrand());
+      const live = brandKey(ws.id, { expiresAt: at(30) });
+      const revoked = brandKey(ws.id, { expiresAt: at(30) });
+      const revokedButExpired = brandKey(ws.id, { expiresAt: at(5) });
+      const revokedElsewhere = brandKey(other.id, { expiresAt: at(30) });
+      const revokedApiKey = apiKey(ws.id, { expiresAt: at(30) });
+      for (const key of [live, revoked, revokedButExpired, revokedElsewhere])
+        await store.keys.create('brand', key);
+      await store.keys.create('api', revokedApiKey);
+      for (const key of [revoked, revokedButExpired, revokedElsewhere])
+        await store.keys.revoke('brand', key.workspaceId, key.id, at(3));
+      await store.keys.revoke('api', ws.id, revokedApiKey.id, at(3));
+
+      expect(await store.keys.revokedHashes('brand', { workspaceId: ws.id, expiringAfter: at(10) })).toEqual([
+        revoked.keyHash,
+      ]);
+      // The whole database's: other tests' revoked keys may be there too.
+      const everywhere = await store.keys.revokedHashes('brand', { expiringAfter: at(10) });
+      expect(everywhere).toEqual(expect.arrayContaining([revoked.keyHash, revokedElsewhere.keyHash]));
+      for (const absent of [live, revokedButExpired, revokedApiKey])
+        expect(everywhere).not.toContain(absent.keyHash);
+      expect(await store.keys.revokedHashes('api', { workspaceId: ws.id, expiringAfter: at(10) })).toEqual([
+        revokedApiKey.keyHash,
+      ]);
+    });
   });
 
   describe('campaigns', () => {

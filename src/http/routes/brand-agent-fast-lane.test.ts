@@ -1,6 +1,6 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { AppError } from '../../core/errors.js';
 import { BRAND_KEY } from '../../core/secret-keys.js';
 import { OPERATOR } from '../../services/audit.js';
@@ -374,13 +374,26 @@ describeEachBackend('The read operation’s fast lane, on its own', (backend) =>
     expect(learned?.access).toBeUndefined();
   });
 
-  it('hands an unknown key to the router with its refusal, before reading the body', async () => {
+  it('hands an unknown key to the router with its refusal and the body it read for the workspace the signature needs', async () => {
     const f = fixture();
-    expect((await sendOverHttp(port, usualRead(f, { key: BRAND_KEY.generate() }))).status).toBe(418);
+    await vi.waitFor(() => {
+      expect(f.app.services.credentials.verifiesBySignature('brand')).toBe(true);
+    });
+    const read = usualRead(f, { key: BRAND_KEY.generate() });
+    expect((await sendOverHttp(port, read)).status).toBe(418);
     const [handed] = routed();
     await expect(handed?.learned?.principal).rejects.toMatchObject({ code: 'invalid_key' });
-    expect(handed?.learned?.body).toBeUndefined();
+    expect(handed?.learned?.body).toEqual(Buffer.from(read.body));
     expect(handed?.learned?.limit).toBeUndefined();
+  });
+
+  it('hands a malformed key to the router with its refusal, before reading the body', async () => {
+    const f = fixture();
+    const key = BRAND_KEY.generate();
+    expect((await sendOverHttp(port, usualRead(f, { key: `${key.slice(0, -1)}!` }))).status).toBe(418);
+    const [handed] = routed();
+    await expect(handed?.learned?.principal).rejects.toMatchObject({ code: 'malformed_key' });
+    expect(handed?.learned?.body).toBeUndefined();
   });
 
   it('hands a read over its budget to the router with the 429, before reading the body', async () => {

@@ -3,22 +3,35 @@ import type { FastifyBaseLogger } from 'fastify';
 import { levels } from 'pino';
 import { brandView } from '../../core/brand-views.js';
 import type { ServedBrand } from '../../services/brand-reader.js';
-import type { Principal } from '../../services/credentials.js';
+import type { Principal, WorkspaceClaim } from '../../services/credentials.js';
 import type { MaybePromise } from '../../services/feed-cache.js';
 import type { Metrics } from '../../services/metrics.js';
 import { ifNoneMatchMatches } from '../conditional.js';
 import type { AppServices } from '../context.js';
 import { requestId } from '../request-id.js';
 import { parsedAtOnce, QUICK_JSON_LENGTH } from '../request-input.js';
+import type { CapturedBody } from '../captured-body.js';
 import type { FastLane } from '../transport.js';
 import { type HandedOverRead, handedOver } from './brand-agent-handover.js';
-import { BRAND_AGENT_PATH, isJson, isUsualBody, VIEW_CACHE_CONTROL } from './brand-agent.js';
+import { BRAND_AGENT_PATH, isJson, isUsualBody, type UsualBody, VIEW_CACHE_CONTROL } from './brand-agent.js';
 
 /** A step's failure as the route will meet it: a rejection, handled here so that none goes unhandled. */
 function failed(error: unknown): Promise<never> {
   const rejection = Promise.reject(error instanceof Error ? error : new Error(String(error)));
   rejection.catch(() => undefined);
   return rejection;
+}
+
+/** A body as taken, and the usual read it asks, if it is one (anything else is the route's to parse). */
+interface TakenBody {
+  body: CapturedBody;
+  read: UsualBody | undefined;
+}
+
+function takenBody(body: CapturedBody): TakenBody {
+  if (body instanceof Error) return { body, read: undefined };
+  const parsed = parsedAtOnce(body.toString());
+  return { body, read: parsed !== undefined && isUsualBody(parsed.value) ? parsed.value : undefined };
 }
 
 /** pino's number for debug, the level at which the access log writes a line per successful read. */
@@ -61,11 +74,28 @@ export function brandAgentFastLane(
     // Before anything that may wait: the body usually comes in the same read as the headers, right after them.
     request.captureBody();
     const started = performance.now();
+    /** The body and the read it asks, once taken: by the claim of a signed key, or after the credential. */
+    let taken: Promise<TakenBody> | undefined;
     /** The route reads the body itself unless `learned` has it: what was captured goes back into the stream. */
     const handOver = (learned: HandedOverRead): void => {
+      if (taken !== undefined && learned.body === undefined) {
+        void taken.then(({ body }) => {
+          handOver({ ...learned, body });
+        });
+        return;
+      }
       request.releaseBody();
       handedOver(request, learned);
       route(request, response);
+    };
+    /** A key the cache does not hold may be verified by its signature for the workspace the body names. */
+    const claim: WorkspaceClaim = () => {
+      taken = new Promise((resolve) => {
+        request.takeBody((body) => {
+          resolve(takenBody(body));
+        });
+      });
+      return taken.then(({ read }) => read?.workspace_id);
     };
 
     const answer = (principal: Principal, limit: string | undefined, served: ServedBrand): void => {
@@ -95,15 +125,14 @@ export function brandAgentFastLane(
       principal: Principal,
       learned: HandedOverRead,
       limit: string | undefined,
-      body: Buffer,
+      { body, read }: TakenBody,
     ): void => {
       learned.body = body;
-      const parsed = parsedAtOnce(body.toString());
-      if (parsed === undefined || !isUsualBody(parsed.value) || parsed.value.action !== 'context') {
+      if (body instanceof Error || read === undefined || read.action !== 'context') {
+        // A body cut short (the client went away) is the route's to answer, as it would have.
         handOver(learned);
         return;
       }
-      const read = parsed.value;
       let access: MaybePromise<unknown>;
       try {
         access = credentials.authorize(principal, read.workspace_id, 'brand.read');
@@ -145,10 +174,14 @@ export function brandAgentFastLane(
     };
 
     const readBody = (principal: Principal, learned: HandedOverRead, limit: string | undefined): void => {
+      if (taken !== undefined) {
+        void taken.then((body) => {
+          afterBody(principal, learned, limit, body);
+        });
+        return;
+      }
       request.takeBody((body) => {
-        // A body cut short (the client went away) is the route's to answer, as it would have.
-        if (body instanceof Error) handOver({ ...learned, body });
-        else afterBody(principal, learned, limit, body);
+        afterBody(principal, learned, limit, takenBody(body));
       });
     };
 
@@ -172,7 +205,7 @@ export function brandAgentFastLane(
 
     let principal: MaybePromise<Principal>;
     try {
-      principal = credentials.resolve({ authorization: headers.authorization }, 'read');
+      principal = credentials.resolve({ authorization: headers.authorization }, 'read', claim);
     } catch (error) {
       handOver({ principal: failed(error) });
       return;

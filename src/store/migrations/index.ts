@@ -6,6 +6,7 @@ import * as signedOutSessions from './0004_signed_out_sessions.js';
 import * as webhooks from './0005_webhooks.js';
 import * as email from './0006_email.js';
 import * as keyFillfactor from './0007_key_fillfactor.js';
+import * as revokedKeys from './0008_revoked_keys.js';
 
 /** Migrations are bundled as modules (not read from a folder) so the built CLI finds them wherever it runs. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005_webhooks': webhooks,
   '0006_email': email,
   '0007_key_fillfactor': keyFillfactor,
+  '0008_revoked_keys': revokedKeys,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -160,6 +160,19 @@ export class KeysTables implements KeysRepository {
     return rows.map(toKey);
   }
 
+  async revokedHashes(
+    kind: KeyKindId,
+    { workspaceId, expiringAfter }: { workspaceId?: string; expiringAfter: string },
+  ): Promise<string[]> {
+    let query = this.session.db
+      .selectFrom(KEY_TABLES[kind])
+      .select('key_hash')
+      .where('revoked_at', 'is not', null)
+      .where('expires_at', '>', expiringAfter);
+    if (workspaceId !== undefined) query = query.where('workspace_id', '=', workspaceId);
+    return (await query.execute()).map((row) => row.key_hash);
+  }
+
   revoke(
     kind: KeyKindId,
     workspaceId: string,
