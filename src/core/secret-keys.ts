@@ -4,9 +4,10 @@ import { encodeBase62, randomBase62 } from './base62.js';
 import { KEY_KIND_LIST, type KeyKindId, mapKeyKinds } from './key-kinds.js';
 
 /**
- * Secret keys have GitHub's token shape: a fixed prefix, 30 random base62 characters and a 6-character
- * base62 CRC32 of everything before it. Secret scanners can recognise the prefix, and a mistyped key is
- * rejected from its checksum alone, without touching the database.
+ * Secret keys have GitHub's token shape: a fixed prefix, 30 base62 characters (random, or for brand read
+ * keys signed, src/core/key-signature.ts) and a 6-character base62 CRC32 of everything before it. Secret
+ * scanners can recognise the prefix, and a mistyped key is rejected from its checksum alone, without touching
+ * the database.
  */
 const RANDOM_LENGTH = 30;
 const CHECKSUM_LENGTH = 6;
