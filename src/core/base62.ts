@@ -28,12 +28,16 @@ export function encodeBase62(value: number, width: number): string {
   return out.padStart(width, '0');
 }
 
+/** Each ASCII character's base62 digit, -1 for the rest. */
+const DIGIT_OF = new Int8Array(128).fill(-1);
+for (let digit = 0; digit < 62; digit++) DIGIT_OF[BASE62_ALPHABET.charCodeAt(digit)] = digit;
+
 /** The value of a base62 numeral (at most 8 characters, so that it stays an exact integer). */
 export function decodeBase62(text: string): number {
   let value = 0;
-  for (const character of text) {
-    const digit = BASE62_ALPHABET.indexOf(character);
-    if (digit < 0) throw new RangeError(`not a base62 digit: ${character}`);
+  for (let at = 0; at < text.length; at++) {
+    const digit = DIGIT_OF[text.charCodeAt(at)] ?? -1;
+    if (digit < 0) throw new RangeError(`not a base62 digit: ${text.charAt(at)}`);
     value = value * 62 + digit;
   }
   return value;
