@@ -25,8 +25,9 @@
  * Environment:
  *   BENCH_SCALE_KEYS          keys in the full store (default 1000000; CI uses 50000)
  *   BENCH_SCALE_WORKING_SET   keys of the large working set, above the 10,000-key cache (default 50000)
- *   BENCH_SCALE_DURATION      measured seconds per working set and store (default 4), run as two halves in
- *                             ABBA order (1,000 keys, large, large, 1,000 keys) after a 1 s warm-up of each
+ *   BENCH_SCALE_DURATION      measured seconds per working set and store (default 8), run as four segments
+ *                             each in alternating pairs (1,000 keys, large, large, 1,000 keys, 1,000 keys,
+ *                             large, large, 1,000 keys) after a 1 s warm-up of each
  *   BENCH_SCALE_CONNECTIONS   concurrent connections (default 10)
  *   BENCH_SCALE_COLD_STARTS   cold starts timed on each backend's full store (default 3; one on the small
  *                             store beside them); the median is the figure
@@ -72,6 +73,7 @@ import {
   formatTable,
   freePort,
   Latencies,
+  type Memory,
   memoryOf,
   numberFromEnv,
   progress,
@@ -151,7 +153,7 @@ function loadSettings(): Settings {
   return {
     keys,
     workingSet,
-    durationS: numberFromEnv('BENCH_SCALE_DURATION', 4, wholeAtLeast(2), 'a whole number of seconds >= 2'),
+    durationS: numberFromEnv('BENCH_SCALE_DURATION', 8, wholeAtLeast(2), 'a whole number of seconds >= 2'),
     connections: numberFromEnv('BENCH_SCALE_CONNECTIONS', 10, wholeAtLeast(1), 'an integer >= 1'),
     coldStarts: numberFromEnv('BENCH_SCALE_COLD_STARTS', 3, wholeAtLeast(1), 'an integer >= 1'),
     revocations: numberFromEnv('BENCH_SCALE_REVOCATIONS', 100, wholeAtLeast(1), 'an integer >= 1'),
@@ -475,9 +477,13 @@ interface StoreResult {
   coldStarts: ColdStart[];
 }
 
+/** Each working set is measured in this many segments, in alternating pairs (A B, B A, A B, B A). */
+const SEGMENTS = 4;
+
 /**
- * Both working sets on one running service: a warm-up of each, then ABBA halves (1,000 keys, large, large,
- * 1,000 keys) so that background load drifting during the run weighs on both alike.
+ * Both working sets on one running service: a warm-up of each, then SEGMENTS segments of each in alternating
+ * pairs, so that the machine's speed drifting during the run (a shared VM's moves by tens of % from one
+ * second to the next) weighs on both alike.
  */
 async function measureStore(
   label: string,
@@ -494,42 +500,37 @@ async function measureStore(
   progress(`${label}: warm-up ${WARMUP_S} s per working set`);
   await cannon({ ...base, keys: small, durationS: WARMUP_S }).done;
   await cannon({ ...base, keys: large, durationS: WARMUP_S }).done;
-  const half = settings.durationS / 2;
-  const smallRuns = new LoadRuns();
-  const largeRuns = new LoadRuns();
-  const smallHits = new HitRatio();
-  const largeHits = new HitRatio();
-  const measureHalf = async (keys: KeyCycle, runs: LoadRuns, hits: HitRatio) => {
+  const segment = settings.durationS / SEGMENTS;
+  /** One working set's measuring: its segments' load and key cache counts, and the RSS after its last. */
+  const measuring = (keys: KeyCycle) => ({
+    keys,
+    runs: new LoadRuns(),
+    hits: new HitRatio(),
+    memory: undefined as Memory | undefined,
+  });
+  const smallSet = measuring(small);
+  const largeSet = measuring(large);
+  const measure = async (set: ReturnType<typeof measuring>) => {
     const before = await keyCacheCounts(service);
-    runs.add(await cannon({ ...base, keys, durationS: half }, runs).done);
-    hits.add(before, await keyCacheCounts(service));
+    set.runs.add(await cannon({ ...base, keys: set.keys, durationS: segment }, set.runs).done);
+    set.hits.add(before, await keyCacheCounts(service));
+    set.memory = await memoryOf(service.child.pid);
   };
   progress(
-    `${label}: measuring ${settings.durationS} s per working set (${small.size} and ${large.size} keys), in halves`,
+    `${label}: measuring ${settings.durationS} s per working set (${small.size} and ${large.size} keys), in ${SEGMENTS} segments each`,
   );
-  await measureHalf(small, smallRuns, smallHits);
-  await measureHalf(large, largeRuns, largeHits);
-  await measureHalf(large, largeRuns, largeHits);
-  const afterLarge = await memoryOf(service.child.pid);
-  await measureHalf(small, smallRuns, smallHits);
-  const afterSmall = await memoryOf(service.child.pid);
-  return {
-    storeKeys,
-    small: {
-      keys: small.size,
-      load: smallRuns.load(),
-      hitRatio: smallHits.ratio(),
-      rssMb: afterSmall?.rssMb ?? Number.NaN,
-      peakRssMb: afterSmall?.peakMb ?? Number.NaN,
-    },
-    large: {
-      keys: large.size,
-      load: largeRuns.load(),
-      hitRatio: largeHits.ratio(),
-      rssMb: afterLarge?.rssMb ?? Number.NaN,
-      peakRssMb: afterLarge?.peakMb ?? Number.NaN,
-    },
-  };
+  for (let pair = 0; pair < SEGMENTS; pair++) {
+    const order = pair % 2 === 0 ? [smallSet, largeSet] : [largeSet, smallSet];
+    for (const set of order) await measure(set);
+  }
+  const resultOf = (set: ReturnType<typeof measuring>): WorkingSetResult => ({
+    keys: set.keys.size,
+    load: set.runs.load(),
+    hitRatio: set.hits.ratio(),
+    rssMb: set.memory?.rssMb ?? Number.NaN,
+    peakRssMb: set.memory?.peakMb ?? Number.NaN,
+  });
+  return { storeKeys, small: resultOf(smallSet), large: resultOf(largeSet) };
 }
 
 // ------------------------------------------------------------------------------------------- cold start
