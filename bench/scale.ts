@@ -3,12 +3,13 @@
  *
  * 1. Many keys, each backend (SQLite file; PostgreSQL with BENCH_DATABASE_URL): the demo workspace (`seed`)
  *    and then BENCH_SCALE_KEYS real brand read keys, inserted straight into `brand_keys` in batches, each a
- *    valid key whose SHA-256 is stored as the service stores it. The store is measured twice: first holding
+ *    valid key, signed and hashed as the service makes it (src/services/keys.ts). The store is measured twice: first holding
  *    only the working set's keys (the small store), then holding all of them. On each, the read operation is
  *    driven with two working sets in the same run and with the same connections: 1,000 keys (always in the
  *    service's verified-key cache) and BENCH_SCALE_WORKING_SET keys, larger than that cache (10,000 keys,
  *    src/services/credentials.ts) and cycled in order, so that the LRU cache misses on every request. The
- *    ratio of the two req/s is the figure (target: within 10 %), and the service's RSS after each shows
+ *    ratio of the two req/s (the median of back-to-back pairs') is the figure (target: within 10 %), and the
+ *    service's RSS after each shows
  *    whether memory follows the cache bounds or the number of keys (small store vs all keys).
  * 2. Cold start: `serve` spawned on each store and timed to the read operation's first 200 with a key it has
  *    never seen, beside the time to its "Server listening" line and the CPU it had used by then (which the
@@ -25,9 +26,9 @@
  * Environment:
  *   BENCH_SCALE_KEYS          keys in the full store (default 1000000; CI uses 50000)
  *   BENCH_SCALE_WORKING_SET   keys of the large working set, above the 10,000-key cache (default 50000)
- *   BENCH_SCALE_DURATION      measured seconds per working set and store (default 8), run as four segments
- *                             each in alternating pairs (1,000 keys, large, large, 1,000 keys, 1,000 keys,
- *                             large, large, 1,000 keys) after a 1 s warm-up of each
+ *   BENCH_SCALE_DURATION      measured seconds per working set and store (default 8), run as 1-s segments
+ *                             in alternating pairs (1,000 keys, large; large, 1,000 keys; …) after a 1 s
+ *                             warm-up of each; the ratio is the median of the pairs' ratios
  *   BENCH_SCALE_CONNECTIONS   concurrent connections (default 10)
  *   BENCH_SCALE_COLD_STARTS   cold starts timed on each backend's full store (default 3; one on the small
  *                             store beside them); the median is the figure
@@ -320,11 +321,14 @@ class LoadRuns {
     this.latencies.add(ms);
   }
 
-  add(result: autocannon.Result): void {
-    this.responses += result['1xx'] + result['2xx'] + result['3xx'] + result['4xx'] + result['5xx'];
+  /** Adds a run; returns its own req/s. */
+  add(result: autocannon.Result): number {
+    const responses = result['1xx'] + result['2xx'] + result['3xx'] + result['4xx'] + result['5xx'];
+    this.responses += responses;
     this.seconds += result.duration;
     this.non2xx += result.non2xx;
     this.errors += result.errors + result.timeouts;
+    return responses / result.duration;
   }
 
   load(): Load {
@@ -474,16 +478,19 @@ interface StoreResult {
   storeKeys: number;
   small: WorkingSetResult;
   large: WorkingSetResult;
+  /** Large / 1,000-key working set req/s: the median of the back-to-back pairs' ratios. */
+  ratio: number;
   coldStarts: ColdStart[];
 }
 
-/** Each working set is measured in this many segments, in alternating pairs (A B, B A, A B, B A). */
-const SEGMENTS = 4;
+/** Each working set is measured in segments of this long, in alternating pairs (A B, B A, A B, …). */
+const SEGMENT_S = 1;
 
 /**
- * Both working sets on one running service: a warm-up of each, then SEGMENTS segments of each in alternating
- * pairs, so that the machine's speed drifting during the run (a shared VM's moves by tens of % from one
- * second to the next) weighs on both alike.
+ * Both working sets on one running service: a warm-up of each, then 1-s segments of each in alternating pairs.
+ * The machine's speed drifts during a run (a shared VM's by tens of % from one second to the next), so the
+ * figure is the median of the pairs' ratios, each pair's two segments measured back to back, rather than the
+ * ratio of the totals, which one slow second on one side moves.
  */
 async function measureStore(
   label: string,
@@ -500,7 +507,7 @@ async function measureStore(
   progress(`${label}: warm-up ${WARMUP_S} s per working set`);
   await cannon({ ...base, keys: small, durationS: WARMUP_S }).done;
   await cannon({ ...base, keys: large, durationS: WARMUP_S }).done;
-  const segment = settings.durationS / SEGMENTS;
+  const segments = Math.round(settings.durationS / SEGMENT_S);
   /** One working set's measuring: its segments' load and key cache counts, and the RSS after its last. */
   const measuring = (keys: KeyCycle) => ({
     keys,
@@ -510,18 +517,23 @@ async function measureStore(
   });
   const smallSet = measuring(small);
   const largeSet = measuring(large);
-  const measure = async (set: ReturnType<typeof measuring>) => {
+  /** Measures one segment of `set`; returns its req/s. */
+  const measure = async (set: ReturnType<typeof measuring>): Promise<number> => {
     const before = await keyCacheCounts(service);
-    set.runs.add(await cannon({ ...base, keys: set.keys, durationS: segment }, set.runs).done);
+    const rps = set.runs.add(await cannon({ ...base, keys: set.keys, durationS: SEGMENT_S }, set.runs).done);
     set.hits.add(before, await keyCacheCounts(service));
     set.memory = await memoryOf(service.child.pid);
+    return rps;
   };
   progress(
-    `${label}: measuring ${settings.durationS} s per working set (${small.size} and ${large.size} keys), in ${SEGMENTS} segments each`,
+    `${label}: measuring ${settings.durationS} s per working set (${small.size} and ${large.size} keys), in ${segments} pairs of ${SEGMENT_S} s segments`,
   );
-  for (let pair = 0; pair < SEGMENTS; pair++) {
-    const order = pair % 2 === 0 ? [smallSet, largeSet] : [largeSet, smallSet];
-    for (const set of order) await measure(set);
+  const pairRatios: number[] = [];
+  for (let pair = 0; pair < segments; pair++) {
+    const smallFirst = pair % 2 === 0;
+    const first = await measure(smallFirst ? smallSet : largeSet);
+    const second = await measure(smallFirst ? largeSet : smallSet);
+    pairRatios.push(smallFirst ? second / first : first / second);
   }
   const resultOf = (set: ReturnType<typeof measuring>): WorkingSetResult => ({
     keys: set.keys.size,
@@ -530,7 +542,7 @@ async function measureStore(
     rssMb: set.memory?.rssMb ?? Number.NaN,
     peakRssMb: set.memory?.peakMb ?? Number.NaN,
   });
-  return { storeKeys, small: resultOf(smallSet), large: resultOf(largeSet) };
+  return { storeKeys, small: resultOf(smallSet), large: resultOf(largeSet), ratio: median(pairRatios) };
 }
 
 // ------------------------------------------------------------------------------------------- cold start
@@ -1052,7 +1064,7 @@ async function benchLimit(
 
 // ---------------------------------------------------------------------------------------------- printing
 
-const ratioOf = (store: StoreResult) => store.large.load.rps / store.small.load.rps;
+const ratioOf = (store: StoreResult) => store.ratio;
 const fullStore = (result: BackendResult) => result.stores.at(-1);
 const smallStore = (result: BackendResult) => result.stores[0];
 const coldStartMs = (store: StoreResult | undefined) =>
