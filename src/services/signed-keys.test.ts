@@ -123,6 +123,31 @@ describeEachBackend('Verifying keys by their signature', (backend) => {
     expect(verify()).toBeDefined();
   });
 
+  it('verifies nothing by signature while the revocations cannot be loaded, and recovers by itself once they can', async () => {
+    const { verify, workspaceId, created } = await newKey();
+    let failing = true;
+    const keys: Store['keys'] = Object.create(store.keys) as Store['keys'];
+    keys.revokedHashes = (...args) =>
+      failing ? Promise.reject(new Error('database unavailable')) : store.keys.revokedHashes(...args);
+    const alone = new SignedKeys({ keys, settings: store.settings, changes: feed }, clock);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(alone.ready('brand')).toBe(false);
+      expect(alone.verify('brand', created.key, hashKey(created.key), workspaceId, NOW)).toBeUndefined();
+      failing = false;
+      await vi.waitFor(
+        () => {
+          expect(alone.ready('brand')).toBe(true);
+        },
+        { timeout: 3000 },
+      );
+      expect(alone.verify('brand', created.key, hashKey(created.key), workspaceId, NOW)?.id).toBe(created.id);
+      expect(verify()?.id).toBe(created.id);
+    } finally {
+      alone.close();
+    }
+  });
+
   it('signs with the secret kept in the database, so every node verifies what another made', async () => {
     const { workspaceId, created } = await newKey();
     const elsewhere = await loadKeySigner(store, 'brand');

@@ -38,7 +38,7 @@ export interface SignatureStats {
 }
 
 /**
- * Verifies signed keys without the store (README "Operations": a key the cache misses costs no lookup). A
+ * Verifies signed keys without the store (README "Brand read keys" and "Scale, measured"). A
  * signature proves that this service made the key for the workspace and when it expires; what it cannot prove
  * is that the key was not revoked since. So the hashes of revoked keys are held here, loaded at start and, for
  * a workspace, again after each change the feed reports for it. Until a workspace's are loaded, and whenever
