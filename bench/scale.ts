@@ -3,14 +3,15 @@
  *
  * 1. Many keys, each backend (SQLite file; PostgreSQL with BENCH_DATABASE_URL): the demo workspace (`seed`)
  *    and then BENCH_SCALE_KEYS real brand read keys, inserted straight into `brand_keys` in batches, each a
- *    valid key, signed and hashed as the service makes it (src/services/keys.ts). The store is measured twice: first holding
- *    only the working set's keys (the small store), then holding all of them. On each, the read operation is
- *    driven with two working sets in the same run and with the same connections: 1,000 keys (always in the
- *    service's verified-key cache) and BENCH_SCALE_WORKING_SET keys, larger than that cache (10,000 keys,
- *    src/services/credentials.ts) and cycled in order, so that the LRU cache misses on every request. The
+ *    valid key, signed and hashed as the service makes it (src/services/keys.ts). The store is measured twice:
+ *    first holding only the working set's keys (the small store), then holding all of them. On each, the read
+ *    operation is driven with two working sets in the same run and with the same connections: 1,000 keys
+ *    (always in the service's verified-key cache) and BENCH_SCALE_WORKING_SET keys, larger than that cache
+ *    (10,000 keys, src/services/credentials.ts) and cycled in order, so that the LRU cache misses on every
+ *    request. The
  *    ratio of the two req/s (the median of back-to-back pairs') is the figure (target: within 10 %), and the
- *    service's RSS after each shows
- *    whether memory follows the cache bounds or the number of keys (small store vs all keys).
+ *    service's RSS after each shows whether memory follows the cache bounds or the number of keys (small
+ *    store vs all keys).
  * 2. Cold start: `serve` spawned on each store and timed to the read operation's first 200 with a key it has
  *    never seen, beside the time to its "Server listening" line and the CPU it had used by then (which the
  *    machine's load does not inflate). Each service's stop is timed too: it writes its pending
@@ -59,7 +60,9 @@ import { z } from 'zod';
 import { KeySigner } from '../src/core/key-signature.js';
 import { KEY_KINDS } from '../src/core/key-kinds.js';
 import { BRAND_KEY, hashKey } from '../src/core/secret-keys.js';
-import { SIGNING_SECRET_SETTING } from '../src/services/signed-keys.js';
+import { parseDatabaseUrl } from '../src/config.js';
+import { loadKeySigner } from '../src/services/signed-keys.js';
+import { openStore } from '../src/store/open-store.js';
 import { KEY_TABLES, type KeyColumns } from '../src/store/repositories/keys.js';
 import {
   BenchError,
@@ -174,13 +177,8 @@ function loadSettings(): Settings {
 /** Where the bulk-inserted keys go: the backend's own client, straight into the migrated schema. */
 interface KeySink {
   insert(rows: Insertable<KeyColumns>[]): Promise<void>;
-  /** The signing secret `seed` made (src/services/signed-keys.ts): keys are signed as the service signs them. */
-  signer(): Promise<KeySigner>;
   close(): Promise<void>;
 }
-
-const signerOf = (secret: string) =>
-  new KeySigner(BRAND_KEY, KEY_KINDS.brand.idPrefix, Buffer.from(secret, 'base64'));
 
 const KEY_COLUMNS = [
   'id',
@@ -207,10 +205,6 @@ function sqliteSink(path: string): KeySink {
       insertAll(rows);
       return Promise.resolve();
     },
-    signer: () => {
-      const row = db.prepare('SELECT value FROM settings WHERE name = ?').get(SIGNING_SECRET_SETTING);
-      return Promise.resolve(signerOf(z.object({ value: z.string() }).parse(row).value));
-    },
     close: () => {
       db.close();
       return Promise.resolve();
@@ -232,12 +226,6 @@ async function postgresSink(url: string): Promise<KeySink> {
         KEY_COLUMNS.map((column) => rows.map((row) => row[column] ?? null)),
       );
     },
-    signer: async () => {
-      const { rows } = await client.query('SELECT value FROM settings WHERE name = $1', [
-        SIGNING_SECRET_SETTING,
-      ]);
-      return signerOf(z.object({ value: z.string() }).parse(rows[0]).value);
-    },
     close: () => client.end(),
   };
 }
@@ -249,12 +237,25 @@ function openSink(databaseUrl: string): Promise<KeySink> {
     : postgresSink(databaseUrl);
 }
 
+/** The signer of brand read keys, with the secret `seed` made: keys are signed as the service signs them. */
+async function brandKeySigner(databaseUrl: string): Promise<KeySigner> {
+  const store = await openStore(parseDatabaseUrl(databaseUrl));
+  try {
+    const signer = await loadKeySigner(store, 'brand');
+    if (signer === undefined) throw new BenchError('brand read keys are not signed');
+    return signer;
+  } finally {
+    await store.close();
+  }
+}
+
 /**
  * Inserts `count` new brand read keys of `workspaceId`, made and hashed as the service makes them
  * (src/services/keys.ts), and returns the plaintexts of those `keep` picks (by their position).
  */
 async function insertKeys(
   sink: KeySink,
+  signer: KeySigner,
   workspaceId: string,
   count: number,
   keep: (position: number) => boolean,
@@ -263,7 +264,6 @@ async function insertKeys(
   const createdAt = new Date(now).toISOString();
   const expiry = now + KEY_KINDS.brand.lifetimeDays * 86_400_000;
   const expiresAt = new Date(expiry).toISOString();
-  const signer = await sink.signer();
   const kept: string[] = [];
   let reported = Date.now();
   for (let start = 0; start < count; start += INSERT_BATCH) {
@@ -691,6 +691,7 @@ async function benchBackend(
   await mkdir(dir, { recursive: true });
   progress(`${backend}: seeding the demo workspace`);
   const demo = await seed(databaseUrl);
+  const signer = await brandKeySigner(databaseUrl);
   const { keys, workingSet } = settings;
 
   // The small store: the working set's keys and nothing else.
@@ -702,7 +703,7 @@ async function benchBackend(
   const stride = Math.floor(keys / workingSet);
   try {
     progress(`${backend}: inserting ${workingSet} keys (the small store)`);
-    smallStoreKeys = await insertKeys(sink, demo.workspace_id, workingSet, () => true);
+    smallStoreKeys = await insertKeys(sink, signer, demo.workspace_id, workingSet, () => true);
   } finally {
     await sink.close();
   }
@@ -739,7 +740,7 @@ async function benchBackend(
   sink = await openSink(databaseUrl);
   try {
     progress(`${backend}: inserting ${more} more keys (the full store, ${keys} keys)`);
-    rest = await insertKeys(sink, demo.workspace_id, more, (position) => position % stride === 0);
+    rest = await insertKeys(sink, signer, demo.workspace_id, more, (position) => position % stride === 0);
   } finally {
     await sink.close();
   }
@@ -1064,7 +1065,6 @@ async function benchLimit(
 
 // ---------------------------------------------------------------------------------------------- printing
 
-const ratioOf = (store: StoreResult) => store.ratio;
 const fullStore = (result: BackendResult) => result.stores.at(-1);
 const smallStore = (result: BackendResult) => result.stores[0];
 const coldStartMs = (store: StoreResult | undefined) =>
@@ -1125,8 +1125,8 @@ function summaryTable(results: readonly BackendResult[]): string {
     const full = fullStore(result);
     return [
       result.backend,
-      small ? fixed(ratioOf(small), 3) : 'n/a',
-      full ? fixed(ratioOf(full), 3) : 'n/a',
+      small ? fixed(small.ratio, 3) : 'n/a',
+      full ? fixed(full.ratio, 3) : 'n/a',
       fixed(rssGrowth(result), 2),
       fixed(result.insertS, 1),
     ];
@@ -1303,7 +1303,7 @@ async function main(): Promise<number> {
         working_set: settings.workingSet,
         rps_1k: full ? round(full.small.load.rps, 1) : null,
         rps_large: full ? round(full.large.load.rps, 1) : null,
-        ratio: full ? round(ratioOf(full), 3) : null,
+        ratio: full ? round(full.ratio, 3) : null,
         hit_ratio_large: full ? round(full.large.hitRatio, 4) : null,
         p99_ms_1k: full ? round(full.small.load.p99Ms, 3) : null,
         p99_ms_large: full ? round(full.large.load.p99Ms, 3) : null,
@@ -1351,9 +1351,9 @@ async function main(): Promise<number> {
       }
     }
     const full = fullStore(result);
-    if (full && !(ratioOf(full) >= settings.minRatio))
+    if (full && !(full.ratio >= settings.minRatio))
       problems.push(
-        `${result.backend}: ratio ${fixed(ratioOf(full), 3)} is under BENCH_SCALE_MIN_RATIO ${settings.minRatio}`,
+        `${result.backend}: ratio ${fixed(full.ratio, 3)} is under BENCH_SCALE_MIN_RATIO ${settings.minRatio}`,
       );
     if (!(coldStartMs(full) <= settings.maxColdStartMs))
       problems.push(
