@@ -237,18 +237,28 @@ export class Credentials {
       const lookup = () =>
         this.lookups[keyKind].load(hash).then((record) => record && toKeyPrincipal(keyKind, record));
       if (claim === undefined || !this.signed.ready(keyKind)) return lookup();
-      const bySignature = (workspaceId: string): KeyPrincipal | undefined => {
-        const facts = this.signed.verify(keyKind, token, hash, workspaceId, this.clock.now());
-        return facts && signedKeyPrincipal(keyKind, token, workspaceId, facts);
-      };
-      return claim().then(
-        (workspaceId) => (workspaceId === undefined ? undefined : bySignature(workspaceId)) ?? lookup(),
+      return claim().then((workspaceId) =>
+        workspaceId === undefined ? lookup() : this.bySignature(keyKind, token, hash, workspaceId, lookup),
       );
     };
     const key = KEY_KINDS[keyKind].cached ? this.keys.get(hash, load) : load();
     return key instanceof Promise
       ? key.then((loaded) => this.judge(keyKind, loaded))
       : this.judge(keyKind, key);
+  }
+
+  /** The key as its signature proves it for `workspaceId` (src/services/signed-keys.ts), or else as `lookup` finds it. */
+  private bySignature(
+    keyKind: KeyKindId,
+    token: string,
+    hash: string,
+    workspaceId: string,
+    lookup: () => Promise<KeyPrincipal | undefined>,
+  ): MaybePromise<KeyPrincipal | undefined> {
+    const principalOf = (facts: SignedKeyFacts | undefined) =>
+      facts === undefined ? lookup() : signedKeyPrincipal(keyKind, token, workspaceId, facts);
+    const facts = this.signed.verify(keyKind, token, hash, workspaceId, this.clock.now());
+    return facts instanceof Promise ? facts.then(principalOf) : principalOf(facts);
   }
 
   private judge(keyKind: KeyKindId, key: KeyPrincipal | undefined): KeyPrincipal {

@@ -176,10 +176,10 @@ export interface KeysRepository {
   /** Newest first. */
   list(kind: KeyKindId, workspaceId: string): Promise<KeyRecord[]>;
   /**
-   * The hashes of the revoked keys of `kind` that expire after `expiringAfter`, of one workspace or of all
+   * The hashes of the revoked keys of `kind` in `workspaceId` that expire after `expiringAfter`
    * (src/services/signed-keys.ts keeps them in memory).
    */
-  revokedHashes(kind: KeyKindId, options: { workspaceId?: string; expiringAfter: string }): Promise<string[]>;
+  revokedHashes(kind: KeyKindId, workspaceId: string, expiringAfter: string): Promise<string[]>;
   /** Sets `revoked_at` unless already set; undefined if the workspace has no such key. */
   revoke(
     kind: KeyKindId,

@@ -305,7 +305,7 @@ describeEachBackend('Store contract', (backend) => {
       expect(await store.keys.revoke('brand', ws.id, 'bk_missing', at(8))).toBeUndefined();
     });
 
-    it('lists the hashes of revoked keys not yet expired, of one workspace or of all, and of one kind', async () => {
+    it('lists the hashes of a workspace’s revoked keys not yet expired, of one kind', async () => {
       const ws = workspace();
       const other = workspace();
       await store.workspaces.create(ws, emptyBrand());
@@ -322,17 +322,9 @@ describeEachBackend('Store contract', (backend) => {
         await store.keys.revoke('brand', key.workspaceId, key.id, at(3));
       await store.keys.revoke('api', ws.id, revokedApiKey.id, at(3));
 
-      expect(await store.keys.revokedHashes('brand', { workspaceId: ws.id, expiringAfter: at(10) })).toEqual([
-        revoked.keyHash,
-      ]);
-      // The whole database's: other tests' revoked keys may be there too.
-      const everywhere = await store.keys.revokedHashes('brand', { expiringAfter: at(10) });
-      expect(everywhere).toEqual(expect.arrayContaining([revoked.keyHash, revokedElsewhere.keyHash]));
-      for (const absent of [live, revokedButExpired, revokedApiKey])
-        expect(everywhere).not.toContain(absent.keyHash);
-      expect(await store.keys.revokedHashes('api', { workspaceId: ws.id, expiringAfter: at(10) })).toEqual([
-        revokedApiKey.keyHash,
-      ]);
+      expect(await store.keys.revokedHashes('brand', ws.id, at(10))).toEqual([revoked.keyHash]);
+      expect(await store.keys.revokedHashes('brand', other.id, at(10))).toEqual([revokedElsewhere.keyHash]);
+      expect(await store.keys.revokedHashes('api', ws.id, at(10))).toEqual([revokedApiKey.keyHash]);
     });
   });
 

@@ -4,23 +4,16 @@ import { type Kysely, sql } from 'kysely';
 type AnyDatabase = Kysely<any>;
 
 /**
- * The revoked brand read keys, apart: every node keeps their hashes in memory to verify signed keys without a
- * lookup (src/services/signed-keys.ts), loading all of them at start and a workspace's after each of its
- * changes. Partial indexes hold only revoked rows, one for each load, so that neither reads the whole key
- * table: without one of its own, SQLite's planner reads every unexpired key by `expires_at`'s index (a second
- * on a 1,000,000-key store, at every start) or every key of the workspace by `workspace_id`'s.
+ * A workspace's revoked brand read keys, apart: each node asks for their hashes to verify signed keys without a
+ * lookup (src/services/signed-keys.ts), once per workspace and again after each of its changes. A partial
+ * index holds only revoked rows, so the question does not read every key of the workspace, as SQLite's
+ * planner would through `workspace_id`'s index.
  */
 export async function up(db: AnyDatabase): Promise<void> {
   await db.schema
     .createIndex('brand_keys_revoked_idx')
     .on('brand_keys')
     .columns(['workspace_id', 'expires_at'])
-    .where(sql.ref('revoked_at'), 'is not', null)
-    .execute();
-  await db.schema
-    .createIndex('brand_keys_revoked_expiry_idx')
-    .on('brand_keys')
-    .column('expires_at')
     .where(sql.ref('revoked_at'), 'is not', null)
     .execute();
 }

@@ -160,17 +160,15 @@ export class KeysTables implements KeysRepository {
     return rows.map(toKey);
   }
 
-  async revokedHashes(
-    kind: KeyKindId,
-    { workspaceId, expiringAfter }: { workspaceId?: string; expiringAfter: string },
-  ): Promise<string[]> {
-    let query = this.session.db
+  async revokedHashes(kind: KeyKindId, workspaceId: string, expiringAfter: string): Promise<string[]> {
+    const rows = await this.session.db
       .selectFrom(KEY_TABLES[kind])
       .select('key_hash')
+      .where('workspace_id', '=', workspaceId)
       .where('revoked_at', 'is not', null)
-      .where('expires_at', '>', expiringAfter);
-    if (workspaceId !== undefined) query = query.where('workspace_id', '=', workspaceId);
-    return (await query.execute()).map((row) => row.key_hash);
+      .where('expires_at', '>', expiringAfter)
+      .execute();
+    return rows.map((row) => row.key_hash);
   }
 
   revoke(
