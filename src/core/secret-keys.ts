@@ -26,8 +26,12 @@ export interface KeyFormat {
   hint(key: string): { prefix: string; last4: string };
 }
 
+function checksum(body: string): string {
+  return encodeBase62(crc32(body), CHECKSUM_LENGTH);
+}
+
 function withChecksum(body: string): string {
-  return body + encodeBase62(crc32(body), CHECKSUM_LENGTH);
+  return body + checksum(body);
 }
 
 function defineKeyFormat(prefix: string): KeyFormat {
@@ -39,7 +43,9 @@ function defineKeyFormat(prefix: string): KeyFormat {
     withChecksum,
     formatProblem(token) {
       if (!shape.test(token)) return 'format';
-      return withChecksum(token.slice(0, -CHECKSUM_LENGTH)) === token ? undefined : 'checksum';
+      return checksum(token.slice(0, -CHECKSUM_LENGTH)) === token.slice(-CHECKSUM_LENGTH)
+        ? undefined
+        : 'checksum';
     },
     hint(key) {
       return { prefix: key.slice(0, prefix.length + 4), last4: key.slice(-4) };

@@ -67,8 +67,10 @@ async function newKey(
   expiresAt: number | null,
 ): Promise<{ key: string; id: string }> {
   // A signature carries an expiry: a key that never expires is not signed.
-  const signer = expiresAt === null ? undefined : await loadKeySigner(deps.store, kindId);
-  if (signer !== undefined && expiresAt !== null) return signer.issue(workspaceId, expiresAt);
+  if (expiresAt !== null) {
+    const signer = await loadKeySigner(deps.store, kindId);
+    if (signer !== undefined) return signer.issue(workspaceId, expiresAt);
+  }
   return { key: KEY_FORMATS[kindId].generate(), id: newId(KEY_KINDS[kindId].idPrefix) };
 }
 

@@ -74,12 +74,20 @@ export function brandAgentFastLane(
     // Before anything that may wait: the body usually comes in the same read as the headers, right after them.
     request.captureBody();
     const started = performance.now();
-    /** The body and the read it asks, once taken: by the claim of a signed key, or after the credential. */
+    /** The body, once a signed key's claim took it before the credential was known. */
     let taken: Promise<TakenBody> | undefined;
+    /** Calls `then` with the body once it is whole: taken from the request once, whoever asks first. */
+    const withBody = (then: (body: TakenBody) => void): void => {
+      if (taken !== undefined) void taken.then(then);
+      else
+        request.takeBody((body) => {
+          then(takenBody(body));
+        });
+    };
     /** The route reads the body itself unless `learned` has it: what was captured goes back into the stream. */
     const handOver = (learned: HandedOverRead): void => {
       if (taken !== undefined && learned.body === undefined) {
-        void taken.then(({ body }) => {
+        withBody(({ body }) => {
           handOver({ ...learned, body });
         });
         return;
@@ -90,11 +98,7 @@ export function brandAgentFastLane(
     };
     /** A key the cache does not hold may be verified by its signature for the workspace the body names. */
     const claim: WorkspaceClaim = () => {
-      taken = new Promise((resolve) => {
-        request.takeBody((body) => {
-          resolve(takenBody(body));
-        });
-      });
+      taken = new Promise(withBody);
       return taken.then(({ read }) => read?.workspace_id);
     };
 
@@ -174,14 +178,8 @@ export function brandAgentFastLane(
     };
 
     const readBody = (principal: Principal, learned: HandedOverRead, limit: string | undefined): void => {
-      if (taken !== undefined) {
-        void taken.then((body) => {
-          afterBody(principal, learned, limit, body);
-        });
-        return;
-      }
-      request.takeBody((body) => {
-        afterBody(principal, learned, limit, takenBody(body));
+      withBody((body) => {
+        afterBody(principal, learned, limit, body);
       });
     };
 
