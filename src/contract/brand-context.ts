@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { singleLine } from '../core/inputs.js';
 
 /**
  * The brand context object (README "The brand context object"): what the read operation returns, and — minus
@@ -129,7 +130,8 @@ function uniqueIds(entries: readonly { id?: string | undefined }[], ctx: z.Refin
  */
 export const brandDocumentSchema = z
   .strictObject({
-    name: text(200).trim().min(1),
+    // The workspace's name too: one line, as every name (src/core/inputs.ts).
+    name: singleLine(text(200).trim().min(1)),
     description: text(5000).default(''),
     voice: text(20_000).default(''),
     colors: colorsSchema.default(() => colorsSchema.parse({})),

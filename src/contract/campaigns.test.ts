@@ -14,7 +14,9 @@ describe('newCampaignSchema', () => {
 
   it('refuses a subject with a line break, which could inject mail headers', () => {
     const result = newCampaignSchema.safeParse({ name: 'x', subject: 'Hi\r\nBcc: all@example.com' });
-    expect(result.error?.issues[0]?.message).toBe('must be a single line');
+    expect(result.error?.issues[0]?.message).toBe(
+      'must be a single line: no line breaks (CR, LF, U+2028 or U+2029)',
+    );
   });
 
   it('refuses a status: a new campaign is always a draft', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { nameSchema } from '../core/inputs.js';
+import { nameSchema, singleLine } from '../core/inputs.js';
 
 /**
  * Campaign drafts (README "Campaign drafts"): what an author may write, and how much, and how a campaign is
@@ -25,17 +25,15 @@ function text(max: number) {
 }
 
 /** Subjects and preheaders become mail headers: a line break would let a caller inject headers. */
-function singleLine(max: number) {
-  return text(max).regex(/^[^\r\n]*$/, 'must be a single line');
+function oneLine(max: number) {
+  return singleLine(text(max));
 }
 
 /** Each field's description also describes it in answers: the API reference and the MCP tools read it. */
 const contentSchema = z.strictObject({
   name: nameSchema.describe('Internal name of the campaign.'),
-  subject: singleLine(CAMPAIGN_LIMITS.subject).describe('Email subject line.'),
-  preheader: singleLine(CAMPAIGN_LIMITS.preheader).describe(
-    'Preview text shown after the subject in inboxes.',
-  ),
+  subject: oneLine(CAMPAIGN_LIMITS.subject).describe('Email subject line.'),
+  preheader: oneLine(CAMPAIGN_LIMITS.preheader).describe('Preview text shown after the subject in inboxes.'),
   body_html: text(CAMPAIGN_LIMITS.bodyHtml).describe('HTML body of the email.'),
   body_text: text(CAMPAIGN_LIMITS.bodyText).describe('Plain-text body of the email.'),
 });

@@ -58,17 +58,17 @@ describe('a header field', () => {
 
   it('refuses a line break once, as a line break, in the subject and in a header value', () => {
     expect(messagesOf({ subject: 'Receipt\r\nBcc: eve@example.com' })).toEqual([
-      'subject: must not contain line breaks (CR or LF)',
+      'subject: must be a single line: no line breaks (CR, LF, U+2028 or U+2029)',
     ]);
     expect(messagesOf({ headers: { 'X-Order': '1\n2' } })).toEqual([
-      'headers.X-Order: must not contain line breaks (CR or LF)',
+      'headers.X-Order: must be a single line: no line breaks (CR, LF, U+2028 or U+2029)',
     ]);
   });
 
   it('takes a tab, and refuses other control characters', () => {
     expect(messagesOf({ subject: 'Receipt\t7' })).toEqual([]);
     expect(messagesOf({ subject: 'Receipt\u00077' })).toEqual([
-      'subject: must not contain control characters',
+      'subject: must not contain control characters (U+0000–U+001F but tab, U+007F–U+009F)',
     ]);
   });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { singleLine, singleLineIssue } from '../core/inputs.js';
 
 /**
  * Transactional email (README "Transactional email"): what `POST /email/v1/messages` takes, what the
@@ -63,21 +64,9 @@ export function messageStatus(recipients: readonly EmailStatus[]): EmailStatus {
 export const EMAIL_EVENT_TYPES = EMAIL_STATUSES.map((status) => `email.${status}` as const);
 export type EmailEventType = (typeof EMAIL_EVENT_TYPES)[number];
 
-const LINE_BREAK = /[\r\n]/;
-// Control characters other than tab, CR and LF (refused as line breaks): nothing a header may carry
-// (RFC 5322 §2.2).
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
-const NO_LINE_BREAKS = 'must not contain line breaks (CR or LF)';
-const NO_CONTROLS = 'must not contain control characters';
-
-/** A header field's text: one line, no control characters (a CR/LF would start a header of its own). */
+/** A header field's text: one line (a line break would start a header of its own), no control characters. */
 function headerText(max: number) {
-  return z
-    .string()
-    .max(max)
-    .refine((value) => !LINE_BREAK.test(value), NO_LINE_BREAKS)
-    .refine((value) => !CONTROL.test(value), NO_CONTROLS);
+  return singleLine(z.string().max(max));
 }
 
 const ADDR_SPEC = z.email({ pattern: z.regexes.html5Email });
@@ -94,8 +83,8 @@ export interface ParsedAddress {
  * mailer so that what is refused is refused before anything is queued, and named precisely.
  */
 export function parseAddress(text: string): ParsedAddress | string {
-  if (LINE_BREAK.test(text)) return NO_LINE_BREAKS;
-  if (CONTROL.test(text)) return NO_CONTROLS;
+  const notOneLine = singleLineIssue(text);
+  if (notOneLine !== undefined) return notOneLine;
   const trimmed = text.trim();
   const angle = ANGLE_ADDR.exec(trimmed);
   let name = angle ? angle[1]?.trim() : undefined;

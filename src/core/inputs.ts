@@ -28,12 +28,42 @@ export function toFieldIssues(issues: readonly z.core.$ZodIssue[]): FieldIssue[]
   });
 }
 
+export const NUL_MESSAGE = 'must not contain NUL (\\u0000) characters';
+
+/**
+ * Line breaks: CR and LF, and Unicode's line and paragraph separators, at which mail clients, terminals and
+ * chat clients may break a line as well.
+ */
+const LINE_BREAK = /[\r\n\u2028\u2029]/;
+/** The other control characters: C0 but tab (NUL has its own word), DEL, and C1 (U+0080–U+009F, NEL among them). */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0001-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+export const LINE_BREAK_MESSAGE = 'must be a single line: no line breaks (CR, LF, U+2028 or U+2029)';
+export const CONTROL_MESSAGE = 'must not contain control characters (U+0000–U+001F but tab, U+007F–U+009F)';
+
+/**
+ * What is wrong with `text` as one line of text (a name, a subject, a header or tag value), or undefined:
+ * the one definition of a line break and a control character for every single-line input.
+ */
+export function singleLineIssue(text: string): string | undefined {
+  if (text.includes('\0')) return NUL_MESSAGE;
+  if (LINE_BREAK.test(text)) return LINE_BREAK_MESSAGE;
+  if (CONTROL.test(text)) return CONTROL_MESSAGE;
+  return undefined;
+}
+
+/** `schema` refusing anything but one line of text, with singleLineIssue's words. */
+export function singleLine<S extends z.ZodString>(schema: S): S {
+  return schema.superRefine((text, context) => {
+    const issue = singleLineIssue(text);
+    if (issue !== undefined) context.addIssue({ code: 'custom', message: issue });
+  });
+}
+
 /** Inputs shared by the CLI and the HTTP API, so both refuse the same things with the same words. */
-export const nameSchema = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(200, 'must be at most 200 characters');
+export const nameSchema = singleLine(
+  z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+);
 export const emailSchema = z
   .string()
   .trim()
@@ -48,8 +78,6 @@ export const roleSchema = z.enum(ROLES);
 /** Personal access tokens live at most 90 days, like brand read keys. */
 export const MAX_TOKEN_DAYS = 90;
 export const tokenDaysSchema = z.number().int().min(1).max(MAX_TOKEN_DAYS);
-
-export const NUL_MESSAGE = 'must not contain NUL (\\u0000) characters';
 
 /**
  * Where `value` holds a NUL character (in a string or an object key), as paths of keys and indexes. PostgreSQL text

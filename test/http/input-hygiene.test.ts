@@ -141,6 +141,110 @@ describeEachBackend('input hygiene', (backend) => {
     expect(await snapshotTables(f.database.config)).toEqual(before);
   });
 
+  /** Single-line text of every kind: what a line break or control character would break (README "Errors"). */
+  const singleLineCases: {
+    name: string;
+    method: HTTPMethods;
+    url: (ids: { workspaceId: string; campaignId: string }) => string;
+    body: (text: string) => unknown;
+    field: string;
+  }[] = [
+    {
+      name: 'a new workspace name',
+      method: 'POST',
+      url: () => '/api/v1/workspaces',
+      body: (text) => ({ name: text }),
+      field: 'name',
+    },
+    {
+      name: 'the brand name (the workspace name)',
+      method: 'PUT',
+      url: ({ workspaceId }) => `/api/v1/workspaces/${workspaceId}/brand`,
+      body: (text) => ({ name: text }),
+      field: 'name',
+    },
+    {
+      name: 'a brand read key name',
+      method: 'POST',
+      url: ({ workspaceId }) => `/api/v1/workspaces/${workspaceId}/brand-keys`,
+      body: (text) => ({ name: text }),
+      field: 'name',
+    },
+    {
+      name: 'an API key name',
+      method: 'POST',
+      url: ({ workspaceId }) => `/api/v1/workspaces/${workspaceId}/api-keys`,
+      body: (text) => ({ name: text }),
+      field: 'name',
+    },
+    {
+      name: 'an access token name',
+      method: 'POST',
+      url: () => '/api/v1/tokens',
+      body: (text) => ({ name: text }),
+      field: 'name',
+    },
+    {
+      name: 'a new webhook endpoint description',
+      method: 'POST',
+      url: ({ workspaceId }) => `/api/v1/workspaces/${workspaceId}/webhooks`,
+      body: (text) => ({ url: 'https://hooks.example.com/in', events: ['*'], description: text }),
+      field: 'description',
+    },
+    {
+      name: 'a new campaign name',
+      method: 'POST',
+      url: ({ workspaceId }) => campaignsUrl(workspaceId),
+      body: (text) => ({ name: text }),
+      field: 'name',
+    },
+    {
+      name: 'a campaign subject',
+      method: 'PATCH',
+      url: ({ workspaceId, campaignId }) => `${campaignsUrl(workspaceId)}/${campaignId}`,
+      body: (text) => ({ subject: text }),
+      field: 'subject',
+    },
+    {
+      name: 'a campaign preheader',
+      method: 'PATCH',
+      url: ({ workspaceId, campaignId }) => `${campaignsUrl(workspaceId)}/${campaignId}`,
+      body: (text) => ({ preheader: text }),
+      field: 'preheader',
+    },
+  ];
+  const notOneLine = [
+    ['a C1 control (U+0085)', 'a\u0085b', /control characters/],
+    ['a C1 control (U+009B)', 'a\u009bb', /control characters/],
+    ['a line separator (U+2028)', 'a\u2028b', /single line/],
+    ['a paragraph separator (U+2029)', 'a\u2029b', /single line/],
+    ['a line feed', 'a\nb', /single line/],
+  ] as const;
+
+  it.each(singleLineCases)(
+    'refuses C1 controls and line breaks in $name with 400 naming $field, changing nothing',
+    async (c) => {
+      const f = fixture();
+      const draft = await newDraft(f);
+      const before = await snapshotTables(f.database.config);
+      for (const [what, text, said] of notOneLine) {
+        const response = await call(
+          f,
+          f.owner.token,
+          c.method,
+          c.url({ workspaceId: f.workspaceId, campaignId: draft.id }),
+          { body: c.body(text), headers: c.method === 'PATCH' ? { 'if-match': '"1"' } : {} },
+        );
+        expect(response.statusCode, what).toBe(400);
+        const problem = problemOf(response);
+        expect(problem.code, what).toBe('invalid_request');
+        expect(problem.errors?.map((issue) => issue.field), what).toEqual([c.field]);
+        expect(problem.errors?.[0]?.message, what).toMatch(said);
+      }
+      expect(await snapshotTables(f.database.config)).toEqual(before);
+    },
+  );
+
   it('never echoes a key pasted as a field name: unknown fields are named with the key redacted', async () => {
     const f = fixture();
     const pasted = WORKSPACE_API_KEY.generate();

@@ -125,6 +125,36 @@ const INVALID: { case: string; body: unknown; fields: string[] }[] = [
   { case: 'a body that is an array', body: [message()], fields: [''] },
 ];
 
+/**
+ * Characters no single line may hold besides CR, LF and the C0 controls: C1 controls (NEL among them) and
+ * Unicode's line and paragraph separators, which mail clients may break a header at.
+ */
+const NOT_ONE_LINE = [
+  ['a C1 control (U+0080)', '\u0080', /control characters/],
+  ['NEL (U+0085)', '\u0085', /control characters/],
+  ['a C1 control (U+009F)', '\u009f', /control characters/],
+  ['a line separator (U+2028)', '\u2028', /line breaks/],
+  ['a paragraph separator (U+2029)', '\u2029', /line breaks/],
+] as const;
+
+/** Each single-line field of a message: where it is, the body with `char` in it, and the field named. */
+const SINGLE_LINE_FIELDS: [
+  where: string,
+  fields: (char: string) => Record<string, unknown>,
+  field: (char: string) => string,
+][] = [
+  ['the subject', (c) => ({ subject: `Receipt${c}1024` }), () => 'subject'],
+  ['the from display name', (c) => ({ from: `Acme${c}Coffee <hello@acme.example>` }), () => 'from'],
+  ['a to display name', (c) => ({ to: `Ada${c}Lovelace <ada@example.com>` }), () => 'to'],
+  ['a cc display name', (c) => ({ cc: [`Bob${c}Smith <bob@example.com>`] }), () => 'cc'],
+  ['a bcc display name', (c) => ({ bcc: `Cy${c}Young <cy@example.com>` }), () => 'bcc'],
+  ['a reply_to display name', (c) => ({ reply_to: `Help${c}desk <help@acme.example>` }), () => 'reply_to'],
+  ['a header value', (c) => ({ headers: { 'X-Order': `10${c}24` } }), () => 'headers.X-Order'],
+  ['a header name', (c) => ({ headers: { [`X-Or${c}der`]: '1024' } }), (c) => `headers.X-Or${c}der`],
+  ['a tag value', (c) => ({ tags: { order: `10${c}24` } }), () => 'tags.order'],
+  ['a tag name', (c) => ({ tags: { [`or${c}der`]: '1024' } }), (c) => `tags.or${c}der`],
+];
+
 function expectFields(response: LightMyRequestResponse, fields: string[]): void {
   expect(outcome(response)).toBe('400 invalid_request');
   const problem = problemOf(response);
@@ -141,6 +171,20 @@ describeEachBackend('Transactional email API: errors', (backend) => {
         const f = fixture();
         const response = await unchanged(f, () => emailApi(f, f.emailKey).send(invalid.body));
         expectFields(response, invalid.fields);
+      });
+    }
+
+    for (const [where, fields, field] of SINGLE_LINE_FIELDS) {
+      it(`refuses C1 controls and line or paragraph separators in ${where} with 400 naming it, and queues nothing`, async () => {
+        const f = fixture();
+        for (const [what, char, said] of NOT_ONE_LINE) {
+          const response = await unchanged(f, () => emailApi(f, f.emailKey).send(message(fields(char))));
+          expectFields(response, [field(char)]);
+          // Names are refused by their format (X- letters, digits and -); values say what is in them.
+          if (!where.endsWith('name') || where.endsWith('display name')) {
+            expect(problemOf(response).errors?.[0]?.message, what).toMatch(said);
+          }
+        }
       });
     }
 
