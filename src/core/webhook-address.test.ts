@@ -62,6 +62,47 @@ describe('isPublicAddress', () => {
     expect(isPublicAddress('::ffff:8.8.8.8')).toBe(true);
   });
 
+  it.each([
+    ['::7f00:1', '127.0.0.1'],
+    ['::127.0.0.1', '127.0.0.1, written dotted'],
+    ['::a9fe:a9fe', '169.254.169.254, cloud metadata'],
+    ['::169.254.169.254', '169.254.169.254, written dotted'],
+    ['::a00:1', '10.0.0.1'],
+    ['::10.0.0.1', '10.0.0.1, written dotted'],
+    ['::c0a8:101', '192.168.1.1'],
+    ['::192.168.1.1', '192.168.1.1, written dotted'],
+    ['::6440:1', '100.64.0.1, carrier-grade NAT'],
+    ['::808:808', '8.8.8.8: the whole range is refused, as no network routes it'],
+    ['::8.8.8.8', '8.8.8.8, written dotted'],
+    ['::2', '0.0.0.2'],
+  ])('refuses %s, an IPv4-compatible IPv6 address (::/96) carrying %s', (address) => {
+    expect(isPublicAddress(address)).toBe(false);
+  });
+
+  it.each([
+    ['::ffff:0:7f00:1', 'IPv4-translated (::ffff:0:0:0/96) 127.0.0.1'],
+    ['::ffff:0:808:808', 'IPv4-translated (::ffff:0:0:0/96) 8.8.8.8'],
+    ['64:ff9b::7f00:1', 'NAT64 (64:ff9b::/96) 127.0.0.1'],
+    ['64:ff9b::a9fe:a9fe', 'NAT64 (64:ff9b::/96) 169.254.169.254'],
+    ['2002:7f00:1::1', '6to4 (2002::/16) 127.0.0.1'],
+    ['2002:a9fe:a9fe::1', '6to4 (2002::/16) 169.254.169.254'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'Teredo (2001::/32)'],
+    ['::1:7f00:1', 'IETF-reserved (::/8), outside global unicast'],
+    ['4000::1', 'unassigned, outside global unicast (2000::/3)'],
+  ])('refuses %s (%s)', (address) => {
+    expect(isPublicAddress(address)).toBe(false);
+  });
+
+  it.each([
+    ['::ffff:7f00:1', false],
+    ['::ffff:a9fe:a9fe', false],
+    ['::ffff:c0a8:101', false],
+    ['::ffff:6440:1', false],
+    ['::ffff:808:808', true],
+  ])('judges the IPv4-mapped %s, written in hexadecimal, as the IPv4 address it maps', (address, public_) => {
+    expect(isPublicAddress(address)).toBe(public_);
+  });
+
   it('refuses the IPv6 forms that embed an IPv4 address, 6to4 and NAT64, whatever address they carry', () => {
     // 6to4 of 10.0.0.1 and of 8.8.8.8: a relay could forward either to a private network.
     expect(isPublicAddress('2002:0a00:0001::1')).toBe(false);
@@ -87,6 +128,7 @@ describe('refuseWebhookUrl', () => {
     'HTTPS://EXAMPLE.COM/upper',
     'https://8.8.8.8/hook',
     'https://[2606:4700:4700::1111]/hook',
+    'https://[::ffff:8.8.8.8]/hook',
     'https://localhost.example.com/',
     'https://notlocalhost/',
   ])('accepts %s', (url) => {
@@ -121,6 +163,19 @@ describe('refuseWebhookUrl', () => {
     ['https://[::ffff:10.0.0.1]/', '::ffff:a00:1'],
     ['https://[2002:a00:1::]/', '2002:a00:1::'],
     ['https://[64:ff9b::a00:1]/', '64:ff9b::a00:1'],
+    ['https://[::127.0.0.1]/', '::7f00:1'],
+    ['https://[::7f00:1]/', '::7f00:1'],
+    ['https://[::a9fe:a9fe]/latest/meta-data/', '::a9fe:a9fe'],
+    ['https://[::169.254.169.254]/', '::a9fe:a9fe'],
+    ['https://[::10.0.0.1]/', '::a00:1'],
+    ['https://[::192.168.1.1]/', '::c0a8:101'],
+    ['https://[::8.8.8.8]/', '::808:808'],
+    ['https://[::ffff:127.0.0.1]/', '::ffff:7f00:1'],
+    ['https://[::ffff:169.254.169.254]/', '::ffff:a9fe:a9fe'],
+    ['https://[::ffff:0:127.0.0.1]/', '::ffff:0:7f00:1'],
+    ['https://[64:ff9b::169.254.169.254]/', '64:ff9b::a9fe:a9fe'],
+    ['https://[2002:a9fe:a9fe::]/', '2002:a9fe:a9fe::'],
+    ['https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/', '2001:0:4136:e378:8000:63bf:3fff:fdd2'],
   ])('refuses %s, naming the host %s', (url, host) => {
     expect(refuseWebhookUrl(url, STRICT)).toBe(
       `must reach a public address: ${host} is loopback, private or otherwise local`,

@@ -101,6 +101,11 @@ describe('WebhookSender', () => {
     ['https://127.0.0.1/hooks', '127.0.0.1 is not a public address'],
     ['https://[::1]/hooks', '::1 is not a public address'],
     ['https://169.254.169.254/latest/meta-data', '169.254.169.254 is not a public address'],
+    ['https://[::127.0.0.1]/hooks', '::7f00:1 is not a public address'],
+    ['https://[::a9fe:a9fe]/latest/meta-data', '::a9fe:a9fe is not a public address'],
+    ['https://[::10.0.0.1]/hooks', '::a00:1 is not a public address'],
+    ['https://[::ffff:192.168.1.1]/hooks', '::ffff:c0a8:101 is not a public address'],
+    ['https://[64:ff9b::a9fe:a9fe]/hooks', '64:ff9b::a9fe:a9fe is not a public address'],
   ])('refuses %s without connecting, unless private targets are allowed', async (url, error) => {
     expect(await strict.send(request(url))).toMatchObject({ ok: false, status: null, error });
   });
@@ -118,4 +123,18 @@ describe('WebhookSender', () => {
       error: 'hooks.example.com resolves to 10.0.0.7, which is not a public address',
     });
   });
+
+  it.each(['::7f00:1', '::a9fe:a9fe', '::a00:1', '::c0a8:101', '::ffff:a9fe:a9fe', '2002:a9fe:a9fe::1'])(
+    'refuses a name that resolves to %s, an IPv6 address carrying a local IPv4 one, checked when connecting',
+    async (address) => {
+      const sender = new WebhookSender({ allowPrivate: false }, () =>
+        Promise.resolve([{ address, family: 6 }]),
+      );
+      expect(await sender.send(request('https://hooks.example.com/in'))).toMatchObject({
+        ok: false,
+        status: null,
+        error: `hooks.example.com resolves to ${address}, which is not a public address`,
+      });
+    },
+  );
 });

@@ -48,6 +48,39 @@ const REFUSED_URLS: { case: string; url: string; message: RegExp }[] = [
     url: 'https://169.254.169.254/latest/meta-data/',
     message: /169\.254\.169\.254 is loopback, private/,
   },
+  // IPv6 forms that carry an IPv4 address: IPv4-compatible (::/96), mapped, NAT64, 6to4.
+  {
+    case: 'loopback in IPv4-compatible IPv6',
+    url: 'https://[::127.0.0.1]/hooks',
+    message: /::7f00:1 is loopback, private/,
+  },
+  {
+    case: 'loopback in IPv4-compatible IPv6, hexadecimal',
+    url: 'https://[::7f00:1]/',
+    message: /::7f00:1 is/,
+  },
+  {
+    case: 'cloud metadata in IPv4-compatible IPv6',
+    url: 'https://[::a9fe:a9fe]/latest/meta-data/',
+    message: /::a9fe:a9fe is loopback, private/,
+  },
+  { case: 'a private address in IPv4-compatible IPv6', url: 'https://[::10.0.0.1]/', message: /::a00:1 is/ },
+  {
+    case: 'a home network in IPv4-compatible IPv6',
+    url: 'https://[::192.168.1.1]/',
+    message: /::c0a8:101 is/,
+  },
+  {
+    case: 'cloud metadata in IPv4-mapped IPv6',
+    url: 'https://[::ffff:169.254.169.254]/',
+    message: /::ffff:a9fe:a9fe is/,
+  },
+  {
+    case: 'cloud metadata through NAT64',
+    url: 'https://[64:ff9b::a9fe:a9fe]/',
+    message: /64:ff9b::a9fe:a9fe is/,
+  },
+  { case: 'loopback through 6to4', url: 'https://[2002:7f00:1::1]/', message: /2002:7f00:1::1 is/ },
   { case: 'an ftp:// URL', url: 'ftp://x', message: /^must start with https:\/\/$/ },
   { case: 'text that is no URL', url: 'not-a-url', message: /^must be an absolute URL/ },
   {
