@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EMAIL_EVENT_TYPES } from './email.js';
+import { singleLine } from '../core/inputs.js';
 import { KEY_KIND_LIST, type KEY_KINDS, type KeyKind, type KeyKindId } from '../core/key-kinds.js';
 
 /**
@@ -73,7 +74,8 @@ const urlSchema = z
   .min(1)
   .max(WEBHOOK_LIMITS.url)
   .describe('Where events are POSTed: https:// with a public address');
-const descriptionSchema = z.string().max(WEBHOOK_LIMITS.description);
+/** One line: listings show it beside the URL. */
+const descriptionSchema = singleLine(z.string().max(WEBHOOK_LIMITS.description));
 
 export const newWebhookSchema = z.strictObject({
   url: urlSchema,
