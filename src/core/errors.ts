@@ -240,6 +240,18 @@ export const PROBLEMS = {
       'Send from an address or domain the workspace is allowed to use (Settings → Email lists them); the operator adds one with brand-context email-senders add.',
     detail: (v: { from: string }) => `${v.from} is not an allowed sender of this workspace.`,
   },
+  sender_misleading: {
+    status: 422,
+    title: 'Sender would mislead recipients',
+    resolution:
+      'Name the sender plainly, e.g. "Acme Coffee <hello@acme.example>": no @, < or > in the display name of from or reply_to (mail clients show the name instead of the address), and no % or ! before the @ of from (a relay may route on them).',
+    detail: byReason({
+      display_name: (v: { field: string; name: string }) =>
+        `The display name of ${v.field} ("${v.name}") looks like an email address: recipients would read it as the sender.`,
+      source_route: (v: { address: string }) =>
+        `${v.address} has % or ! before its @: an old source route, which a relay may send on to another host.`,
+    }),
+  },
   idempotency_key_reused: {
     status: 422,
     title: 'Idempotency-Key already used for another request',
@@ -442,6 +454,14 @@ export const PROBLEMS = {
       'Someone else changed it meanwhile: read the campaign again, reapply your edit to it, and send the new ETag in If-Match.',
     detail: (v: { campaignId: string; version: number }) =>
       `Campaign ${v.campaignId} is at version ${v.version}, not the one in If-Match.`,
+  },
+  precondition_failed: {
+    status: 412,
+    title: 'The brand changed since you read it',
+    resolution:
+      'Someone else saved the brand meanwhile: read it again (GET /api/v1/workspaces/{id}/brand), reapply your change to it, and send its ETag in If-Match.',
+    detail: (v: { workspaceId: string; version: number }) =>
+      `The brand of ${v.workspaceId} is at version ${String(v.version)}, not the one in If-Match.`,
   },
   last_owner: {
     status: 409,

@@ -103,7 +103,7 @@ export const deliveryParams = webhookParams.extend({
   delivery_id: z.string().min(1).max(128).describe('Delivery id (dlv_…)'),
 });
 
-/** `If-Match` for the optimistic concurrency of campaign edits. */
+/** `If-Match` for the optimistic concurrency of campaign and brand edits. */
 export const ifMatchHeaders = z.object({
   'if-match': z
     .string()
@@ -111,3 +111,12 @@ export const ifMatchHeaders = z.object({
     .optional()
     .describe('The ETag of the version the change is based on: a stale one answers 412'),
 });
+
+/** The `ETag` header of a versioned resource's answers, as the API reference describes it. */
+export const VERSION_ETAG_HEADER = {
+  ETag: {
+    type: 'string',
+    description:
+      'The version this answer shows, quoted (strong): send it as If-Match with a change to have it refused with 412 if someone else changed the resource meanwhile.',
+  },
+};

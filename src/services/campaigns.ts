@@ -7,7 +7,8 @@ import type {
   NewCampaign,
 } from '../contract/campaigns.js';
 import { newId } from '../core/base62.js';
-import { ifMatchAllows, isEntityTagList } from '../core/campaigns.js';
+import { campaignEtag } from '../core/campaigns.js';
+import { ifMatchAdvice, ifMatchAllows } from '../core/entity-tags.js';
 import { isoAt } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import type { CampaignRecord, CampaignsRepository, CampaignUpdate } from '../store/store.js';
@@ -123,16 +124,8 @@ async function changeDraft(
       throw new AppError('campaign_not_draft', { campaignId: id, status: current.status });
     }
     const appliedTo = result.version - 1;
-    if (!ifMatchAllows(ifMatch, appliedTo)) {
-      // A bare `3` is refused like any tag this API never issued, but said why: it would read as a contradiction.
-      const unquoted = ifMatch !== undefined && !isEntityTagList(ifMatch);
-      throw new AppError(
-        'version_mismatch',
-        { campaignId: id, version: appliedTo },
-        unquoted
-          ? { advice: 'Send the ETag as the API sent it, quotes included: If-Match: "3", not If-Match: 3.' }
-          : {},
-      );
+    if (!ifMatchAllows(ifMatch, campaignEtag(appliedTo))) {
+      throw new AppError('version_mismatch', { campaignId: id, version: appliedTo }, ifMatchAdvice(ifMatch));
     }
     await recordAudit(tx, actor, now, {
       workspaceId,

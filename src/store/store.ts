@@ -163,6 +163,17 @@ export interface BrandRepository {
   get(workspaceId: string): Promise<BrandContext | undefined>;
   /** Replaces the whole brand (the name renames the workspace) and returns it with its new version. */
   replace(workspaceId: string, content: BrandContent, updatedAt: string): Promise<BrandContext>;
+  /**
+   * Replaces the brand as `replace` does, but only while it is still at `version`: the check is part of the
+   * write itself (compare-and-set), so of two transactions that read the same version only one can write.
+   * Undefined, with nothing written, when the brand has moved on (or does not exist).
+   */
+  replaceAtVersion(
+    workspaceId: string,
+    version: number,
+    content: BrandContent,
+    updatedAt: string,
+  ): Promise<BrandContext | undefined>;
 }
 
 /** Workspace keys of every kind (src/core/key-kinds.ts), each kind in its own table. */

@@ -206,6 +206,50 @@ describeEachBackend('Store contract', (backend) => {
       expect(smaller).toMatchObject({ version: 3, knowledge: [], assets: [], skills: [] });
     });
 
+    it('replaces the brand at the version it is at, and writes nothing at a version it has moved on from', async () => {
+      const ws = workspace();
+      await store.workspaces.create(ws, emptyBrand());
+      const saved = await store.brand.replaceAtVersion(ws.id, 1, fullBrand, at(5));
+      expect(saved).toEqual({ workspace_id: ws.id, ...fullBrand, updated_at: at(5), version: 2 });
+
+      const stale = await store.brand.replaceAtVersion(ws.id, 1, { ...fullBrand, voice: 'Stale' }, at(6));
+      expect(stale).toBeUndefined();
+      expect(await store.brand.get(ws.id)).toEqual(saved);
+      expect(await store.brand.replaceAtVersion(unique('ws'), 1, fullBrand, at(6))).toBeUndefined();
+    });
+
+    it('lets only one of two concurrent transactions write at the same version: the other waits, then writes nothing', async () => {
+      const ws = workspace();
+      await store.workspaces.create(ws, emptyBrand());
+      let release = (): void => undefined;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let firstWrote = (): void => undefined;
+      const written = new Promise<void>((resolve) => {
+        firstWrote = resolve;
+      });
+      // Both were loaded at version 1; the first writes and holds its transaction open.
+      const first = store.transaction(async (tx) => {
+        const result = await tx.brand.replaceAtVersion(ws.id, 1, fullBrand, at(5));
+        firstWrote();
+        await held;
+        return result;
+      });
+      await written;
+      const second = store.transaction((tx) =>
+        tx.brand.replaceAtVersion(ws.id, 1, { ...fullBrand, voice: 'Second' }, at(6)),
+      );
+      // Long enough for the second to reach its write (PostgreSQL: waiting on the row the first holds).
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      release();
+
+      const [won, lost] = await Promise.all([first, second]);
+      expect(won?.version).toBe(2);
+      expect(lost).toBeUndefined();
+      expect(await store.brand.get(ws.id)).toEqual(won);
+    });
+
     it('keeps entry ids per workspace, so two workspaces may hold the same ids', async () => {
       const [first, second] = [workspace(), workspace()];
       for (const ws of [first, second]) {

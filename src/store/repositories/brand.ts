@@ -199,21 +199,53 @@ export class BrandTables implements BrandRepository {
   }
 
   async replace(workspaceId: string, content: BrandContent, updatedAt: string): Promise<BrandContext> {
+    const brand = await this.write(workspaceId, undefined, content, updatedAt);
+    if (!brand) throw new Error(`brand of ${workspaceId} vanished while being replaced`);
+    return brand;
+  }
+
+  replaceAtVersion(
+    workspaceId: string,
+    version: number,
+    content: BrandContent,
+    updatedAt: string,
+  ): Promise<BrandContext | undefined> {
+    return this.write(workspaceId, version, content, updatedAt);
+  }
+
+  /**
+   * The profile's row is updated first, and with `version` only where it still holds that version: under
+   * PostgreSQL's read committed, a concurrent writer waits for this row's lock and then finds the version
+   * moved on, so it updates nothing (SQLite runs one write transaction at a time). Nothing else is written then.
+   */
+  private async write(
+    workspaceId: string,
+    version: number | undefined,
+    content: BrandContent,
+    updatedAt: string,
+  ): Promise<BrandContext | undefined> {
     const announce = this.announcedWrites.includes('replace') ? workspaceId : undefined;
-    await this.session.write(announce, async (db) => {
-      await db.updateTable('workspaces').set({ name: content.name }).where('id', '=', workspaceId).execute();
-      await db
+    const written = await this.session.transaction(async (session) => {
+      const profile = await session.db
         .updateTable('brand_profiles')
         .set((eb) => ({ ...profileColumns(content), version: eb('version', '+', 1), updated_at: updatedAt }))
         .where('workspace_id', '=', workspaceId)
-        .execute();
-      await db.deleteFrom('knowledge_entries').where('workspace_id', '=', workspaceId).execute();
-      await db.deleteFrom('assets').where('workspace_id', '=', workspaceId).execute();
-      await db.deleteFrom('skills').where('workspace_id', '=', workspaceId).execute();
-      await insertLists(db, workspaceId, content);
+        .$if(version !== undefined, (query) => query.where('version', '=', version ?? 0))
+        .executeTakeFirst();
+      if (profile.numUpdatedRows === 0n) return false;
+      await session.write(announce, async (db) => {
+        await db
+          .updateTable('workspaces')
+          .set({ name: content.name })
+          .where('id', '=', workspaceId)
+          .execute();
+        await db.deleteFrom('knowledge_entries').where('workspace_id', '=', workspaceId).execute();
+        await db.deleteFrom('assets').where('workspace_id', '=', workspaceId).execute();
+        await db.deleteFrom('skills').where('workspace_id', '=', workspaceId).execute();
+        await insertLists(db, workspaceId, content);
+      });
+      return true;
     });
-    const brand = await this.get(workspaceId);
-    if (!brand) throw new Error(`brand of ${workspaceId} vanished while being replaced`);
-    return brand;
+    return written ? this.get(workspaceId) : undefined;
   }
 }

@@ -1,10 +1,13 @@
 import { expect, it } from 'vitest';
 import { DEMO_BRAND } from '../../../../services/demo-brand.js';
 import { describeEachBackend, snapshotTables } from '../../../../../test/support/databases.js';
+import type { BrandContext } from '../../../../core/brand-context.js';
 import {
+  auditLog,
   call,
   type Problem,
   expectNonJsonRefused,
+  outcome,
   refused,
   useFixture,
 } from '../../../../../test/support/http-fixture.js';
@@ -12,6 +15,9 @@ import { MINUTE_MS } from '../../../../../test/support/fixtures/campaigns.js';
 import { brandApi, brandUrl } from '../../../../../test/support/fixtures/brand.js';
 
 type Document = Record<string, unknown>;
+
+/** Editors saving at once from the same loaded brand: enough for every backend to interleave them. */
+const CONCURRENT_PUTS = 12;
 
 /** A deep copy of the demo brand, as a plain JSON object a test may break. */
 function demo(): Document {
@@ -130,6 +136,13 @@ describeEachBackend('Brand API (GET and PUT /api/v1/workspaces/{id}/brand): erro
   const fixture = useFixture(backend);
   const { get, put } = brandApi(fixture);
 
+  /** What another editor does meanwhile: loads the brand, then saves a new voice over it. */
+  async function savedElsewhere(voice: string): Promise<BrandContext> {
+    const response = await put({ ...DEMO_BRAND, voice }, String((await get()).headers.etag));
+    expect(response.statusCode).toBe(200);
+    return response.json<BrandContext>();
+  }
+
   for (const invalid of INVALID) {
     it(`refuses ${invalid.case} with 400 invalid_request naming ${invalid.fields.map((f) => `"${f}"`).join(', ')}, and changes nothing`, async () => {
       const before = (await get()).body;
@@ -167,6 +180,68 @@ describeEachBackend('Brand API (GET and PUT /api/v1/workspaces/{id}/brand): erro
       () => call(f, f.owner.token, 'PUT', url, { body: DEMO_BRAND }),
       '404 workspace_not_found',
     );
+  });
+
+  it('refuses a PUT whose If-Match is an ETag the brand has moved on from with 412 precondition_failed, and overwrites nothing', async () => {
+    const f = fixture();
+    const stale = String((await get()).headers.etag);
+    const theirs = await savedElsewhere('Theirs: saved first.');
+    fixture().clock.advance(MINUTE_MS);
+
+    const response = await refused(
+      f,
+      () => put({ ...DEMO_BRAND, voice: 'Mine: saved second.' }, stale),
+      '412 precondition_failed',
+    );
+
+    const problem = response.json<Problem>();
+    expect(problem.detail).toContain(`version ${String(theirs.version)}`);
+    expect(problem.resolution).toMatch(/read .*again/i);
+    expect(problem.resolution).toContain('If-Match');
+    expect((await get()).json()).toEqual(theirs);
+    // The same document sent again with the current ETag goes through.
+    const current = String((await get()).headers.etag);
+    const retried = await put({ ...DEMO_BRAND, voice: 'Mine: saved second.' }, current);
+    expect(retried.json<BrandContext>()).toMatchObject({
+      voice: 'Mine: saved second.',
+      version: theirs.version + 1,
+    });
+  });
+
+  it('refuses an If-Match without quotes with 412 precondition_failed that says how to write it', async () => {
+    const f = fixture();
+    const { version } = (await get()).json<BrandContext>();
+
+    const response = await refused(f, () => put(DEMO_BRAND, String(version)), '412 precondition_failed');
+
+    expect(response.json<Problem>().resolution).toContain('quotes included');
+  });
+
+  it('lets exactly one of several concurrent PUTs with the same If-Match through; the others answer 412 and change nothing', async () => {
+    const before = await get();
+    const etag = String(before.headers.etag);
+    const { version } = before.json<BrandContext>();
+    const audited = (await auditLog(fixture())).length;
+
+    const responses = await Promise.all(
+      Array.from({ length: CONCURRENT_PUTS }, (_, i) =>
+        put({ ...DEMO_BRAND, voice: `Editor ${String(i)}` }, etag),
+      ),
+    );
+
+    const outcomes = responses.map(outcome);
+    expect(
+      outcomes.filter((result) => result === '200'),
+      outcomes.join(', '),
+    ).toHaveLength(1);
+    expect(outcomes.filter((result) => result === '412 precondition_failed')).toHaveLength(
+      CONCURRENT_PUTS - 1,
+    );
+    const winner = responses.find((response) => response.statusCode === 200)?.json<BrandContext>();
+    expect(winner?.version).toBe(version + 1);
+    expect((await get()).json()).toEqual(winner);
+    const audit = await auditLog(fixture());
+    expect(audit.slice(0, audit.length - audited).map((event) => event.action)).toEqual(['brand.updated']);
   });
 
   it('answers 400 invalid_json to a body that is not JSON and 415 to one that is not sent as JSON, and changes nothing', async () => {

@@ -82,6 +82,46 @@ describeEachBackend('Brand API (GET and PUT /api/v1/workspaces/{id}/brand): the 
     expect(brand.knowledge).toHaveLength(DEMO_BRAND.knowledge?.length ?? -1);
   });
 
+  it('answers GET with a strong ETag, and a PUT with If-Match of it with the new ETag that the next GET answers', async () => {
+    const loaded = await get();
+    const etag = loaded.headers.etag;
+    expect(etag).toMatch(/^"[^"]+"$/);
+    expect((await get()).headers.etag, 'the same version, the same ETag').toBe(etag);
+
+    const response = await put({ ...DEMO_BRAND, voice: 'Short sentences.' }, String(etag));
+
+    expect(response.statusCode).toBe(200);
+    const saved = response.json<BrandContext>();
+    expect(saved.version).toBe(loaded.json<BrandContext>().version + 1);
+    expect(saved.voice).toBe('Short sentences.');
+    expect(response.headers.etag).toMatch(/^"[^"]+"$/);
+    expect(response.headers.etag).not.toBe(etag);
+    expect((await get()).headers.etag).toBe(response.headers.etag);
+  });
+
+  it('applies a PUT with If-Match: * or with no If-Match to whatever version is current, as before', async () => {
+    const before = (await get()).json<BrandContext>();
+
+    const anyVersion = await put({ ...DEMO_BRAND, voice: 'First.' }, '*');
+    const unconditional = await put({ ...DEMO_BRAND, voice: 'Second.' });
+
+    expect([anyVersion.statusCode, unconditional.statusCode]).toEqual([200, 200]);
+    expect(unconditional.json<BrandContext>()).toMatchObject({
+      voice: 'Second.',
+      version: before.version + 2,
+    });
+    expect(unconditional.headers.etag).toBe((await get()).headers.etag);
+  });
+
+  it('accepts an If-Match that lists the current ETag among others, or sends it weakened by a proxy', async () => {
+    const etag = String((await get()).headers.etag);
+    const listed = await put({ ...DEMO_BRAND, voice: 'Listed.' }, `"stale", ${etag}`);
+    expect(listed.statusCode).toBe(200);
+    const weakened = await put({ ...DEMO_BRAND, voice: 'Weakened.' }, `W/${String(listed.headers.etag)}`);
+    expect(weakened.statusCode).toBe(200);
+    expect((await get()).json<BrandContext>().voice).toBe('Weakened.');
+  });
+
   it('answers GET and PUT with the stored brand also when every color, font and entry is set', async () => {
     // Regression: response serialization once failed (500) on a brand with colors or knowledge entries.
     const response = await put({ ...DEMO_BRAND, voice: 'Plain and warm.' });

@@ -1,15 +1,19 @@
 import { brandContextSchema } from '../../../../contract/brand-context.js';
-import { getBrand } from '../../../../services/brand.js';
+import { brandEtag, getBrand } from '../../../../services/brand.js';
 import type { ZodApp } from '../../../context.js';
 import {
   jsonResponse,
   MANAGEMENT_SECURITY,
   managementProblems,
+  VERSION_ETAG_HEADER,
   withProblems,
   workspaceParams,
 } from '../../../schemas.js';
 
-/** GET /api/v1/workspaces/{id}/brand: the brand document, as the read operation returns it. */
+/**
+ * GET /api/v1/workspaces/{id}/brand: the brand document, as the read operation returns it, with the ETag
+ * of its version for If-Match on PUT.
+ */
 export function getBrandRoute(app: ZodApp): void {
   app.get(
     '',
@@ -22,11 +26,19 @@ export function getBrandRoute(app: ZodApp): void {
         security: MANAGEMENT_SECURITY,
         params: workspaceParams,
         response: withProblems(
-          { 200: jsonResponse('The brand, as the read operation returns it', brandContextSchema) },
+          {
+            200: {
+              ...jsonResponse('The brand, as the read operation returns it', brandContextSchema),
+              headers: VERSION_ETAG_HEADER,
+            },
+          },
           managementProblems('read', 'brand.read'),
         ),
       },
     },
-    (request) => getBrand(app.services.deps, request.params.id),
+    async (request, reply) => {
+      const brand = await getBrand(app.services.deps, request.params.id);
+      return reply.header('etag', brandEtag(brand)).send(brand);
+    },
   );
 }
