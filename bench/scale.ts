@@ -57,12 +57,11 @@ import Database from 'better-sqlite3';
 import type { Insertable } from 'kysely';
 import pg from 'pg';
 import { z } from 'zod';
-import { KeySigner } from '../src/core/key-signature.js';
+import { randomBytes } from 'node:crypto';
+import { type KeySigner, keySigners } from '../src/core/key-signature.js';
 import { KEY_KINDS } from '../src/core/key-kinds.js';
 import { BRAND_KEY, hashKey } from '../src/core/secret-keys.js';
-import { parseDatabaseUrl } from '../src/config.js';
-import { loadKeySigner } from '../src/services/signed-keys.js';
-import { openStore } from '../src/store/open-store.js';
+import { parseKeySigningSecret } from '../src/config.js';
 import { KEY_TABLES, type KeyColumns } from '../src/store/repositories/keys.js';
 import {
   BenchError,
@@ -237,16 +236,18 @@ function openSink(databaseUrl: string): Promise<KeySink> {
     : postgresSink(databaseUrl);
 }
 
-/** The signer of brand read keys, with the secret `seed` made: keys are signed as the service signs them. */
-async function brandKeySigner(databaseUrl: string): Promise<KeySigner> {
-  const store = await openStore(parseDatabaseUrl(databaseUrl));
-  try {
-    const signer = await loadKeySigner(store, 'brand');
-    if (signer === undefined) throw new BenchError('brand read keys are not signed');
-    return signer;
-  } finally {
-    await store.close();
-  }
+/**
+ * Every service the bench spawns (they inherit this process's environment, bench/harness.ts `childEnv`) signs
+ * keys with one BRAND_CONTEXT_KEY_SIGNING_SECRET, as nodes of one deployment do (README "Brand read keys"): on
+ * PostgreSQL there is no key file, and without it every key the cache misses would be looked up.
+ */
+process.env.BRAND_CONTEXT_KEY_SIGNING_SECRET ||= randomBytes(32).toString('base64');
+
+/** The signer of brand read keys, with the services' secret: keys are signed as the service signs them. */
+function brandKeySigner(): KeySigner {
+  const signer = keySigners(parseKeySigningSecret(process.env)).brand;
+  if (signer === undefined) throw new BenchError('brand read keys are not signed');
+  return signer;
 }
 
 /**
@@ -691,7 +692,7 @@ async function benchBackend(
   await mkdir(dir, { recursive: true });
   progress(`${backend}: seeding the demo workspace`);
   const demo = await seed(databaseUrl);
-  const signer = await brandKeySigner(databaseUrl);
+  const signer = brandKeySigner();
   const { keys, workingSet } = settings;
 
   // The small store: the working set's keys and nothing else.

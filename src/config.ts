@@ -21,6 +21,11 @@ export interface Config {
   delivery: DeliveryConfig;
   email: EmailConfig;
   operations: OperationsConfig;
+  /**
+   * BRAND_CONTEXT_KEY_SIGNING_SECRET: signs brand read keys, shared by every node and the CLI. Unset, SQLite keeps
+   * one in a file beside its database and PostgreSQL signs nothing (src/services/key-signing-secret.ts).
+   */
+  keySigningSecret: Buffer | undefined;
 }
 
 /** A budget of requests per window (README "Operations"). */
@@ -396,6 +401,24 @@ export function parseOperationsSettings(env: NodeJS.ProcessEnv): OperationsConfi
   };
 }
 
+/**
+ * BRAND_CONTEXT_KEY_SIGNING_SECRET, 32 bytes in base64 (README "Brand read keys"): kept out of the database, so a
+ * copy of the database cannot make keys.
+ */
+export function parseKeySigningSecret(env: NodeJS.ProcessEnv): Buffer | undefined {
+  const text = env.BRAND_CONTEXT_KEY_SIGNING_SECRET?.trim() || undefined;
+  if (text === undefined) return undefined;
+  const secret = Buffer.from(text, 'base64');
+  // Buffer.from skips what is not base64: read back, the text must be the same bytes.
+  if (secret.length !== 32 || secret.toString('base64').replace(/=+$/, '') !== text.replace(/=+$/, '')) {
+    // Not echoed: it is a secret, even when mistyped.
+    throw new ConfigError(
+      'BRAND_CONTEXT_KEY_SIGNING_SECRET must be 32 bytes in base64 (openssl rand -base64 32), the same on every node',
+    );
+  }
+  return secret;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel))
@@ -411,5 +434,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     delivery: parseDeliverySettings(env),
     email: parseEmailSettings(env),
     operations: parseOperationsSettings(env),
+    keySigningSecret: parseKeySigningSecret(env),
   };
 }

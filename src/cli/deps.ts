@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig } from '../config.js';
 import { systemClock } from '../core/clock.js';
+import { keySigners } from '../core/key-signature.js';
 import type { Deps } from '../services/deps.js';
+import { loadKeySigningSecret } from '../services/key-signing-secret.js';
 import { openStore } from '../store/open-store.js';
 
 /**
@@ -13,7 +15,8 @@ export async function withDeps<T>(
   work: (deps: Deps) => Promise<T>,
   options: { create?: boolean } = {},
 ): Promise<T> {
-  const { database } = loadConfig();
+  const config = loadConfig();
+  const { database } = config;
   if (
     !options.create &&
     database.kind === 'sqlite' &&
@@ -26,7 +29,9 @@ export async function withDeps<T>(
   }
   const store = await openStore(database);
   try {
-    return await work({ store, clock: systemClock });
+    // The secret `serve` signs keys with, so that it verifies the keys made here (README "Brand read keys").
+    const { secret } = await loadKeySigningSecret(config);
+    return await work({ store, clock: systemClock, keySigners: keySigners(secret) });
   } finally {
     await store.close();
   }

@@ -1,6 +1,7 @@
 import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import { BASE62_ALPHABET, decodeBase62, encodeBase62, randomBase62 } from './base62.js';
-import type { KeyFormat } from './secret-keys.js';
+import { KEY_KIND_LIST, KEY_KINDS, type KeyKindId } from './key-kinds.js';
+import { KEY_FORMATS, type KeyFormat } from './secret-keys.js';
 
 /**
  * A signed key keeps its format's shape (the prefix, 30 base62 characters, the checksum), and the 30
@@ -24,6 +25,31 @@ const ID_LENGTH = 20;
 /** The last instant an 8-character expiry can say (the year 8888). */
 export const LATEST_SIGNED_EXPIRY = 62 ** EXPIRY_LENGTH - 1;
 
+/**
+ * The kinds whose keys are signed: those the read operation caches, whose creation and revocation the change
+ * feed announces (src/core/key-kinds.ts `cached`).
+ */
+export const SIGNED_KINDS: readonly KeyKindId[] = KEY_KIND_LIST.filter((kind) => kind.cached).map(
+  (kind) => kind.id,
+);
+
+/** The secret's length: 32 random bytes. */
+export const SIGNING_SECRET_BYTES = 32;
+
+/** The signer of each signed kind, all under one secret; empty when no secret is configured (keys unsigned). */
+export type KeySigners = Readonly<Partial<Record<KeyKindId, KeySigner>>>;
+
+/**
+ * The signers of the signed kinds under `secret` (README "Brand read keys": where the secret lives); none
+ * without one, so that every new key is unsigned and every presented key is looked up.
+ */
+export function keySigners(secret: Buffer | undefined): KeySigners {
+  if (secret === undefined) return {};
+  return Object.fromEntries(
+    SIGNED_KINDS.map((kind) => [kind, new KeySigner(KEY_FORMATS[kind], KEY_KINDS[kind].idPrefix, secret)]),
+  );
+}
+
 /** What a valid signature proves about a key of a workspace. */
 export interface SignedKeyFacts {
   id: string;
@@ -42,6 +68,8 @@ export class KeySigner {
     private readonly idPrefix: string,
     secret: Buffer,
   ) {
+    if (secret.length !== SIGNING_SECRET_BYTES)
+      throw new RangeError(`a key-signing secret is ${String(SIGNING_SECRET_BYTES)} bytes`);
     this.secret = createSecretKey(secret);
     this.nonceStart = format.prefix.length;
     this.tagStart = this.nonceStart + NONCE_LENGTH + EXPIRY_LENGTH;

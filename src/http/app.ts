@@ -11,6 +11,7 @@ import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-
 import { levels } from 'pino';
 import { type Clock, systemClock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
+import { keySigners } from '../core/key-signature.js';
 import { BrandReader } from '../services/brand-reader.js';
 import { Credentials } from '../services/credentials.js';
 import { EmailService } from '../services/email.js';
@@ -64,6 +65,11 @@ export interface AppOptions {
   httpTimeouts?: Partial<HttpTimeouts>;
   /** Seals webhook secrets and email bodies, its key read as the store was opened (`SecretBox.load`). */
   secrets: SecretBox;
+  /**
+   * Signs brand read keys, and verifies those the key cache misses without a lookup (`loadKeySigningSecret`,
+   * src/services/key-signing-secret.ts); without it keys are unsigned and looked up.
+   */
+  keySigningSecret?: Buffer | undefined;
   /** Webhook address rules; only public https:// targets by default. */
   webhooks?: Partial<Pick<DeliveryConfig, 'allowPrivateUrls'>>;
   /**
@@ -129,7 +135,8 @@ function listeningUrl(server: Server): string {
 /** The use cases every route reaches as `app.services`, each built with the ones it depends on. */
 function buildServices(options: AppOptions, clock: Clock, server: Server): AppServices {
   const { store, logger, secrets } = options;
-  const deps = { store, clock };
+  const signers = keySigners(options.keySigningSecret);
+  const deps = { store, clock, keySigners: signers };
   const usage = new UsageRecorder(
     store,
     (error: unknown) => {
@@ -147,7 +154,7 @@ function buildServices(options: AppOptions, clock: Clock, server: Server): AppSe
     deps,
     usage,
     tokens,
-    credentials: new Credentials(store, clock, tokens, usage),
+    credentials: new Credentials(store, clock, tokens, { signers, log: logger }, usage),
     reader: new BrandReader(store),
     webhooks: new WebhookService(deps, secrets, {
       allowPrivate: options.webhooks?.allowPrivateUrls ?? false,
@@ -240,7 +247,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   }
   app.addHook('preClose', () => transport.drain());
   app.addHook('onClose', async () => {
-    services.credentials.close();
+    await services.credentials.close();
     services.reader.close();
     await services.usage.close();
   });

@@ -46,7 +46,7 @@ function fixture() {
   const tokens = {
     verify: () => Promise.reject(new Error('no user tokens here')),
   } as unknown as TokenService;
-  const credentials = new Credentials(store, clock, tokens);
+  const credentials = new Credentials(store, clock, tokens, { signers: {}, log: console });
   const bearer = (kind: KeyKindId) => ({ authorization: `Bearer ${keys[kind]}` });
   return { credentials, changes, lookups, bearer };
 }

@@ -10,13 +10,14 @@ import {
   type Surface,
 } from '../core/key-kinds.js';
 import { brandKeyStatus, type BrandKeyTimes, lifecycleTimes } from '../core/key-lifecycle.js';
-import type { SignedKeyFacts } from '../core/key-signature.js';
+import type { KeySigners, SignedKeyFacts } from '../core/key-signature.js';
 import { can, type Permission } from '../core/roles.js';
 import { hashKey, KEY_FORMATS, looksLikeJwt } from '../core/secret-keys.js';
 import type { KeyCredential, KeysRepository, MembershipRecord, Store } from '../store/store.js';
+import type { EventRepositories } from './events.js';
 import { FeedCache, type MaybePromise } from './feed-cache.js';
 import type { CacheStats } from './metrics.js';
-import { type SignatureStats, SignedKeys } from './signed-keys.js';
+import { type SignatureStats, SignedKeys, type SignedKeysLog } from './signed-keys.js';
 import type { TokenService, UserPrincipal } from './tokens.js';
 import type { UsageRecorder } from './usage.js';
 
@@ -182,14 +183,24 @@ export class Credentials {
   private readonly signed: SignedKeys;
   private readonly lookups: Record<KeyKindId, DataLoader<string, KeyCredential | undefined>>;
 
+  /**
+   * @param signing the signers of keys (none: every key the cache misses is looked up), and where a key that
+   *   its signature verified but that has no row is reported (src/services/signed-keys.ts).
+   */
   constructor(
-    private readonly store: Pick<Store, 'keys' | 'settings' | 'workspaces' | 'changes'>,
+    private readonly store: Pick<
+      Store,
+      'keys' | 'audit' | 'workspaces' | EventRepositories | 'changes' | 'transaction'
+    >,
     private readonly clock: Clock,
     private readonly tokens: TokenService,
+    signing: { signers: KeySigners; log: SignedKeysLog },
     private readonly usage?: UsageRecorder,
   ) {
     this.keys = new FeedCache(store.changes, { maxEntries: MAX_CACHED_KEYS }, (key) => key.workspaceId);
-    this.signed = new SignedKeys(store, clock);
+    this.signed = new SignedKeys(store, clock, signing.signers, signing.log, (hash) => {
+      this.keys.delete(hash);
+    });
     this.lookups = mapKeyKinds((kind) => keyLookup(store.keys, kind.id));
   }
 
@@ -342,8 +353,9 @@ export class Credentials {
     return this.signed.stats;
   }
 
-  close(): void {
+  /** Stops listening to the change feed, and lets a confirmation of signed keys under way finish. */
+  close(): Promise<void> {
     this.keys.close();
-    this.signed.close();
+    return this.signed.close();
   }
 }

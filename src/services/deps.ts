@@ -1,4 +1,5 @@
 import type { Clock } from '../core/clock.js';
+import type { KeySigners } from '../core/key-signature.js';
 import type { RepositoryName, UnitOfWork } from '../store/store.js';
 
 /**
@@ -8,4 +9,9 @@ import type { RepositoryName, UnitOfWork } from '../store/store.js';
 export interface Deps<Name extends RepositoryName = RepositoryName> {
   store: UnitOfWork<Name>;
   clock: Clock;
+  /**
+   * What new keys are signed with (src/services/key-signing-secret.ts: never a secret of the database); none,
+   * and new keys are unsigned, looked up whenever the key cache misses them.
+   */
+  keySigners?: KeySigners;
 }

@@ -91,6 +91,12 @@ export class FeedCache<V extends object> {
     if (this.entries.peek(id) === value) this.entries.set(id, value);
   }
 
+  /** Forgets one entry at once (a key found to be refused), and anything a load under way would cache. */
+  delete(id: string): void {
+    this.generation++;
+    this.entries.delete(id);
+  }
+
   close(): void {
     this.unsubscribe();
   }

@@ -9,10 +9,9 @@ import { KEY_KINDS, type KeyKindId, mapKeyKinds } from '../core/key-kinds.js';
 import { brandKeyStatus, lifecycleTimes } from '../core/key-lifecycle.js';
 import { hashKey, KEY_FORMATS } from '../core/secret-keys.js';
 import type { KeyRecord } from '../store/store.js';
-import { type Actor, recordAudit } from './audit.js';
+import { type Actor, recordAudit, SYSTEM } from './audit.js';
 import type { Deps } from './deps.js';
 import { type EventRepositories, publishEvent } from './events.js';
-import { loadKeySigner } from './signed-keys.js';
 import type { UsageRecorder } from './usage.js';
 import { requireWorkspace } from './workspaces.js';
 
@@ -30,7 +29,7 @@ export interface KeyInput {
 }
 
 /** What managing keys touches. */
-type KeyDeps = Deps<'keys' | 'audit' | 'settings' | 'workspaces' | EventRepositories>;
+type KeyDeps = Deps<'keys' | 'audit' | 'workspaces' | EventRepositories>;
 
 export function toKeyView(record: KeyRecord, now: number): KeyView {
   return {
@@ -59,18 +58,19 @@ function keyExpiry(kindId: KeyKindId, now: number, days: number | undefined): nu
   return lifetime === null ? null : now + lifetime * DAY_MS;
 }
 
-/** A new key and its id: signed for its workspace where its kind is (src/services/signed-keys.ts). */
-async function newKey(
+/**
+ * A new key and its id: signed for its workspace where its kind is and a secret is configured
+ * (src/services/signed-keys.ts), else random.
+ */
+function newKey(
   kindId: KeyKindId,
   deps: KeyDeps,
   workspaceId: string,
   expiresAt: number | null,
-): Promise<{ key: string; id: string }> {
+): { key: string; id: string } {
   // A signature carries an expiry: a key that never expires is not signed.
-  if (expiresAt !== null) {
-    const signer = await loadKeySigner(deps.store, kindId);
-    if (signer !== undefined) return signer.issue(workspaceId, expiresAt);
-  }
+  const signer = expiresAt === null ? undefined : deps.keySigners?.[kindId];
+  if (signer !== undefined && expiresAt !== null) return signer.issue(workspaceId, expiresAt);
   return { key: KEY_FORMATS[kindId].generate(), id: newId(KEY_KINDS[kindId].idPrefix) };
 }
 
@@ -86,7 +86,7 @@ async function createKey(
   const { auditTarget } = KEY_KINDS[kindId];
   const now = deps.clock.now();
   const expiresAt = keyExpiry(kindId, now, days);
-  const { key, id } = await newKey(kindId, deps, input.workspaceId, expiresAt);
+  const { key, id } = newKey(kindId, deps, input.workspaceId, expiresAt);
   const record: KeyRecord = {
     id,
     workspaceId: input.workspaceId,
@@ -170,6 +170,66 @@ async function revokeKey(
   });
   if (!revocation) throw keyNotFound(kindId, workspaceId, keyId);
   return toKeyView(revocation.record, deps.clock.now());
+}
+
+/** How the key list names a key found working by its signature with no row (README "Brand read keys"). */
+export const UNRECORDED_KEY_NAME = 'Unrecorded key (refused)';
+
+/** A key its signature verified, which turned out to have no row: what is known of it without the key itself. */
+export interface UnrecordedKey {
+  id: string;
+  workspaceId: string;
+  keyHash: string;
+  prefix: string;
+  last4: string;
+  /** Ms since 1970, as its signature says (at most its kind's lifetime from when it was used). */
+  expiresAt: number;
+}
+
+/**
+ * Records a signed key that has no row as revoked (README "Brand read keys", unrecorded keys): the change feed
+ * then has every node refuse it, and the key list shows it, audited and announced to webhooks as a
+ * revocation by the service. 'exists' when another node recorded it first (or its row was there after all);
+ * 'no_workspace' when the workspace it names does not exist, so there is nothing to list it in.
+ */
+export async function recordUnrecordedKey(
+  kindId: KeyKindId,
+  deps: Deps<'keys' | 'audit' | 'workspaces' | EventRepositories>,
+  key: UnrecordedKey,
+): Promise<'recorded' | 'exists' | 'no_workspace'> {
+  const now = deps.clock.now();
+  const at = new Date(now).toISOString();
+  const { auditTarget } = KEY_KINDS[kindId];
+  const record: KeyRecord = {
+    id: key.id,
+    workspaceId: key.workspaceId,
+    name: UNRECORDED_KEY_NAME,
+    keyHash: key.keyHash,
+    prefix: key.prefix,
+    last4: key.last4,
+    createdBy: null,
+    createdAt: at,
+    expiresAt: new Date(key.expiresAt).toISOString(),
+    revokedAt: at,
+    lastUsedAt: at,
+  };
+  return deps.store.transaction(async (tx) => {
+    if ((await tx.workspaces.get(key.workspaceId)) === undefined) return 'no_workspace';
+    if (!(await tx.keys.createUnlessExists(kindId, record))) return 'exists';
+    await recordAudit(tx, SYSTEM, at, {
+      workspaceId: key.workspaceId,
+      action: `${auditTarget}.revoked`,
+      targetType: auditTarget,
+      targetId: key.id,
+      details: { name: record.name, prefix: record.prefix, reason: 'unrecorded' },
+    });
+    await publishEvent(tx, at, {
+      workspaceId: key.workspaceId,
+      type: keyEventType(KEY_KINDS[kindId], 'revoked'),
+      data: { key: toKeyView(record, now) },
+    });
+    return 'recorded';
+  });
 }
 
 /** The key to replace, and what the replacement changes: its name, and how many days it lives. */

@@ -271,7 +271,10 @@ export class Metrics {
     this.caches.set(name, stats);
   }
 
-  /** Exports how many keys their signature verified (src/services/signed-keys.ts), read when scraped. */
+  /**
+   * Exports how many keys their signature verified (src/services/signed-keys.ts), and how many of those had no
+   * row and were refused, read when scraped.
+   */
   watchKeySignatures(stats: SignatureStats): void {
     new Counter({
       name: 'brand_context_keys_verified_by_signature_total',
@@ -280,6 +283,15 @@ export class Metrics {
       collect() {
         this.reset();
         this.inc(stats.verified);
+      },
+    });
+    new Counter({
+      name: 'brand_context_unrecorded_keys_total',
+      help: 'Keys with a valid signature that had no row (made with a leaked signing secret, not by the service), which this node recorded as revoked so that every node refuses them (docs/operations.md). Anything above 0: rotate the signing secret.',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(stats.unrecorded);
       },
     });
   }

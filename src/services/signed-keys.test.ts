@@ -2,19 +2,38 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { emptyBrand } from '../core/brand-context.js';
 import type { Clock } from '../core/clock.js';
 import { BRAND_KEY_LIFETIME_MS } from '../core/key-lifecycle.js';
-import { KeySigner } from '../core/key-signature.js';
+import { KeySigner, keySigners } from '../core/key-signature.js';
 import { BRAND_KEY, hashKey } from '../core/secret-keys.js';
-import { ChangeHub } from '../store/change-feed.js';
+import { type ChangeFeed, ChangeHub } from '../store/change-feed.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { describeEachBackend, type TestDatabase } from '../../test/support/databases.js';
 import { OPERATOR } from './audit.js';
-import { createBrandKey } from './keys.js';
-import { loadKeySigner, SignedKeys } from './signed-keys.js';
+import { createBrandKey, listBrandKeys, UNRECORDED_KEY_NAME } from './keys.js';
+import { SignedKeys, type SignedKeysLog } from './signed-keys.js';
 
 const NOW = Date.UTC(2026, 10, 20, 10, 0, 0);
 const clock: Clock = { now: () => NOW };
+const SECRET = Buffer.alloc(32, 3);
+const signers = keySigners(SECRET);
 let sequence = 0;
+
+/** `store` with the change feed as a test drives it. */
+function withFeed(store: Store, changes: ChangeFeed): Store {
+  return Object.create(store, { changes: { value: changes } }) as Store;
+}
+
+/** A log that keeps its warnings and errors. */
+function keptLog(): SignedKeysLog & { warnings: string[]; errors: string[] } {
+  const warnings: string[] = [];
+  const errors: string[] = [];
+  return {
+    warnings,
+    errors,
+    warn: (details, message) => warnings.push(`${message} ${JSON.stringify(details)}`),
+    error: (details, message) => errors.push(`${message} ${JSON.stringify(details)}`),
+  };
+}
 
 describeEachBackend('Verifying keys by their signature', (backend) => {
   let database: TestDatabase;
@@ -27,14 +46,12 @@ describeEachBackend('Verifying keys by their signature', (backend) => {
     database = await backend.create();
     store = await openStore(database.config);
     feed = new ChangeHub(() => () => undefined);
-    signed = new SignedKeys({ keys: store.keys, settings: store.settings, changes: feed }, clock);
-    await vi.waitFor(() => {
-      expect(signed.ready('brand')).toBe(true);
-    });
+    signed = new SignedKeys(withFeed(store, feed), clock, signers, keptLog());
+    expect(signed.ready('brand')).toBe(true);
   });
 
   afterAll(async () => {
-    signed.close();
+    await signed.close();
     await store.close();
     await database.drop();
   });
@@ -45,7 +62,7 @@ describeEachBackend('Verifying keys by their signature', (backend) => {
       { id: workspaceId, name: 'Signed Co', createdAt: new Date(NOW).toISOString() },
       emptyBrand(),
     );
-    const created = await createBrandKey({ store, clock }, OPERATOR, { workspaceId, name: 'signed' });
+    const created = await createBrandKey({ store, clock, keySigners: signers }, OPERATOR, { workspaceId, name: 'signed' });
     const verify = (workspace = workspaceId, now = NOW) =>
       signed.verify('brand', created.key, hashKey(created.key), workspace, now);
     return { workspaceId, created, verify };
@@ -61,7 +78,7 @@ describeEachBackend('Verifying keys by their signature', (backend) => {
 
   it('asks for a workspace’s revocations once, then verifies its keys without waiting', async () => {
     const { workspaceId, created, verify } = await newKey();
-    const sibling = await createBrandKey({ store, clock }, OPERATOR, { workspaceId, name: 'sibling' });
+    const sibling = await createBrandKey({ store, clock, keySigners: signers }, OPERATOR, { workspaceId, name: 'sibling' });
     expect(verify()).toBeInstanceOf(Promise);
     expect((await verify())?.id).toBe(created.id);
     expect(signed.verify('brand', sibling.key, hashKey(sibling.key), workspaceId, NOW)).toEqual({
@@ -92,7 +109,7 @@ describeEachBackend('Verifying keys by their signature', (backend) => {
 
   it('leaves a revoked key to the store from the change that reports it on', async () => {
     const { workspaceId, created, verify } = await newKey();
-    const sibling = await createBrandKey({ store, clock }, OPERATOR, { workspaceId, name: 'sibling' });
+    const sibling = await createBrandKey({ store, clock, keySigners: signers }, OPERATOR, { workspaceId, name: 'sibling' });
     const verifySibling = () => signed.verify('brand', sibling.key, hashKey(sibling.key), workspaceId, NOW);
     const untouched = await newKey();
     expect(await verify()).toBeDefined();
@@ -133,40 +150,101 @@ describeEachBackend('Verifying keys by their signature', (backend) => {
     expect(await verify()).toBeDefined();
   });
 
-  it('verifies nothing by signature while the secret or the revocations cannot be read, and recovers by itself once they can', async () => {
+  it('verifies nothing by signature while the revocations cannot be read, and recovers by itself once they can', async () => {
     const { verify, workspaceId, created } = await newKey();
     let failing = true;
     const keys: Store['keys'] = Object.create(store.keys) as Store['keys'];
     keys.revokedHashes = (...args) =>
       failing ? Promise.reject(new Error('database unavailable')) : store.keys.revokedHashes(...args);
-    const settings: Store['settings'] = {
-      getOrCreate: (...args) =>
-        failing ? Promise.reject(new Error('database unavailable')) : store.settings.getOrCreate(...args),
-    };
-    const alone = new SignedKeys({ keys, settings, changes: feed }, clock);
+    const alone = new SignedKeys(
+      Object.create(withFeed(store, feed), { keys: { value: keys } }) as Store,
+      clock,
+      signers,
+      keptLog(),
+    );
     const verifyAlone = () => alone.verify('brand', created.key, hashKey(created.key), workspaceId, NOW);
     try {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(alone.ready('brand')).toBe(false);
       expect(await verifyAlone()).toBeUndefined();
-      failing = false;
-      await vi.waitFor(() => {
-        expect(alone.ready('brand')).toBe(true);
-      });
-      failing = true;
       expect(await verifyAlone()).toBeUndefined();
       failing = false;
       expect((await verifyAlone())?.id).toBe(created.id);
       expect((await verify())?.id).toBe(created.id);
     } finally {
-      alone.close();
+      await alone.close();
     }
   });
 
-  it('signs with the secret kept in the database, so every node verifies what another made', async () => {
+  it('verifies nothing by signature without a configured secret: every key is the store’s to judge', async () => {
     const { workspaceId, created } = await newKey();
-    const elsewhere = await loadKeySigner(store, 'brand');
-    expect(elsewhere?.verify(created.key, workspaceId)?.id).toBe(created.id);
-    expect(await loadKeySigner(store, 'api')).toBeUndefined();
+    const unsigned = new SignedKeys(withFeed(store, feed), clock, keySigners(undefined), keptLog());
+    try {
+      expect(unsigned.ready('brand')).toBe(false);
+      expect(
+        await unsigned.verify('brand', created.key, hashKey(created.key), workspaceId, NOW),
+      ).toBeUndefined();
+    } finally {
+      await unsigned.close();
+    }
+  });
+
+  it('leaves a key that says it expires more than its kind’s lifetime (and 5 minutes) from now to the store', async () => {
+    const { workspaceId } = await newKey();
+    const signer = signers.brand;
+    if (!signer) throw new Error('brand read keys are not signed');
+    const latest = NOW + BRAND_KEY_LIFETIME_MS + 5 * 60 * 1000;
+    for (const [expiresAt, verified] of [
+      [latest, true],
+      [latest + 1, false],
+      [Date.UTC(8888, 0, 1), false],
+    ] as const) {
+      const { key } = signer.issue(workspaceId, expiresAt);
+      const facts = await signed.verify('brand', key, hashKey(key), workspaceId, NOW);
+      expect(facts !== undefined).toBe(verified);
+    }
+  });
+
+  it('records a key verified by its signature that has no row as revoked, refuses it, counts it and warns once', async () => {
+    const { workspaceId } = await newKey();
+    const log = keptLog();
+    const refused: string[] = [];
+    const checking = new SignedKeys(withFeed(store, feed), clock, signers, log, (hash) => refused.push(hash));
+    const elsewhere = new SignedKeys(withFeed(store, feed), clock, signers, log);
+    try {
+      const forged = signers.brand?.issue(workspaceId, NOW + 1000) ?? { key: '', id: '' };
+      const hash = hashKey(forged.key);
+      for (const node of [checking, elsewhere])
+        expect(await node.verify('brand', forged.key, hash, workspaceId, NOW)).toBeDefined();
+      await vi.waitFor(() => {
+        expect(checking.stats.unrecorded + elsewhere.stats.unrecorded).toBe(1);
+      });
+      expect(checking.verify('brand', forged.key, hash, workspaceId, NOW)).toBeUndefined();
+      expect(refused).toEqual([hash]);
+      const listed = (await listBrandKeys({ store, clock }, workspaceId)).find((key) => key.id === forged.id);
+      expect(listed).toMatchObject({ name: UNRECORDED_KEY_NAME, status: 'revoked' });
+      expect(log.warnings).toHaveLength(1);
+      expect(log.warnings[0]).toContain(forged.id);
+      expect(log.warnings[0]).not.toContain(forged.key);
+      // Once the change reaches the other node, it refuses the key too.
+      feed.emit({ workspaceId });
+      expect(await elsewhere.verify('brand', forged.key, hash, workspaceId, NOW)).toBeUndefined();
+    } finally {
+      await Promise.all([checking.close(), elsewhere.close()]);
+    }
+  });
+
+  it('confirms keys that have rows without recording anything', async () => {
+    const { created, workspaceId } = await newKey();
+    const log = keptLog();
+    const checking = new SignedKeys(withFeed(store, feed), clock, signers, log);
+    try {
+      expect(await checking.verify('brand', created.key, hashKey(created.key), workspaceId, NOW)).toBeDefined();
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(checking.stats.unrecorded).toBe(0);
+      expect(log.warnings).toEqual([]);
+      expect(log.errors).toEqual([]);
+      expect(await listBrandKeys({ store, clock }, workspaceId)).toHaveLength(1);
+    } finally {
+      await checking.close();
+    }
   });
 });

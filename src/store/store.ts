@@ -179,6 +179,8 @@ export interface BrandRepository {
 /** Workspace keys of every kind (src/core/key-kinds.ts), each kind in its own table. */
 export interface KeysRepository {
   create(kind: KeyKindId, key: KeyRecord): Promise<void>;
+  /** Creates the key unless one of its id or hash exists; whether it did (several nodes may try at once). */
+  createUnlessExists(kind: KeyKindId, key: KeyRecord): Promise<boolean>;
   /**
    * The keys of `kind` whose hashes are among `keyHashes`, in one query, each once and in no particular
    * order: a hash that matches none is simply absent (src/services/credentials.ts batches its lookups).

@@ -7,6 +7,7 @@ import { SecretBox } from '../../src/services/secret-box.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { ManualClock } from './clock.js';
+import { recordResponses } from './openapi-conformance.js';
 import type { TestDatabase } from './databases.js';
 
 export interface TestApp {
@@ -21,6 +22,12 @@ export interface TestApp {
   logs: string[];
   close(): Promise<void>;
 }
+
+/**
+ * The key-signing secret of every test app, so that nodes started on one database verify each other's keys
+ * by signature, as nodes given one BRAND_CONTEXT_KEY_SIGNING_SECRET do.
+ */
+export const TEST_KEY_SIGNING_SECRET = Buffer.alloc(32, 'test key-signing secret');
 
 export type TestAppOptions = Partial<Omit<AppOptions, 'store' | 'logger' | 'clock' | 'secrets'>> & {
   /**
@@ -48,7 +55,16 @@ export async function startTestApp(
     },
   });
   const secrets = await SecretBox.load(store);
-  const app = buildApp({ store, clock, logger: createLogger(logLevel, sink), secrets, ...options });
+  const app = buildApp({
+    store,
+    clock,
+    logger: createLogger(logLevel, sink),
+    secrets,
+    keySigningSecret: TEST_KEY_SIGNING_SECRET,
+    ...options,
+  });
+  // Every answer is checked against the app's /openapi.json (test/support/openapi-conformance.setup.ts).
+  recordResponses(app);
   await app.ready();
   return {
     app,

@@ -8,8 +8,10 @@ import {
   relayAddress,
 } from '../../config.js';
 import { systemClock } from '../../core/clock.js';
+import { keySigners } from '../../core/key-signature.js';
 import { createLogger } from '../../logger.js';
 import { type DemoSeed, seedDemo } from '../../services/demo.js';
+import { keySigningNotice, loadKeySigningSecret } from '../../services/key-signing-secret.js';
 import { SecretBox } from '../../services/secret-box.js';
 import { listWorkspaces } from '../../services/workspaces.js';
 import { openStore } from '../../store/open-store.js';
@@ -53,7 +55,9 @@ export function serveCommand(program: Command): void {
       // METRICS_TOKEN has no key shape to recognise: every line is masked for its value (src/logger.ts).
       const logger = createLogger(config.logLevel, undefined, [config.operations.metricsToken]);
       const store = await openStore(config.database);
-      const deps = { store, clock: systemClock };
+      // Never from the database: from the environment, or a key file beside SQLite's (README "Brand read keys").
+      const signing = await loadKeySigningSecret(config);
+      const deps = { store, clock: systemClock, keySigners: keySigners(signing.secret) };
       // One box for the app and the worker, its key read (or made) before either starts (src/services/secret-box.ts).
       const secrets = await SecretBox.load(store, config.delivery.encryptionKey);
 
@@ -87,6 +91,7 @@ export function serveCommand(program: Command): void {
       const app = buildApp({
         store,
         secrets,
+        keySigningSecret: signing.secret,
         logger,
         auth: config.auth,
         trustProxy: config.trustProxy,
@@ -150,6 +155,8 @@ export function serveCommand(program: Command): void {
           'email goes out through the SMTP_URL relay',
         );
       }
+      const signingNotice = keySigningNotice(signing.source);
+      logger[signingNotice.level](signingNotice.message);
       for (const warning of [
         ...emailWarnings(config, baseUrl),
         ...metricsWarnings(config),

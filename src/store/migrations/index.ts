@@ -7,6 +7,7 @@ import * as webhooks from './0005_webhooks.js';
 import * as email from './0006_email.js';
 import * as keyFillfactor from './0007_key_fillfactor.js';
 import * as revokedKeys from './0008_revoked_keys.js';
+import * as keySigningSecretOut from './0009_key_signing_secret_out.js';
 
 /** Migrations are bundled as modules (not read from a folder) so the built CLI finds them wherever it runs. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006_email': email,
   '0007_key_fillfactor': keyFillfactor,
   '0008_revoked_keys': revokedKeys,
+  '0009_key_signing_secret_out': keySigningSecretOut,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -86,6 +86,22 @@ function toKey(row: Selectable<KeyColumns>): KeyRecord {
   };
 }
 
+function toRow(key: KeyRecord): KeyColumns {
+  return {
+    id: key.id,
+    workspace_id: key.workspaceId,
+    name: key.name,
+    key_hash: key.keyHash,
+    prefix: key.prefix,
+    last4: key.last4,
+    created_by: key.createdBy,
+    created_at: key.createdAt,
+    expires_at: key.expiresAt,
+    revoked_at: key.revokedAt,
+    last_used_at: key.lastUsedAt,
+  };
+}
+
 export class KeysTables implements KeysRepository {
   /** findByHashes's query per kind, built once: a key lookup runs on every read that misses the key cache. */
   private readonly byHashes = new Map<KeyKindId, CompiledQuery<CredentialRow>>();
@@ -105,23 +121,20 @@ export class KeysTables implements KeysRepository {
 
   async create(kind: KeyKindId, key: KeyRecord): Promise<void> {
     await this.session.write(this.announced(kind, key.workspaceId), (db) =>
+      db.insertInto(KEY_TABLES[kind]).values(toRow(key)).execute(),
+    );
+  }
+
+  async createUnlessExists(kind: KeyKindId, key: KeyRecord): Promise<boolean> {
+    // Announced even when another node wrote it first: a change more is harmless, a missed one is not.
+    const result = await this.session.write(this.announced(kind, key.workspaceId), (db) =>
       db
         .insertInto(KEY_TABLES[kind])
-        .values({
-          id: key.id,
-          workspace_id: key.workspaceId,
-          name: key.name,
-          key_hash: key.keyHash,
-          prefix: key.prefix,
-          last4: key.last4,
-          created_by: key.createdBy,
-          created_at: key.createdAt,
-          expires_at: key.expiresAt,
-          revoked_at: key.revokedAt,
-          last_used_at: key.lastUsedAt,
-        })
-        .execute(),
+        .values(toRow(key))
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirst(),
     );
+    return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
   }
 
   async findByHashes(kind: KeyKindId, keyHashes: readonly string[]): Promise<KeyCredential[]> {
