@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { describe, expect, it } from 'vitest';
-import { messageStatus, newEmailMessageSchema, parseAddress } from './email.js';
+import { messageStatus, newEmailMessageSchema, parseAddress, RESERVED_HEADER } from './email.js';
 
 describe('parseAddress', () => {
   it('reads a bare address, a display name, and a quoted display name, lower-casing the address', () => {
@@ -88,5 +90,26 @@ describe('messageStatus', () => {
     expect(messageStatus(['sent', 'sent'])).toBe('sent');
     expect(messageStatus(['captured', 'captured'])).toBe('captured');
     expect(messageStatus(['captured', 'suppressed'])).toBe('suppressed');
+  });
+});
+
+describe('RESERVED_HEADER', () => {
+  it('is spelled as the mail carries it, and as the README and docs/contracts.md name it', async () => {
+    // The mailer writes header names in its own case (…-ID, not …-Id): what a receiver sees is its spelling.
+    const raw = await new Promise<string>((resolve, reject) => {
+      new MailComposer({ from: 'a@example.com', text: 'x', headers: { [RESERVED_HEADER]: 'em_1' } })
+        .compile()
+        .build((error, message) => {
+          if (error) reject(error);
+          else resolve(message.toString());
+        });
+    });
+    expect(raw.split('\r\n')).toContain(`${RESERVED_HEADER}: em_1`);
+    for (const doc of ['README.md', 'docs/contracts.md']) {
+      const named = readFileSync(new URL(`../../${doc}`, import.meta.url), 'utf8').match(
+        /X-Brand-Context-I[Dd]/g,
+      );
+      expect(new Set(named), doc).toEqual(new Set([RESERVED_HEADER]));
+    }
   });
 });

@@ -142,7 +142,8 @@ function addressesSchema(max: number) {
 
 /** Header names a client may set: X- headers only (in any case), and none this service writes itself. */
 const HEADER_NAME = /^X-[A-Za-z0-9-]{1,76}$/i;
-export const RESERVED_HEADER = 'X-Brand-Context-Id';
+/** As the mailer writes it (nodemailer spells a final -ID in capitals), so docs and mail agree. */
+export const RESERVED_HEADER = 'X-Brand-Context-ID';
 
 const headersSchema = z
   .record(
@@ -234,7 +235,7 @@ export type EmailEvent = z.output<typeof emailEventSchema>;
 /** A message as the log lists it: no bodies, no events. */
 export const emailMessageSummarySchema = z
   .object({
-    id: z.string().describe('em_…: also the X-Brand-Context-Id header of the message sent'),
+    id: z.string().describe('em_…: also the X-Brand-Context-ID header of the message sent'),
     workspace_id: z.string().nullable(),
     from: z.string(),
     subject: z.string(),

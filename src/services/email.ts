@@ -149,6 +149,32 @@ function draftOf(workspaceId: string, input: NewEmailMessage): EmailDraft {
   };
 }
 
+/** What a display name of from or reply_to may not hold once NFKC folds look-alikes (＠, ﹫, ＜) into it. */
+const ADDRESS_LIKE = /[@<>]/;
+/** `%` and `!` in a local part: source routes (`user%host@relay`, `host!user@relay`) some relays still follow. */
+const SOURCE_ROUTE = /[%!]/;
+
+/**
+ * 422 `sender_misleading` for a sender that would pass for someone else (README "Transactional email"): a
+ * display name of from or reply_to that reads as an address, as in `"ceo@evil.test" <hello@acme.example>`
+ * (mail clients show the name, not the address), or a from address routed on past its allowed domain.
+ */
+function refuseMisleadingSender(input: NewEmailMessage): void {
+  const named: [field: string, parsed: ParsedAddress][] = [
+    ['from', input.from],
+    ...(input.reply_to ?? []).map((parsed): [string, ParsedAddress] => ['reply_to', parsed]),
+  ];
+  for (const [field, { name }] of named) {
+    if (name !== undefined && ADDRESS_LIKE.test(name.normalize('NFKC'))) {
+      throw new AppError('sender_misleading', { reason: 'display_name', field, name });
+    }
+  }
+  const { address } = input.from;
+  if (SOURCE_ROUTE.test(address.slice(0, address.lastIndexOf('@')))) {
+    throw new AppError('sender_misleading', { reason: 'source_route', address });
+  }
+}
+
 /** 422 `sender_not_allowed` unless the workspace allows the address, or its domain (senders are lower case). */
 async function requireAllowedSender(
   store: Pick<Repositories, 'email'>,
@@ -181,6 +207,7 @@ export class EmailService {
    * answers the first answer and queues nothing; the key with another request is refused.
    */
   async send(workspaceId: string, input: NewEmailMessage, idempotencyKey?: string): Promise<SentEmail> {
+    refuseMisleadingSender(input);
     const now = this.deps.clock.now();
     const at = new Date(now).toISOString();
     const since = new Date(now - IDEMPOTENCY_WINDOW_MS).toISOString();

@@ -78,9 +78,9 @@ const INVALID: { case: string; body: unknown; fields: string[] }[] = [
     fields: ['headers.Bcc'],
   },
   {
-    case: 'the reserved X-Brand-Context-Id header',
-    body: message({ headers: { 'X-Brand-Context-Id': 'em_mine' } }),
-    fields: ['headers.X-Brand-Context-Id'],
+    case: 'the reserved X-Brand-Context-ID header',
+    body: message({ headers: { 'X-Brand-Context-ID': 'em_mine' } }),
+    fields: ['headers.X-Brand-Context-ID'],
   },
   {
     case: 'the reserved header in another case',

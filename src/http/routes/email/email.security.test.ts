@@ -233,6 +233,77 @@ describeEachBackend('Transactional email API: security', (backend) => {
     }
   });
 
+  describe('sender spoofing', () => {
+    for (const [why, fields, field] of [
+      [
+        'a From display name that is another address',
+        { from: '"ceo@evil.test" <hello@acme.example>' },
+        'from',
+      ],
+      [
+        'an unquoted From display name that is another address',
+        { from: 'ceo@evil.test <hello@acme.example>' },
+        'from',
+      ],
+      [
+        'a From display name with a full-width at sign',
+        { from: '"ceo\uff20evil.test" <hello@acme.example>' },
+        'from',
+      ],
+      [
+        'a From display name with full-width angle brackets',
+        { from: 'Acme \uff1cceo\uff20evil.test\uff1e <hello@acme.example>' },
+        'from',
+      ],
+      [
+        'a reply_to display name that is another address',
+        { reply_to: ['help@acme.example', '"ceo@evil.test" <help@acme.example>'] },
+        'reply_to',
+      ],
+    ] as const) {
+      it(`refuses ${why} with 422 sender_misleading naming ${field}, and queues nothing`, async () => {
+        const f = fixture();
+        const response = await refused(
+          f,
+          () => emailApi(f, f.emailKey).send(message(fields)),
+          '422 sender_misleading',
+        );
+        const problem = problemOf(response);
+        expect(problem.detail).toMatch(new RegExp(`^The display name of ${field} \\(".+"\\) `));
+        expect(problem.detail).toContain('address');
+        expect(problem.resolution).toContain('no @, < or >');
+      });
+    }
+
+    for (const from of [
+      'hello%evil.test@acme.example',
+      'evil.test!hello@acme.example',
+      'Acme <a!b%c@acme.example>',
+    ]) {
+      it(`refuses the source-routed local part of ${from} with 422 sender_misleading, and queues nothing`, async () => {
+        const f = fixture();
+        const response = await refused(
+          f,
+          () => emailApi(f, f.emailKey).send(message({ from })),
+          '422 sender_misleading',
+        );
+        expect(problemOf(response).detail).toMatch(/has % or ! before its @/);
+      });
+    }
+
+    it('still takes a display name with commas, parentheses and an ampersand, and recipients named by address', async () => {
+      const f = fixture();
+      const response = await emailApi(f, f.emailKey).send(
+        message({
+          from: '"Acme Coffee & Tea, (Orders)" <hello@acme.example>',
+          to: '"ada@example.com" <ada@example.com>',
+          reply_to: 'Support <help@acme.example>',
+        }),
+      );
+      expect(response.statusCode).toBe(202);
+    });
+  });
+
   describe('secrets', () => {
     it('stores no transactional email key and no message body in plaintext', async () => {
       const f = fixture();

@@ -51,6 +51,7 @@ export function sendEmailRoute(app: ZodApp): void {
             ...EMAIL_KEY_PROBLEMS,
             ...BODY_PROBLEMS,
             'sender_not_allowed',
+            'sender_misleading',
             'idempotency_key_reused',
             'storage_full',
           ],
