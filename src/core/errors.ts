@@ -252,18 +252,6 @@ export const PROBLEMS = {
         `${v.address} has % or ! before its @: an old source route, which a relay may send on to another host.`,
     }),
   },
-  sender_misleading: {
-    status: 422,
-    title: 'Sender would mislead recipients',
-    resolution:
-      'Name the sender plainly, e.g. "Acme Coffee <hello@acme.example>": no @, < or > in the display name of from or reply_to (mail clients show the name instead of the address), and no % or ! before the @ of from (a relay may route on them).',
-    detail: byReason({
-      display_name: (v: { field: string; name: string }) =>
-        `The display name of ${v.field} ("${v.name}") looks like an email address: recipients would read it as the sender.`,
-      source_route: (v: { address: string }) =>
-        `${v.address} has % or ! before its @: an old source route, which a relay may send on to another host.`,
-    }),
-  },
   idempotency_key_reused: {
     status: 422,
     title: 'Idempotency-Key already used for another request',
