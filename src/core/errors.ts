@@ -6,6 +6,8 @@
  * Browser-safe (no Node imports): the console and the MCP server import the codes too.
  */
 const SPEC_401 = 'Revoke the key and create a replacement in Settings → Agent Access.';
+/** For a key sent in the wrong form: the key itself may be fine, so revoking it is only for one that is lost. */
+const LOST_KEY = 'If the key is lost, revoke it and create a replacement in Settings → Agent Access.';
 const API_KEY_REPLACE =
   'Create a workspace API key in Settings → Agent Access (POST /api/v1/workspaces/{id}/api-keys), then revoke this one.';
 
@@ -56,13 +58,13 @@ export const PROBLEMS = {
   missing_key: {
     status: 401,
     title: 'Missing brand read key',
-    resolution: `Send the key as "Authorization: Bearer <BRAND_READ_KEY>". ${SPEC_401}`,
+    resolution: `Send the key as "Authorization: Bearer brk_…" (the word Bearer, one space, then the whole brand read key). ${LOST_KEY}`,
     detail: 'The Authorization header is missing.',
   },
   malformed_key: {
     status: 401,
     title: 'Malformed brand read key',
-    resolution: `Check that the whole key was copied (brk_ followed by 36 letters and digits). ${SPEC_401}`,
+    resolution: `Send the whole key as "Authorization: Bearer brk_…": the word Bearer, one space, then brk_ and 36 letters and digits, copied whole. ${LOST_KEY}`,
     detail: byReason({
       scheme: 'The Authorization header must be "Bearer <key>".',
       format: 'The bearer token is not a well-formed brand read key.',
