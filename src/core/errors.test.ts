@@ -40,13 +40,23 @@ describe('PROBLEMS', () => {
     expect(PROBLEMS[code].resolution).toContain('Create a workspace API key in Settings → Agent Access');
   });
 
-  it.each(brandKey401s)('gives %s the resolution README "Errors" documents for a 401', (code) => {
-    expect(PROBLEMS[code].resolution).toContain(SPEC_401);
-  });
+  it.each(['invalid_key', 'key_expired', 'key_revoked'] as const)(
+    'gives %s the resolution README "Errors" documents for a 401',
+    (code) => {
+      expect(PROBLEMS[code].resolution).toBe(SPEC_401);
+    },
+  );
 
-  it('tells a client with no key how to send one', () => {
-    expect(PROBLEMS.missing_key.resolution).toContain('Authorization: Bearer <BRAND_READ_KEY>');
-  });
+  it.each(['missing_key', 'malformed_key'] as const)(
+    'tells a client with no key or a mistyped header (%s) how to send the header, before any word of revoking',
+    (code) => {
+      const { resolution } = PROBLEMS[code];
+      expect(resolution).toMatch(/^Send the (whole )?key as "Authorization: Bearer brk_…"/);
+      // A good key sent in the wrong form is no reason to revoke it: that is for a key that is lost.
+      expect(resolution).not.toContain(SPEC_401);
+      expect(resolution).toContain('Settings → Agent Access');
+    },
+  );
 
   it('gives workspace_forbidden (403) the resolution README "Errors" documents', () => {
     expect(PROBLEMS.workspace_forbidden).toMatchObject({

@@ -70,7 +70,7 @@ describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
         type: 'urn:brand-context:problem:missing_key',
       });
       expect(problem.request_id).toBe(response.headers['x-request-id']);
-      expect(problem.resolution).toContain('Settings → Agent Access');
+      expect(problem.resolution).toMatch(/^Send the key as "Authorization: Bearer brk_…"/);
     });
 
     it.each([
@@ -86,7 +86,7 @@ describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
       expect(response.statusCode).toBe(401);
       expect(response.headers['www-authenticate']).toBe(INVALID_TOKEN);
       expect(problemOf(response).code).toBe('malformed_key');
-      expect(problemOf(response).resolution).toContain(SPEC_401);
+      expect(problemOf(response).resolution).toMatch(/^Send the whole key as "Authorization: Bearer brk_…"/);
     });
 
     it('rejects a well-formed key it does not know with invalid_key', async () => {
