@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type KeyKind, mapKeyKinds } from '../core/key-kinds.js';
+import { listedCreatorSchema } from './credential-creator.js';
 import { credentialStatusSchema } from './credential-status.js';
 
 /** A workspace key as listings show it: never the secret, nor its hash. */
@@ -25,6 +26,17 @@ function keyViewSchema(kind: KeyKind) {
 export const KEY_VIEW_SCHEMAS = mapKeyKinds(keyViewSchema);
 
 export type KeyView = z.infer<ReturnType<typeof keyViewSchema>>;
+
+/** A key in its kind's listing: its view, and who created it, marked when they have left the workspace. */
+function listedKeySchema(kind: KeyKind) {
+  return KEY_VIEW_SCHEMAS[kind.id]
+    .extend({ creator: listedCreatorSchema })
+    .meta({ id: `Listed${kind.codeName}` });
+}
+
+export const LISTED_KEY_SCHEMAS = mapKeyKinds(listedKeySchema);
+
+export type ListedKey = z.infer<ReturnType<typeof listedKeySchema>>;
 
 /** The create call's answer: the only time the key itself is shown. */
 export const createdKeySchema = z

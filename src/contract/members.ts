@@ -1,6 +1,9 @@
 import { z } from 'zod';
+import { KEY_KINDS } from '../core/key-kinds.js';
 import { ROLES } from '../core/roles.js';
 import { EMAIL_STATUSES } from './email.js';
+import { KEY_VIEW_SCHEMAS } from './keys.js';
+import { webhookSchema } from './webhooks.js';
 
 /** The pending invite of a member whose account has no password yet (README "Account email"). */
 export const memberInviteSchema = z
@@ -44,3 +47,17 @@ export const addedMemberSchema = memberSchema
   })
   .meta({ id: 'AddedMember' });
 export type AddedMember = z.output<typeof addedMemberSchema>;
+
+/**
+ * What a member created that still works (README "Management API", removing a member): their active brand read
+ * keys and workspace API keys and their enabled webhook endpoints. Before a removal, what `revoke_credentials`
+ * would revoke and disable; after one made with it, what it did.
+ */
+export const memberCredentialsSchema = z
+  .object({
+    brand_keys: z.array(KEY_VIEW_SCHEMAS.brand).describe(`Active ${KEY_KINDS.brand.label}s they created`),
+    api_keys: z.array(KEY_VIEW_SCHEMAS.api).describe(`Active ${KEY_KINDS.api.label}s they created`),
+    webhooks: z.array(webhookSchema).describe('Enabled webhook endpoints they created'),
+  })
+  .meta({ id: 'MemberCredentials' });
+export type MemberCredentials = z.output<typeof memberCredentialsSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listedCreatorSchema } from './credential-creator.js';
 import { EMAIL_EVENT_TYPES } from './email.js';
 import { singleLine } from '../core/inputs.js';
 import { KEY_KIND_LIST, type KEY_KINDS, type KeyKind, type KeyKindId } from '../core/key-kinds.js';
@@ -115,19 +116,31 @@ export const webhookSchema = z
     disabled_reason: z
       .enum(DISABLED_REASONS)
       .nullable()
-      .describe('"failing": every delivery failed for 5 days, so the service disabled it'),
+      .describe(
+        '"manual": an owner or admin disabled it (or removed its creator with revoke_credentials); "failing": every delivery failed for 5 days, so the service disabled it',
+      ),
     description: z.string().nullable(),
     failing_since: z
       .string()
       .nullable()
       .describe('When the current run of failed deliveries began; null while deliveries succeed'),
+    created_by: z
+      .string()
+      .nullable()
+      .describe('The user id of whoever created it; null for the operator (CLI) or when not recorded'),
     created_at: z.string(),
     updated_at: z.string(),
   })
   .meta({ id: 'Webhook' });
 export type Webhook = z.output<typeof webhookSchema>;
 
-export const webhookListSchema = z.object({ webhooks: z.array(webhookSchema) });
+/** An endpoint in the listing: with who created it, marked when they have left the workspace. */
+export const listedWebhookSchema = webhookSchema
+  .extend({ creator: listedCreatorSchema })
+  .meta({ id: 'ListedWebhook' });
+export type ListedWebhook = z.output<typeof listedWebhookSchema>;
+
+export const webhookListSchema = z.object({ webhooks: z.array(listedWebhookSchema) });
 
 export const webhookSecretSchema = z
   .object({

@@ -1,4 +1,4 @@
-import type { AddedMember, Member, MemberInvite } from '../contract/members.js';
+import type { AddedMember, Member, MemberCredentials, MemberInvite } from '../contract/members.js';
 import { isoAt } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { parseInput, passwordSchema, roleSchema } from '../core/inputs.js';
@@ -7,6 +7,7 @@ import { type AccountMail, queueInvite } from './account-email.js';
 import { type Actor, recordAudit } from './audit.js';
 import type { Deps } from './deps.js';
 import { type EventRepositories, publishEvent } from './events.js';
+import { memberCredentials, revokeMemberCredentials } from './member-credentials.js';
 import { hashPassword } from './passwords.js';
 import { findOrCreateUser, requireWorkspace } from './workspaces.js';
 
@@ -147,15 +148,37 @@ export async function resendInvite(
   });
 }
 
+/**
+ * What a member created that still works (README "Management API", removing a member): what removing them with
+ * `revoke_credentials` would revoke and disable. Asked by whoever may remove them: not an admin of an owner.
+ */
+export async function listMemberCredentials(
+  deps: Deps<'workspaces' | 'keys' | 'webhooks'>,
+  actorRole: Role,
+  workspaceId: string,
+  userId: string,
+): Promise<MemberCredentials> {
+  const member = await deps.store.workspaces.getMember(workspaceId, userId);
+  if (!member) throw new AppError('member_not_found', { userId });
+  refuseUnlessManages(actorRole, member.role);
+  return memberCredentials(deps.store, workspaceId, userId, deps.clock.now());
+}
+
+/**
+ * Removes the member. Their keys and webhook endpoints belong to the workspace and keep working, unless
+ * `revokeCredentials`: then, in the same transaction, their active keys are revoked and their enabled
+ * endpoints disabled (src/services/member-credentials.ts), and what was is returned.
+ */
 export async function removeMember(
-  deps: Deps<'workspaces' | 'audit' | 'accountTokens' | EventRepositories>,
+  deps: Deps<'workspaces' | 'audit' | 'accountTokens' | 'keys' | EventRepositories>,
   actor: Actor,
   actorRole: Role,
   workspaceId: string,
   userId: string,
-): Promise<void> {
+  options: { revokeCredentials?: boolean } = {},
+): Promise<MemberCredentials | undefined> {
   const at = isoAt(deps.clock);
-  await deps.store.transaction(async (tx) => {
+  return deps.store.transaction(async (tx) => {
     // Locked: two owners removing each other at once must not both see a second owner.
     const members = await tx.workspaces.listMembers(workspaceId, { lock: true });
     const member = members.find((candidate) => candidate.userId === userId);
@@ -165,17 +188,30 @@ export async function removeMember(
     await tx.workspaces.removeMember(workspaceId, userId);
     // An invite into the workspace no longer lets the removed member choose a password.
     await tx.accountTokens.expireInvites(userId, workspaceId, at, 'expired');
+    const revoked =
+      options.revokeCredentials === true
+        ? await revokeMemberCredentials(tx, actor, at, workspaceId, userId)
+        : undefined;
     await recordAudit(tx, actor, at, {
       workspaceId,
       action: 'member.removed',
       targetType: 'user',
       targetId: userId,
-      details: { email: member.email, role: member.role },
+      details: {
+        email: member.email,
+        role: member.role,
+        ...(revoked && {
+          revoked_brand_keys: revoked.brand_keys.length,
+          revoked_api_keys: revoked.api_keys.length,
+          disabled_webhooks: revoked.webhooks.length,
+        }),
+      },
     });
     await publishEvent(tx, at, {
       workspaceId,
       type: 'member.removed',
       data: { member: { user_id: userId, email: member.email, role: member.role } },
     });
+    return revoked;
   });
 }

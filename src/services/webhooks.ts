@@ -37,6 +37,7 @@ export function toWebhookView(record: WebhookRecord): Webhook {
     disabled_reason: record.disabledReason,
     description: record.description,
     failing_since: record.failingSince,
+    created_by: record.createdBy,
     created_at: record.createdAt,
     updated_at: record.updatedAt,
   };
@@ -143,6 +144,7 @@ export class WebhookService {
       disabledAt: null,
       disabledReason: null,
       failingSince: null,
+      createdBy: actor.kind === 'user' ? actor.userId : null,
       createdAt: now,
       updatedAt: now,
     };

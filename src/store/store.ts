@@ -267,11 +267,13 @@ export interface WebhookRecord {
   disabledReason: DisabledReason | null;
   /** When the current run of failed deliveries began; null while they succeed. */
   failingSince: string | null;
+  /** The user who created it; null for the operator (CLI), or an account since deleted. */
+  createdBy: string | null;
   createdAt: string;
   updatedAt: string;
 }
 
-export type WebhookUpdate = Partial<Omit<WebhookRecord, 'id' | 'workspaceId' | 'createdAt'>> & {
+export type WebhookUpdate = Partial<Omit<WebhookRecord, 'id' | 'workspaceId' | 'createdBy' | 'createdAt'>> & {
   updatedAt: string;
 };
 

@@ -35,6 +35,7 @@ import { KEY_ROUTES } from './api/keys/kinds.js';
 import { listKeysRoute } from './api/keys/list.js';
 import { revokeKeyRoute } from './api/keys/revoke.js';
 import { addMemberRoute } from './api/members/add.js';
+import { memberCredentialsRoute } from './api/members/credentials.js';
 import { resendInviteRoute } from './api/members/invite.js';
 import { listMembersRoute } from './api/members/list.js';
 import { removeMemberRoute } from './api/members/remove.js';
@@ -104,7 +105,7 @@ const WORKSPACE_RESOURCES: readonly { prefix: string; routes: Route[] }[] = [
   })),
   {
     prefix: '/members',
-    routes: [listMembersRoute, addMemberRoute, removeMemberRoute, resendInviteRoute],
+    routes: [listMembersRoute, addMemberRoute, removeMemberRoute, resendInviteRoute, memberCredentialsRoute],
   },
   { prefix: '/audit-log', routes: [auditLogRoute] },
   {

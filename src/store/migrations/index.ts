@@ -8,6 +8,7 @@ import * as email from './0006_email.js';
 import * as keyFillfactor from './0007_key_fillfactor.js';
 import * as revokedKeys from './0008_revoked_keys.js';
 import * as keySigningSecretOut from './0009_key_signing_secret_out.js';
+import * as credentialCreators from './0010_credential_creators.js';
 
 /** Migrations are bundled as modules (not read from a folder) so the built CLI finds them wherever it runs. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007_key_fillfactor': keyFillfactor,
   '0008_revoked_keys': revokedKeys,
   '0009_key_signing_secret_out': keySigningSecretOut,
+  '0010_credential_creators': credentialCreators,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -16,6 +16,8 @@ export interface WebhookColumns {
   disabled_at: string | null;
   disabled_reason: DisabledReason | null;
   failing_since: string | null;
+  /** Null: made by the operator, before creators were recorded, or by an account since deleted. */
+  created_by: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -33,6 +35,7 @@ function toWebhook(row: Selectable<WebhookColumns>): WebhookRecord {
     disabledAt: row.disabled_at,
     disabledReason: row.disabled_reason,
     failingSince: row.failing_since,
+    createdBy: row.created_by,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -72,6 +75,7 @@ export class WebhooksTable implements WebhooksRepository {
         disabled_at: webhook.disabledAt,
         disabled_reason: webhook.disabledReason,
         failing_since: webhook.failingSince,
+        created_by: webhook.createdBy,
         created_at: webhook.createdAt,
         updated_at: webhook.updatedAt,
       })

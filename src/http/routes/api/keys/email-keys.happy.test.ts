@@ -39,6 +39,7 @@ describeEachBackend(
             expires_at: new Date(f.clock.now() + 30 * DAY_MS).toISOString(),
             revoked_at: null,
             last_used_at: null,
+            creator: null,
           },
           {
             id: lasting.id,
@@ -52,6 +53,7 @@ describeEachBackend(
             expires_at: null,
             revoked_at: null,
             last_used_at: null,
+            creator: null,
           },
         ]);
       }

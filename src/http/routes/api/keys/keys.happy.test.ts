@@ -53,6 +53,7 @@ describeEachBackend(
         expires_at: created.expires_at,
         revoked_at: null,
         last_used_at: isoNow(f),
+        creator: { user_id: f.admin.user.id, email: f.admin.user.email, former_member: false },
       });
     });
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { KEY_VIEW_SCHEMAS } from '../../../../contract/keys.js';
+import { KEY_VIEW_SCHEMAS, LISTED_KEY_SCHEMAS } from '../../../../contract/keys.js';
 import { KEY_KIND_LIST, type KeyKind } from '../../../../core/key-kinds.js';
 import { KEY_SERVICES, type KeyService } from '../../../../services/keys.js';
 
@@ -7,11 +7,14 @@ import { KEY_SERVICES, type KeyService } from '../../../../services/keys.js';
 export interface KeyRoutes {
   kind: KeyKind;
   schema: z.ZodType;
+  /** A key in the listing: with its creator. */
+  listedSchema: z.ZodType;
   service: KeyService;
 }
 
 export const KEY_ROUTES: readonly KeyRoutes[] = KEY_KIND_LIST.map((kind) => ({
   kind,
   schema: KEY_VIEW_SCHEMAS[kind.id],
+  listedSchema: LISTED_KEY_SCHEMAS[kind.id],
   service: KEY_SERVICES[kind.id],
 }));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withCreators } from '../../../../services/creators.js';
 import type { ZodApp } from '../../../context.js';
 import {
   jsonResponse,
@@ -9,7 +10,10 @@ import {
 } from '../../../schemas.js';
 import type { KeyRoutes } from './kinds.js';
 
-/** GET /api/v1/workspaces/{id}/{brand-keys|api-keys|email-keys}: status, expiry and last use; never the secret. */
+/**
+ * GET /api/v1/workspaces/{id}/{brand-keys|api-keys|email-keys}: status, expiry, last use and creator (marked
+ * when they are no longer a member); never the secret.
+ */
 export function listKeysRoute(keys: KeyRoutes) {
   return (app: ZodApp): void => {
     app.get(
@@ -26,7 +30,7 @@ export function listKeysRoute(keys: KeyRoutes) {
             {
               200: jsonResponse(
                 `The workspace's ${keys.kind.label}s, newest first: never the secret`,
-                z.object({ keys: z.array(keys.schema) }),
+                z.object({ keys: z.array(keys.listedSchema) }),
               ),
             },
             managementProblems('read', keys.kind.listPermission),
@@ -34,7 +38,11 @@ export function listKeysRoute(keys: KeyRoutes) {
         },
       },
       async (request) => ({
-        keys: await keys.service.list(app.services.deps, request.params.id, app.services.usage),
+        keys: await withCreators(
+          app.services.deps,
+          request.params.id,
+          await keys.service.list(app.services.deps, request.params.id, app.services.usage),
+        ),
       }),
     );
   };

@@ -1,4 +1,5 @@
 import { webhookListSchema } from '../../../../contract/webhooks.js';
+import { withCreators } from '../../../../services/creators.js';
 import type { ZodApp } from '../../../context.js';
 import {
   jsonResponse,
@@ -8,7 +9,10 @@ import {
   workspaceParams,
 } from '../../../schemas.js';
 
-/** GET /api/v1/workspaces/{id}/webhooks: every endpoint, oldest first, never a secret. */
+/**
+ * GET /api/v1/workspaces/{id}/webhooks: every endpoint, oldest first, never a secret; each with its creator,
+ * marked when they are no longer a member.
+ */
 export function listWebhooksRoute(app: ZodApp): void {
   app.get(
     '',
@@ -26,6 +30,12 @@ export function listWebhooksRoute(app: ZodApp): void {
         ),
       },
     },
-    async (request) => ({ webhooks: await app.services.webhooks.list(request.params.id) }),
+    async (request) => ({
+      webhooks: await withCreators(
+        app.services.deps,
+        request.params.id,
+        await app.services.webhooks.list(request.params.id),
+      ),
+    }),
   );
 }

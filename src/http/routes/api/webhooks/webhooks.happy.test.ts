@@ -75,6 +75,7 @@ describeEachBackend('Webhooks API: the happy paths', (backend) => {
         enabled: true,
         disabled_reason: null,
         failing_since: null,
+        created_by: f.owner.user.id,
         created_at: isoNow(f),
         updated_at: isoNow(f),
         secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]+={0,2}$/) as string,
@@ -121,7 +122,11 @@ describeEachBackend('Webhooks API: the happy paths', (backend) => {
       const response = await webhooksApi(f, owner.token, workspaceId).list();
 
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual({ webhooks: created.map(withoutSecret) });
+      // Each with its creator, a member still (README "Management API", removing a member).
+      const creator = { user_id: owner.user.id, email: owner.user.email, former_member: false };
+      expect(response.json()).toEqual({
+        webhooks: created.map((webhook) => ({ ...withoutSecret(webhook), creator })),
+      });
       expect(response.body).not.toContain('whsec_');
       expect(response.body).not.toContain('secret');
       for (const webhook of created) expect(response.body).not.toContain(webhook.secret.slice(6, 30));
