@@ -14,7 +14,7 @@ export const CLI_PATH = fileURLToPath(new URL('../../dist/cli/main.js', import.m
 export const BRAND_KEY_IN_TEXT = /brk_[0-9A-Za-z]{36}/g;
 export const BRAND_KEY = /^brk_[0-9A-Za-z]{36}$/;
 
-const CONFIG_VARIABLES = ['DATABASE_URL', 'PORT', 'HOST', 'LOG_LEVEL'];
+const CONFIG_VARIABLES = ['DATABASE_URL', 'PORT', 'HOST', 'LOG_LEVEL', 'BRAND_CONTEXT_KEY_SIGNING_SECRET'];
 
 export interface CliOptions {
   /** DATABASE_URL for the child; left unset when undefined (the CLI then uses ./data/brand-context.db). */
