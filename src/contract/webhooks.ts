@@ -43,6 +43,8 @@ const eventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
 
 /** What is wrong with `events` when neither form fits (zod's own word for a failed union is "Invalid input"). */
 function eventsIssue(input: unknown): string {
+  // A custom message replaces zod's for every issue: a missing field is said as src/core/zod-messages.ts says it.
+  if (input === undefined) return 'is required';
   if (!Array.isArray(input)) return 'must be a list of event types, or ["*"] for every event';
   const unknown = input.filter(
     (event) => event !== ALL_EVENTS && !(WEBHOOK_EVENT_TYPES as readonly unknown[]).includes(event),
