@@ -21,7 +21,7 @@ export const CAMPAIGN_LIMITS = {
 export const CAMPAIGN_BODY_LIMIT = 4 * 1024 * 1024;
 
 function text(max: number) {
-  return z.string({ error: 'must be a string' }).max(max, `must be at most ${String(max)} characters`);
+  return z.string().max(max, `must be at most ${String(max)} characters`);
 }
 
 /** Subjects and preheaders become mail headers: a line break would let a caller inject headers. */

@@ -117,6 +117,8 @@ const addressSchema = z
  * input", which would hide a line break in a display name behind it.
  */
 function addressesIssue(input: unknown, max: number): string {
+  // A custom message replaces zod's for every issue: a missing field is said as src/core/zod-messages.ts says it.
+  if (input === undefined) return 'is required';
   if (typeof input === 'string') {
     const parsed = parseAddress(input);
     return typeof parsed === 'string' ? parsed : 'is not a valid address';

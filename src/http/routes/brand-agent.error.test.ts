@@ -237,6 +237,17 @@ describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {
       expect(problem.errors?.map((issue) => issue.field)).toEqual([field]);
     });
 
+    it.each([
+      ['a missing workspace_id', 'workspace_id', 'is required', { action: 'context' }],
+      ['a missing action', 'action', 'is required', { workspace_id: 'ws_x' }],
+      ['a numeric workspace_id', 'workspace_id', 'must be a string', { action: 'context', workspace_id: 42 }],
+      ['an action that is null', 'action', 'must be a string', { action: null, workspace_id: 'ws_x' }],
+    ])('says of %s that %s %s', async (_label, field, message, body) => {
+      const { app, workspaceId, brandKey: key } = fixture();
+      const response = await readContext(app, workspaceId, { key, body });
+      expect(problemOf(response).errors).toEqual([{ field, message }]);
+    });
+
     it('says how to mend options that do not go together, in sentences that start with the field', async () => {
       const { app, workspaceId, brandKey: key } = fixture();
       const problemFor = async (options: object) => {

@@ -89,9 +89,9 @@ export function isUsualBody(data: unknown): data is UsualBody {
 const requestSchema = withUsualBody(
   z
     .strictObject({
-      action: z.string({ error: 'must be a string' }).describe('Must be "context"'),
+      action: z.string().describe('Must be "context"'),
       workspace_id: z
-        .string({ error: 'must be a string' })
+        .string()
         .min(1, 'must not be empty')
         .max(MAX_WORKSPACE_ID, `must be at most ${String(MAX_WORKSPACE_ID)} characters`),
       ...brandViewFields,

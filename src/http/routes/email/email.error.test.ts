@@ -188,6 +188,18 @@ describeEachBackend('Transactional email API: errors', (backend) => {
       });
     }
 
+    it('says a missing from, to and subject are required', async () => {
+      const f = fixture();
+      const response = await unchanged(f, () =>
+        emailApi(f, f.emailKey).send({ text: 'Thank you for your order.' }),
+      );
+      expect(problemOf(response).errors).toEqual([
+        { field: 'from', message: 'is required' },
+        { field: 'to', message: 'is required' },
+        { field: 'subject', message: 'is required' },
+      ]);
+    });
+
     it(`takes exactly ${String(EMAIL_LIMITS.recipients)} recipients, and bodies and a subject at their limits`, async () => {
       const f = fixture();
       const response = await emailApi(f, f.emailKey).send(

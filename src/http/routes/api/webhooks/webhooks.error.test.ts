@@ -220,6 +220,15 @@ describeEachBackend('Webhooks API: errors', (backend) => {
       });
     }
 
+    it('says a missing url and missing events are required', async () => {
+      const f = fixture();
+      const response = await unchanged(f, () => webhooksApi(f, f.owner.token).create({}));
+      expect(problemOf(response).errors).toEqual([
+        { field: 'url', message: 'is required' },
+        { field: 'events', message: 'is required' },
+      ]);
+    });
+
     it('names the unknown event types and lists the known ones', async () => {
       const f = fixture();
       const response = await webhooksApi(f, f.owner.token).create({
