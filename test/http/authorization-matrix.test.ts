@@ -479,6 +479,17 @@ const ROUTES: RouteRow[] = [
       return { params: { user_id: user.id } };
     },
   },
+  // What removing a member with revoke_credentials would end (README "Management API", removing a member).
+  ...withHead({
+    method: 'GET',
+    path: '/api/v1/workspaces/{id}/members/{user_id}/credentials',
+    access: 'members.write',
+    ok: 200,
+    build: async (f) => {
+      const { user } = await addUser(f, { workspaceId: f.workspaceId, role: 'member' });
+      return { params: { user_id: user.id } };
+    },
+  }),
   ...withHead({ method: 'GET', path: '/api/v1/workspaces/{id}/audit-log', access: 'audit.read', ok: 200 }),
   ...withHead({ method: 'GET', path: '/api/v1/workspaces/{id}/api-keys', access: 'keys.read', ok: 200 }),
   {
