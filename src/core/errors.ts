@@ -297,6 +297,7 @@ export const PROBLEMS = {
       used: 'The link was already used: each link works once.',
       expired: 'The link has expired.',
       replaced: 'A newer link was sent; use the one in the latest email.',
+      withdrawn: 'This invitation was withdrawn: the account is no longer a member of the workspace.',
     }),
   },
   csrf_failed: {

@@ -154,7 +154,7 @@ export class AccountLinks {
   private readonly linkPerIp: AttemptWindows;
 
   constructor(
-    private readonly deps: Deps<'users' | 'accountTokens' | 'email' | 'audit'>,
+    private readonly deps: Deps<'users' | 'workspaces' | 'accountTokens' | 'email' | 'audit'>,
     private readonly mail: AccountMail,
     private readonly tokens: TokenService,
     limits: AccountLinkLimits = DEFAULT_ACCOUNT_LINK_LIMITS,
@@ -258,7 +258,7 @@ export class AccountLinks {
 
   /** The link of `token` for `purpose`, or 400 link_invalid saying why it cannot be used. */
   private async usableLink(
-    store: Pick<Repositories, 'accountTokens'>,
+    store: Pick<Repositories, 'accountTokens' | 'workspaces'>,
     purpose: LinkPurpose,
     token: string,
   ): Promise<AccountTokenRecord> {
@@ -266,6 +266,14 @@ export class AccountLinks {
     if (link?.purpose !== purpose) throw new AppError('link_invalid', { reason: 'unknown' });
     if (link.usedAt !== null) throw new AppError('link_invalid', { reason: 'used' });
     if (link.replacedAt !== null) throw new AppError('link_invalid', { reason: 'replaced' });
+    // An invite into a workspace that has since removed the account was taken back, not merely left to expire.
+    if (
+      link.purpose === 'invite' &&
+      link.workspaceId !== null &&
+      (await store.workspaces.getMember(link.workspaceId, link.userId)) === undefined
+    ) {
+      throw new AppError('link_invalid', { reason: 'withdrawn' });
+    }
     if (Date.parse(link.expiresAt) <= this.deps.clock.now()) {
       throw new AppError('link_invalid', { reason: 'expired' });
     }
