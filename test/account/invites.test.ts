@@ -252,7 +252,20 @@ describeEachBackend('Invites', (backend) => {
       const member = await invite(f);
       const token = await lastTokenTo(f, member.email);
       expect(outcome(await membersApi(f, f.owner.token).remove(member.user_id))).toBe('204');
-      await refused(f, () => acceptInvite(f, { token, password: NEW_PASSWORD }), '400 link_invalid');
+      const response = await refused(
+        f,
+        () => acceptInvite(f, { token, password: NEW_PASSWORD }),
+        '400 link_invalid',
+      );
+      // Not "expired": the person should know the invitation was taken back, not ask for the same one again.
+      expect(problemOf(response).detail).toBe(
+        'This invitation was withdrawn: the account is no longer a member of the workspace.',
+      );
+      // Even after the 7 days an invite lasts.
+      const later7 = await later(f, 7 * DAY_MS, () =>
+        refused(f, () => acceptInvite(f, { token, password: NEW_PASSWORD }), '400 link_invalid'),
+      );
+      expect(problemOf(later7).detail).toMatch(/^This invitation was withdrawn/);
     });
   });
 
