@@ -16,10 +16,12 @@ import {
   fetchedResources,
   isFocused,
   navigate,
+  PageProblems,
   pageWidth,
   screenshot,
   useBrowserFixture,
   WAIT_MS,
+  whereInWindow,
 } from './browser-harness.js';
 
 /** The field's hint and error message, as aria-describedby points to them ("" when it points nowhere). */
@@ -500,4 +502,84 @@ describeInBrowser('The brand editor in the console', () => {
       await screenshot(page, `brand-preview-${String(viewport.width)}`, { fullPage: false });
       await expectNoPageProblems(session, `Brand (preview at ${String(viewport.width)} px)`);
     });
+  /** Two tabs of the owner's Brand page (one browser, one session), both loaded with the brand as it is now. */
+  async function openTwoTabs() {
+    const first = await openBrandPage();
+    const page = await first.session.context.newPage();
+    const second = { page, session: { ...first.session, page, problems: new PageProblems(page) } };
+    await page.goto('/');
+    await navigate(page, 'Brand');
+    const name = page.getByRole('textbox', { name: 'Name', exact: true });
+    await expect.poll(() => name.inputValue(), { timeout: WAIT_MS }).not.toBe('');
+    return { f: first.f, first, second };
+  }
+
+  /** The alert a save refused with 412 shows, found by its Reload button. */
+  function conflictAlert(page: Page): Locator {
+    return page.getByRole('alert').filter({ has: page.getByRole('button', { name: 'Reload', exact: true }) });
+  }
+
+  async function saveBrand(page: Page): Promise<void> {
+    await page.getByRole('button', { name: 'Save brand', exact: true }).click();
+  }
+
+  it('keeps a second tab from overwriting the first: its save names the sections that differ, in view and focused, and Reload shows the first tab’s change', async () => {
+    const { f, first, second } = await openTwoTabs();
+    const original = await getBrand(f.testApp.deps, f.workspaceId);
+
+    await first.page.getByRole('textbox', { name: 'Voice', exact: true }).fill('Said in the first tab.');
+    await saveBrand(first.page);
+    await first.page.getByRole('status').filter({ hasText: 'Saved' }).waitFor({ timeout: WAIT_MS });
+    const afterFirst = await getBrand(f.testApp.deps, f.workspaceId);
+    expect(afterFirst.version).toBe(original.version + 1);
+
+    const description = second.page.getByRole('textbox', { name: 'Description', exact: true });
+    await description.fill('Written in the second tab.');
+    await saveBrand(second.page);
+
+    const alert = conflictAlert(second.page);
+    await alert.waitFor({ timeout: WAIT_MS });
+    expect(await alert.innerText()).toMatch(/someone else saved the brand/i);
+    // The sections where the saved brand and this tab differ: the first tab's Voice, this tab's Basics.
+    const sections = alert.getByRole('listitem');
+    await expect.poll(() => sections.allInnerTexts(), { timeout: WAIT_MS }).toEqual(['Basics', 'Voice']);
+    expect(await alert.innerText()).toContain(`version ${String(afterFirst.version)}`);
+    await expect.poll(() => whereInWindow(second.page, alert), { timeout: WAIT_MS }).toBe('in view');
+    expect(await isFocused(alert), 'focus moves to the alert').toBe(true);
+    expect(await getBrand(f.testApp.deps, f.workspaceId), 'nothing was overwritten').toEqual(afterFirst);
+    expect(await second.page.getByRole('status').filter({ hasText: 'Saved' }).count(), 'no "Saved"').toBe(0);
+
+    await alert.getByRole('button', { name: 'Reload', exact: true }).click();
+    const voice = second.page.getByRole('textbox', { name: 'Voice', exact: true });
+    await expect.poll(() => voice.inputValue(), { timeout: WAIT_MS }).toBe('Said in the first tab.');
+    expect(await description.inputValue(), 'the second tab’s edit is discarded').toBe(original.description);
+    await alert.waitFor({ state: 'hidden' });
+    await second.page.getByText(`Version ${String(afterFirst.version)}, saved`, { exact: true }).waitFor();
+    await expectNoPageProblems(first.session, 'Brand (first tab)');
+    await expectNoPageProblems(second.session, 'Brand (second tab, conflict)');
+  });
+
+  it('lets a tab that got the conflict message keep editing: its next save replaces the other tab’s brand, knowingly', async () => {
+    const { f, first, second } = await openTwoTabs();
+
+    await first.page.getByRole('textbox', { name: 'Voice', exact: true }).fill('The first tab’s voice.');
+    await saveBrand(first.page);
+    await first.page.getByRole('status').filter({ hasText: 'Saved' }).waitFor({ timeout: WAIT_MS });
+    const afterFirst = await getBrand(f.testApp.deps, f.workspaceId);
+
+    const voice = second.page.getByRole('textbox', { name: 'Voice', exact: true });
+    await voice.fill('The second tab’s voice.');
+    await saveBrand(second.page);
+    const alert = conflictAlert(second.page);
+    await alert.getByRole('button', { name: 'Keep editing', exact: true }).click();
+    await alert.waitFor({ state: 'hidden' });
+    expect(await voice.inputValue(), 'the edit stays').toBe('The second tab’s voice.');
+    expect(await isFocused(second.page.getByRole('button', { name: 'Save brand', exact: true }))).toBe(true);
+
+    await saveBrand(second.page);
+    await second.page.getByRole('status').filter({ hasText: 'Saved' }).waitFor({ timeout: WAIT_MS });
+    const stored = await getBrand(f.testApp.deps, f.workspaceId);
+    expect(stored).toMatchObject({ voice: 'The second tab’s voice.', version: afterFirst.version + 1 });
+    await expectNoPageProblems(second.session, 'Brand (kept editing after a conflict)');
+  });
 });

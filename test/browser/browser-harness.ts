@@ -286,6 +286,15 @@ export function isFocused(locator: Locator): Promise<boolean> {
   );
 }
 
+/** Where `locator` is against the page's window: 'in view' when all of it is, else what is wrong. */
+export async function whereInWindow(page: Page, locator: Locator): Promise<string> {
+  const [box, height] = [await locator.boundingBox(), page.viewportSize()?.height ?? 0];
+  if (box === null) return 'not shown';
+  if (box.y < 0) return `above the window (top at ${String(box.y)})`;
+  if (box.y + box.height > height) return `below the window (bottom at ${String(box.y + box.height)})`;
+  return 'in view';
+}
+
 /** Whether the focused element of the page is `locator` or inside it. */
 export function containsFocus(locator: Locator): Promise<boolean> {
   return locator.evaluate((element: unknown) =>

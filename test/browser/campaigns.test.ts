@@ -11,10 +11,12 @@ import {
   describeInBrowser,
   expectHeading,
   expectNoPageProblems,
+  isFocused,
   navigate,
   rowOf,
   useBrowserFixture,
   WAIT_MS,
+  whereInWindow,
 } from './browser-harness.js';
 
 describeInBrowser('Campaign drafts in the console', () => {
@@ -59,7 +61,7 @@ describeInBrowser('Campaign drafts in the console', () => {
     await expectNoPageProblems(session, 'campaign drafts');
   });
 
-  it('does not overwrite a change made elsewhere: a stale save shows an alert with "Reload", which loads the other version', async () => {
+  it('does not overwrite a change made elsewhere: a stale save shows an alert with "Reload" in view and focused, which loads the other version', async () => {
     const f = fixture();
     const session = await f.open(f.owner);
     const { page } = session;
@@ -84,6 +86,9 @@ describeInBrowser('Campaign drafts in the console', () => {
       .filter({ has: page.getByRole('button', { name: 'Reload', exact: true }) });
     await alert.waitFor({ timeout: WAIT_MS });
     expect(await alert.innerText()).toMatch(/someone else changed/i);
+    // Where the user clicked Save draft, at the foot of a form taller than the window, and focused.
+    await expect.poll(() => whereInWindow(page, alert), { timeout: WAIT_MS }).toBe('in view');
+    expect(await isFocused(alert), 'focus moves to the alert').toBe(true);
     const stored = await getCampaign(f.testApp.deps, f.workspaceId, f.campaignId);
     expect(stored.subject, 'the other change was not overwritten').toBe('Changed by the pipeline');
     expect(stored.version).toBe(before.version + 1);

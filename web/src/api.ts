@@ -119,7 +119,8 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
 export const api = {
   get: <T>(path: string) => request<T>(path),
   post: <T>(path: string, body?: unknown) => request<T>(path, { method: 'POST', body }),
-  put: <T>(path: string, body: unknown) => request<T>(path, { method: 'PUT', body }),
+  put: <T>(path: string, body: unknown, headers?: Record<string, string>) =>
+    request<T>(path, { method: 'PUT', body, ...(headers && { headers }) }),
   patch: <T>(path: string, body: unknown, headers?: Record<string, string>) =>
     request<T>(path, { method: 'PATCH', body, ...(headers && { headers }) }),
   delete: <T = void>(path: string) => request<T>(path, { method: 'DELETE' }),

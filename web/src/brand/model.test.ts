@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { brandContextSchema, brandDocumentSchema } from '../../../src/contract/brand-context';
-import { type BrandForm, rowKey, toDocument, toForm, validate } from './model';
+import { type BrandForm, rowKey, sectionsThatDiffer, toDocument, toForm, validate } from './model';
 
 const SAVED = brandContextSchema.parse({
   workspace_id: 'ws_1',
@@ -262,5 +262,28 @@ describe('validate', () => {
     expect(issues.get('preferences[5].name')).toBe('Start with a letter; then letters, digits, _ . or -.');
     expect(issues.get('preferences[6].name')).toBe('This preference is listed twice.');
     expect(issues.get('preferences.ratio')).toBe('Use a number.');
+  });
+});
+
+describe('sectionsThatDiffer', () => {
+  it('names no section for the same brand, however its entries were loaded', () => {
+    expect(sectionsThatDiffer(toDocument(toForm(SAVED)), toDocument(toForm(SAVED)))).toEqual([]);
+  });
+
+  it('names each section with a difference once, in the order of the editor', () => {
+    const mine = toDocument(
+      edited((form) => {
+        form.description = 'Mine';
+        form.name = 'Mine too';
+        form.preferences = [];
+      }),
+    );
+    const theirs = toDocument(
+      edited((form) => {
+        form.voice = 'Theirs';
+        form.palette = [];
+      }),
+    );
+    expect(sectionsThatDiffer(mine, theirs)).toEqual(['basics', 'voice', 'colors', 'preferences']);
   });
 });

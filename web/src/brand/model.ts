@@ -295,6 +295,30 @@ export function toDocument(form: BrandForm): BrandDocument {
   };
 }
 
+/** The editor's sections, in order, and the fields of the document each one edits. */
+export const SECTION_FIELDS = {
+  basics: ['name', 'description'],
+  voice: ['voice'],
+  colors: ['colors'],
+  fonts: ['fonts'],
+  social: ['social'],
+  knowledge: ['knowledge'],
+  assets: ['assets'],
+  skills: ['skills'],
+  preferences: ['preferences'],
+} as const satisfies Record<string, readonly (keyof BrandDocument)[]>;
+export type SectionId = keyof typeof SECTION_FIELDS;
+
+/**
+ * The sections in which two documents differ, in the editor's order: what a save refused with 412 would
+ * have replaced in the brand someone else saved (both made by toDocument, so equal content is equal JSON).
+ */
+export function sectionsThatDiffer(mine: BrandDocument, theirs: BrandDocument): SectionId[] {
+  return (Object.keys(SECTION_FIELDS) as SectionId[]).filter((section) =>
+    SECTION_FIELDS[section].some((field) => JSON.stringify(mine[field]) !== JSON.stringify(theirs[field])),
+  );
+}
+
 const HEX_HINT = 'Use #RRGGBB, e.g. #6B3E26.';
 
 function httpsUrlIssue(text: string): string | undefined {

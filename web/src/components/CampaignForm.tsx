@@ -11,8 +11,10 @@ interface CampaignFormProps {
   error: ApiError | undefined;
   readOnly: boolean;
   pending: boolean;
-  /** Above the fields: alerts and notices, inside the form so they read in order. */
+  /** Above the fields: what holds for the whole campaign (it is read-only, and why). */
   children?: ReactNode;
+  /** Just above Save draft: what answers a save (its alerts, "Saved"), where the user clicked. */
+  footer?: ReactNode;
 }
 
 /** The five fields of a campaign and its Save draft button, for new and existing drafts alike. */
@@ -24,6 +26,7 @@ export function CampaignForm({
   readOnly,
   pending,
   children,
+  footer,
 }: CampaignFormProps) {
   function field(name: keyof CampaignContent) {
     return {
@@ -60,6 +63,7 @@ export function CampaignForm({
         {...field('body_html')}
       />
       <TextField label="Text body" multiline rows={10} {...field('body_text')} />
+      {footer}
       {!readOnly && (
         <div className="form-actions">
           <button type="submit" className="button button-primary" disabled={pending}>

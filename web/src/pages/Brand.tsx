@@ -5,10 +5,19 @@ import { BrandPreview, PREVIEW_HEADING_ID } from '../brand/BrandPreview';
 import { ColorsEditor } from '../brand/ColorsEditor';
 import { FontsEditor } from '../brand/FontsEditor';
 import { KnowledgeEditor } from '../brand/KnowledgeEditor';
-import { type BrandDocument, type BrandForm, toDocument, toForm, validate } from '../brand/model';
+import {
+  type BrandDocument,
+  type BrandForm,
+  type SectionId,
+  sectionsThatDiffer,
+  toDocument,
+  toForm,
+  validate,
+} from '../brand/model';
 import { PreferencesEditor } from '../brand/PreferencesEditor';
 import { SkillsEditor } from '../brand/SkillsEditor';
 import { SocialEditor } from '../brand/SocialEditor';
+import { ConflictAlert } from '../components/ConflictAlert';
 import { TextField } from '../components/fields';
 import { PageHeader } from '../components/PageHeader';
 import { ProblemAlert } from '../components/ProblemAlert';
@@ -17,12 +26,13 @@ import { canManage, useWorkspace } from '../components/WorkspaceGate';
 import { capitalize, plural } from '../format';
 import { useNotice } from '../notice';
 import type { BrandContext } from '../../../src/contract/brand-context';
+import { versionEtag } from '../../../src/core/entity-tags';
 import { useResource } from '../useResource';
 import { useSubmit } from '../useSubmit';
 import { useUnsavedChanges } from '../useUnsavedChanges';
 
 /** The form's sections, in order: each a section with this id and heading, and a link in "Brand sections". */
-const SECTIONS = [
+const SECTIONS: readonly { id: SectionId; title: string }[] = [
   { id: 'basics', title: 'Basics' },
   { id: 'voice', title: 'Voice' },
   { id: 'colors', title: 'Colors' },
@@ -32,8 +42,7 @@ const SECTIONS = [
   { id: 'assets', title: 'Assets' },
   { id: 'skills', title: 'Skills' },
   { id: 'preferences', title: 'Preferences' },
-] as const;
-type SectionId = (typeof SECTIONS)[number]['id'];
+];
 const sectionTitle = (id: SectionId) => SECTIONS.find((section) => section.id === id)?.title ?? id;
 
 export function Brand() {
@@ -47,7 +56,16 @@ export function Brand() {
         {brand.loading && <p className="muted">Loading the brand…</p>}
       </>
     );
-  return <BrandEditor workspaceId={workspace.id} loaded={brand.data} readOnly={!canManage(workspace)} />;
+  // Each load (a Reload after a conflict included) starts the form afresh from what the service holds.
+  return (
+    <BrandEditor
+      key={brand.loadedAt}
+      workspaceId={workspace.id}
+      loaded={brand.data}
+      readOnly={!canManage(workspace)}
+      onReload={brand.reload}
+    />
+  );
 }
 
 /** Where a field path points in a document: `knowledge[1].kind`, `preferences.sign.off` (names may hold dots). */
@@ -76,12 +94,27 @@ interface BrandEditorProps {
   workspaceId: string;
   loaded: BrandContext;
   readOnly: boolean;
+  onReload: () => void;
 }
 
-function BrandEditor({ workspaceId, loaded, readOnly }: BrandEditorProps) {
+/** What a 412 means here: someone else saved the brand after this page loaded it. */
+const CONFLICT_RESOLUTION =
+  'Reload to see their brand (your changes here are discarded), or keep editing: your next save then replaces their brand with yours.';
+
+function conflictDetail(theirs: BrandContext | undefined): string {
+  const now = theirs === undefined ? '' : ` (it is now version ${String(theirs.version)})`;
+  return `Someone else saved the brand since you opened it${now}, so your changes were not saved.`;
+}
+
+function BrandEditor({ workspaceId, loaded, readOnly, onReload }: BrandEditorProps) {
+  // The version the form is based on: what Save sends as If-Match, and what "Unsaved changes" compares to.
   const [saved, setSaved] = useState(loaded);
   const [form, setForm] = useState(() => toForm(loaded));
-  const { pending, error, run } = useSubmit();
+  const { pending, error, run, clear } = useSubmit();
+  // After a 412, the brand as someone else saved it (once loaded), to name the sections that differ.
+  const [theirs, setTheirs] = useState<BrandContext>();
+  const conflict = error?.code === 'precondition_failed';
+  const saveButton = useRef<HTMLButtonElement>(null);
   // What the last save sent: its field errors each show until their field changes from it.
   const [sent, setSent] = useState<BrandDocument>();
   const [notice, showNotice] = useNotice();
@@ -90,6 +123,10 @@ function BrandEditor({ workspaceId, loaded, readOnly }: BrandEditorProps) {
   const savedJson = useMemo(() => JSON.stringify(toDocument(toForm(saved))), [saved]);
   const changed = JSON.stringify(document) !== savedJson;
   const issues = useMemo(() => validate(form), [form]);
+  const differing = useMemo(
+    () => (theirs === undefined ? undefined : sectionsThatDiffer(document, toDocument(toForm(theirs)))),
+    [document, theirs],
+  );
   const unsaved = useUnsavedChanges(changed && !readOnly);
   const formRef = useRef<HTMLFormElement>(null);
   // The fields Save found marked invalid, "label: message" each; null once the form changes again.
@@ -129,17 +166,33 @@ function BrandEditor({ workspaceId, loaded, readOnly }: BrandEditorProps) {
       return;
     }
     setRefused(null);
+    setTheirs(undefined);
     const sentForm = form;
     setSent(document);
+    const path = workspacePath(workspaceId, '/brand');
     run(
-      () => api.put<BrandContext>(workspacePath(workspaceId, '/brand'), document),
+      // The version this save is based on: if someone else saved since, 412 instead of overwriting theirs.
+      () => api.put<BrandContext>(path, document, { 'if-match': versionEtag(saved.version) }),
       (brand) => {
         setSaved(brand);
         // Rows typed during the save stay as they are; otherwise new entries learn their ids.
         setForm((current) => (current === sentForm ? adoptIds(current, brand) : current));
         showNotice('Saved');
       },
+      (problem) => {
+        if (problem.code !== 'precondition_failed') return;
+        // Without it the alert still offers Reload; it just cannot say what differs.
+        api.get<BrandContext>(path).then(setTheirs, () => undefined);
+      },
     );
+  }
+
+  /** Goes on from their version with the form as it is: the next Save replaces theirs, knowingly. */
+  function keepEditing(base: BrandContext) {
+    setSaved(base);
+    setTheirs(undefined);
+    clear();
+    saveButton.current?.focus();
   }
 
   const section = { errorAt, readOnly };
@@ -230,9 +283,26 @@ function BrandEditor({ workspaceId, loaded, readOnly }: BrandEditorProps) {
                   </ul>
                 </div>
               )}
-              <ProblemAlert error={error} />
+              {conflict ? (
+                <ConflictAlert
+                  detail={conflictDetail(theirs)}
+                  resolution={CONFLICT_RESOLUTION}
+                  onReload={onReload}
+                  onKeepEditing={
+                    theirs === undefined
+                      ? undefined
+                      : () => {
+                          keepEditing(theirs);
+                        }
+                  }
+                >
+                  {differing !== undefined && <ConflictSections sections={differing} />}
+                </ConflictAlert>
+              ) : (
+                <ProblemAlert error={error} />
+              )}
               <div className="save-bar-row">
-                <button type="submit" className="button button-primary" disabled={pending}>
+                <button ref={saveButton} type="submit" className="button button-primary" disabled={pending}>
                   Save brand
                 </button>
                 <StatusMessage message={notice} />
@@ -248,6 +318,24 @@ function BrandEditor({ workspaceId, loaded, readOnly }: BrandEditorProps) {
         <BrandPreview document={document} saved={saved} changed={changed} />
       </div>
       {unsaved.dialog}
+    </>
+  );
+}
+
+/** What a save refused with 412 would have replaced: the sections where their brand and the form differ. */
+function ConflictSections({ sections }: { sections: readonly SectionId[] }) {
+  if (sections.length === 0) return <p>Their brand is the same as yours now: reloading loses nothing.</p>;
+  return (
+    <>
+      <p>
+        {sections.length === 1 ? 'This section differs' : 'These sections differ'} between their brand and
+        yours:
+      </p>
+      <ul className="alert-list">
+        {sections.map((id) => (
+          <li key={id}>{sectionTitle(id)}</li>
+        ))}
+      </ul>
     </>
   );
 }

@@ -1,12 +1,14 @@
 import { useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
-import { ApiError, api, workspacePath } from '../api';
+import { api, workspacePath } from '../api';
+import { ConflictAlert } from '../components/ConflictAlert';
 import { CampaignForm } from '../components/CampaignForm';
 import { PageHeader } from '../components/PageHeader';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { StatusBadge } from '../components/StatusBadge';
 import { StatusMessage } from '../components/StatusMessage';
 import { useWorkspace } from '../components/WorkspaceGate';
+import { versionEtag } from '../../../src/core/entity-tags';
 import { useNotice } from '../notice';
 import {
   CAMPAIGN_CONTENT_FIELDS,
@@ -31,12 +33,11 @@ function sameContent(a: CampaignContent, b: CampaignContent): boolean {
 }
 
 /** What a 412 means here, in the words of someone editing a draft. */
-const CONFLICT = new ApiError(
-  412,
-  'version_mismatch',
-  'Someone else changed this draft since you opened it, so your changes were not saved.',
-  'Reload to see their version, then make your changes again. Until you reload, your text stays here to copy.',
-);
+const CONFLICT = {
+  detail: 'Someone else changed this draft since you opened it, so your changes were not saved.',
+  resolution:
+    'Reload to see their version, then make your changes again. Until you reload, your text stays here to copy.',
+};
 
 /** Location state of a draft just created: its editor opens with "Saved". */
 interface CreatedState {
@@ -80,9 +81,8 @@ export function NewCampaign() {
         error={error}
         readOnly={false}
         pending={pending}
-      >
-        <ProblemAlert error={error} />
-      </CampaignForm>
+        footer={<ProblemAlert error={error} />}
+      />
       {unsaved.dialog}
     </>
   );
@@ -145,7 +145,7 @@ function DraftEditor({ workspaceId, loaded, justCreated, onReload }: DraftEditor
           content,
           {
             // The version this edit is based on: a newer one answers 412 instead of being overwritten.
-            'if-match': `"${String(saved.version)}"`,
+            'if-match': versionEtag(saved.version),
           },
         ),
       (campaign) => {
@@ -176,20 +176,16 @@ function DraftEditor({ workspaceId, loaded, justCreated, onReload }: DraftEditor
         error={conflict ? undefined : error}
         readOnly={readOnly}
         pending={pending}
+        footer={
+          <>
+            {conflict ? <ConflictAlert {...CONFLICT} onReload={onReload} /> : <ProblemAlert error={error} />}
+            <StatusMessage message={notice} />
+          </>
+        }
       >
-        {conflict ? (
-          <ProblemAlert error={CONFLICT}>
-            <button type="button" className="button" onClick={onReload}>
-              Reload
-            </button>
-          </ProblemAlert>
-        ) : (
-          <ProblemAlert error={error} />
-        )}
         {readOnly && lockedReason === null && (
           <p className="callout">This campaign is {saved.status}: only drafts can be edited.</p>
         )}
-        <StatusMessage message={notice} />
       </CampaignForm>
       {unsaved.dialog}
     </>
