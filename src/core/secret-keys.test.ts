@@ -77,6 +77,18 @@ describe('redactKeys', () => {
     expect(redactKeys(`/x/${key.replace('_', '%5F')}`)).toBe('/x/wsk_[REDACTED]');
   });
 
+  it('leaves a key as listings show it (its prefix, 4 characters and …), which is no secret', () => {
+    const key = WORKSPACE_API_KEY.generate();
+    const { prefix, last4 } = WORKSPACE_API_KEY.hint(key);
+    expect(redactKeys(`The workspace API key ${prefix}… expired.`)).toBe(
+      `The workspace API key ${prefix}… expired.`,
+    );
+    expect(redactKeys(`${prefix}…${last4}`)).toBe(`${prefix}…${last4}`);
+    // Anything longer before the … is more than a listing shows, and is masked.
+    expect(redactKeys(`${key.slice(0, 9)}…`)).toBe('wsk_[REDACTED]…');
+    expect(redactKeys(`${key}…`)).toBe('wsk_[REDACTED]…');
+  });
+
   it("masks the tokens of account links, base64url's - and _ included", () => {
     const invite = `bci_${'a-b_'.repeat(10)}xyz`;
     expect(redactKeys(`/accept-invite?token=${invite}&x=1`)).toBe('/accept-invite?token=bci_[REDACTED]&x=1');

@@ -26,6 +26,9 @@ export interface KeyFormat {
   hint(key: string): { prefix: string; last4: string };
 }
 
+/** How many random characters listings show after a key's prefix (and how many of its end). */
+const HINT_LENGTH = 4;
+
 function checksum(body: string): string {
   return encodeBase62(crc32(body), CHECKSUM_LENGTH);
 }
@@ -48,7 +51,7 @@ function defineKeyFormat(prefix: string): KeyFormat {
         : 'checksum';
     },
     hint(key) {
-      return { prefix: key.slice(0, prefix.length + 4), last4: key.slice(-4) };
+      return { prefix: key.slice(0, prefix.length + HINT_LENGTH), last4: key.slice(-HINT_LENGTH) };
     },
   };
 }
@@ -94,8 +97,13 @@ const SECRET_PREFIX = `(?:${SECRET_KEY_NAMES}|${WEBHOOK_SECRET_NAME}|${ACCOUNT_L
  * secret's run includes base64's `+`, `/` and `=` percent-encoded, as a URL carries them.
  */
 const runOf = (characters: string) => `(?:(?!${SECRET_PREFIX})(?:${characters}))+`;
+/**
+ * A key as listings and error details show it, its prefix then 4 characters then `…` (KeyFormat.hint): no
+ * secret, and what lets its owner tell which key it is, so it is left as it is.
+ */
+const LISTED_KEY = `[0-9A-Za-z]{${String(HINT_LENGTH)}}\u2026`;
 const ANY_SECRET = new RegExp(
-  `(${SECRET_KEY_NAMES})(?:_|%5[Ff])${runOf('[0-9A-Za-z]')}|(${WEBHOOK_SECRET_NAME})(?:_|%5[Ff])${runOf('[0-9A-Za-z+/=]|%2[BbFf]|%3[Dd]')}|(${ACCOUNT_LINK_NAMES})(?:_|%5[Ff])${runOf('[0-9A-Za-z_-]')}|eyJ[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]*(?:\\.[A-Za-z0-9_-]*)?`,
+  `(${SECRET_KEY_NAMES})(?:_|%5[Ff])(?!${LISTED_KEY})${runOf('[0-9A-Za-z]')}|(${WEBHOOK_SECRET_NAME})(?:_|%5[Ff])${runOf('[0-9A-Za-z+/=]|%2[BbFf]|%3[Dd]')}|(${ACCOUNT_LINK_NAMES})(?:_|%5[Ff])${runOf('[0-9A-Za-z_-]')}|eyJ[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]*(?:\\.[A-Za-z0-9_-]*)?`,
   'g',
 );
 

@@ -110,6 +110,9 @@ describeEachBackend('Transactional email API: security', (backend) => {
       await KEY_SERVICES.email.revoke(f.deps, OPERATOR, f.workspaceId, keyId);
       const responses = await everyRoute(f, id, { authorization: `Bearer ${key}` });
       expect(responses.map(outcome)).toEqual(Array(3).fill('401 email_key_revoked'));
+      const prefix = key.slice(0, 'tek_'.length + 4);
+      for (const response of responses)
+        expect(problemOf(response).detail).toBe(`The transactional email key ${prefix}… was revoked.`);
     });
 
     it('refuses a key given an expiry once it has passed, with 401 email_key_expired', async () => {

@@ -103,6 +103,8 @@ describeEachBackend('Campaign drafts API: security', (backend) => {
         expect(outcome(response)).toBe('401 api_key_revoked');
         expect(response.headers['www-authenticate']).toBe(`${REALM}, error="invalid_token"`);
         expect(problemOf(response).resolution).toContain('/api-keys');
+        // The prefix the key list shows, so the owner can tell which key it is: it is no secret.
+        expect(problemOf(response).detail).toBe(`The workspace API key ${key.prefix}… was revoked.`);
       }
     });
 
@@ -116,7 +118,9 @@ describeEachBackend('Campaign drafts API: security', (backend) => {
         f.clock.advance(1);
         const expired = await api.list();
         expect(outcome(expired)).toBe('401 api_key_expired');
-        expect(problemOf(expired).detail).toContain(key.expires_at);
+        expect(problemOf(expired).detail).toBe(
+          `The workspace API key ${key.prefix}… expired at ${String(key.expires_at)}.`,
+        );
         await f.store.keys.revoke('api', f.workspaceId, key.id, new Date(f.clock.now()).toISOString());
         expect(outcome(await api.list())).toBe('401 api_key_revoked');
       } finally {
