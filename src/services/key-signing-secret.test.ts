@@ -27,7 +27,9 @@ describe('Where the secret that signs brand read keys lives', () => {
 
   it('gives processes starting at once one secret, and leaves no temporary file behind', async () => {
     const loads = await Promise.all(
-      Array.from({ length: 20 }, () => loadKeySigningSecret({ database: sqlite(), keySigningSecret: undefined })),
+      Array.from({ length: 20 }, () =>
+        loadKeySigningSecret({ database: sqlite(), keySigningSecret: undefined }),
+      ),
     );
     const secrets = new Set(loads.map(({ secret }) => secret?.toString('base64')));
     expect(secrets.size).toBe(1);
@@ -66,7 +68,9 @@ describe('BRAND_CONTEXT_KEY_SIGNING_SECRET', () => {
     const secret = Buffer.alloc(32, 5);
     const text = secret.toString('base64');
     expect(parseKeySigningSecret({ BRAND_CONTEXT_KEY_SIGNING_SECRET: text })).toEqual(secret);
-    expect(parseKeySigningSecret({ BRAND_CONTEXT_KEY_SIGNING_SECRET: text.replace(/=+$/, '') })).toEqual(secret);
+    expect(parseKeySigningSecret({ BRAND_CONTEXT_KEY_SIGNING_SECRET: text.replace(/=+$/, '') })).toEqual(
+      secret,
+    );
     expect(parseKeySigningSecret({ BRAND_CONTEXT_KEY_SIGNING_SECRET: '' })).toBeUndefined();
     expect(loadConfig({ BRAND_CONTEXT_KEY_SIGNING_SECRET: text }).keySigningSecret).toEqual(secret);
   });

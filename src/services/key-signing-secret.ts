@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { link, readFile, unlink, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { copyFile, link, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type Config, ConfigError } from '../config.js';
 import { SIGNING_SECRET_BYTES } from '../core/key-signature.js';
@@ -9,9 +10,7 @@ export const KEY_FILE_NAME = 'key-signing-secret';
 
 /** Where the secret that signs brand read keys came from, for the start-up log; none: keys are not signed. */
 export type KeySigningSource =
-  | { kind: 'environment' }
-  | { kind: 'file'; path: string }
-  | { kind: 'none'; reason: 'postgres' | 'memory' };
+  { kind: 'environment' } | { kind: 'file'; path: string } | { kind: 'none'; reason: 'postgres' | 'memory' };
 
 export interface KeySigningSecret {
   secret: Buffer | undefined;
@@ -30,7 +29,8 @@ export async function loadKeySigningSecret(
   if (config.keySigningSecret !== undefined)
     return { secret: config.keySigningSecret, source: { kind: 'environment' } };
   const { database } = config;
-  if (database.kind === 'postgres') return { secret: undefined, source: { kind: 'none', reason: 'postgres' } };
+  if (database.kind === 'postgres')
+    return { secret: undefined, source: { kind: 'none', reason: 'postgres' } };
   if (database.path === ':memory:') return { secret: undefined, source: { kind: 'none', reason: 'memory' } };
   const path = join(dirname(database.path), KEY_FILE_NAME);
   return { secret: await readOrCreateKeyFile(path), source: { kind: 'file', path } };
@@ -72,7 +72,14 @@ export async function readOrCreateKeyFile(path: string): Promise<Buffer> {
   try {
     await link(temporary, path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const { code } = error as NodeJS.ErrnoException;
+    // A file system without hard links: created exclusively instead (a process reading it in the instant
+    // between its creation and its write would stop with the error below, and start again).
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP')
+      await copyFile(temporary, path, constants.COPYFILE_EXCL).catch((copying: unknown) => {
+        if ((copying as NodeJS.ErrnoException).code !== 'EEXIST') throw copying;
+      });
+    else if (code !== 'EEXIST') throw error;
   } finally {
     await unlink(temporary);
   }

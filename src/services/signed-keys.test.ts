@@ -62,7 +62,10 @@ describeEachBackend('Verifying keys by their signature', (backend) => {
       { id: workspaceId, name: 'Signed Co', createdAt: new Date(NOW).toISOString() },
       emptyBrand(),
     );
-    const created = await createBrandKey({ store, clock, keySigners: signers }, OPERATOR, { workspaceId, name: 'signed' });
+    const created = await createBrandKey({ store, clock, keySigners: signers }, OPERATOR, {
+      workspaceId,
+      name: 'signed',
+    });
     const verify = (workspace = workspaceId, now = NOW) =>
       signed.verify('brand', created.key, hashKey(created.key), workspace, now);
     return { workspaceId, created, verify };
@@ -78,7 +81,10 @@ describeEachBackend('Verifying keys by their signature', (backend) => {
 
   it('asks for a workspace’s revocations once, then verifies its keys without waiting', async () => {
     const { workspaceId, created, verify } = await newKey();
-    const sibling = await createBrandKey({ store, clock, keySigners: signers }, OPERATOR, { workspaceId, name: 'sibling' });
+    const sibling = await createBrandKey({ store, clock, keySigners: signers }, OPERATOR, {
+      workspaceId,
+      name: 'sibling',
+    });
     expect(verify()).toBeInstanceOf(Promise);
     expect((await verify())?.id).toBe(created.id);
     expect(signed.verify('brand', sibling.key, hashKey(sibling.key), workspaceId, NOW)).toEqual({
@@ -109,7 +115,10 @@ describeEachBackend('Verifying keys by their signature', (backend) => {
 
   it('leaves a revoked key to the store from the change that reports it on', async () => {
     const { workspaceId, created, verify } = await newKey();
-    const sibling = await createBrandKey({ store, clock, keySigners: signers }, OPERATOR, { workspaceId, name: 'sibling' });
+    const sibling = await createBrandKey({ store, clock, keySigners: signers }, OPERATOR, {
+      workspaceId,
+      name: 'sibling',
+    });
     const verifySibling = () => signed.verify('brand', sibling.key, hashKey(sibling.key), workspaceId, NOW);
     const untouched = await newKey();
     expect(await verify()).toBeDefined();
@@ -237,7 +246,9 @@ describeEachBackend('Verifying keys by their signature', (backend) => {
     const log = keptLog();
     const checking = new SignedKeys(withFeed(store, feed), clock, signers, log);
     try {
-      expect(await checking.verify('brand', created.key, hashKey(created.key), workspaceId, NOW)).toBeDefined();
+      expect(
+        await checking.verify('brand', created.key, hashKey(created.key), workspaceId, NOW),
+      ).toBeDefined();
       await new Promise((resolve) => setTimeout(resolve, 1000));
       expect(checking.stats.unrecorded).toBe(0);
       expect(log.warnings).toEqual([]);

@@ -49,7 +49,10 @@ export interface SignedKeysLog {
 }
 
 /** What confirming keys touches: their rows, and recording those that have none as revoked. */
-type SignedKeysStore = Pick<Store, 'keys' | 'audit' | 'workspaces' | EventRepositories | 'changes' | 'transaction'>;
+type SignedKeysStore = Pick<
+  Store,
+  'keys' | 'audit' | 'workspaces' | EventRepositories | 'changes' | 'transaction'
+>;
 
 interface Unconfirmed extends UnrecordedKey {
   kind: KeyKindId;

@@ -40,7 +40,7 @@ describeEachBackend('Upgrading a database that kept the key-signing secret', (ba
     });
     try {
       const { error } = await new Migrator({ db, provider: migrationProvider }).migrateTo(BEFORE);
-      if (error !== undefined) throw error;
+      if (error !== undefined) throw error instanceof Error ? error : new Error(JSON.stringify(error));
       await (db as unknown as Kysely<{ settings: { name: string; value: string } }>)
         .insertInto('settings')
         .values({ name: 'key_signing_secret', value: oldSecret.toString('base64') })

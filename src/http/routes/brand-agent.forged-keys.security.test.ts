@@ -88,7 +88,7 @@ describeEachBackend('POST /functions/v1/brand-agent: keys the service did not ma
 
   it('refuses a signed key that has no row on every node within seconds, lists it as revoked, counts it and warns once', async () => {
     const f = fixture();
-    const forged = (serviceSigner(f)).issue(f.workspaceId, f.clock.now() + 30 * DAY_MS);
+    const forged = serviceSigner(f).issue(f.workspaceId, f.clock.now() + 30 * DAY_MS);
     // Until it is found to have no row, a node may serve it: the first read is not asked to fail.
     await read(f, forged.key, f.workspaceId);
     const started = Date.now();
