@@ -21,3 +21,19 @@ export const consoleSessionSchema = z
   })
   .meta({ id: 'ConsoleSession' });
 export type ConsoleSession = z.output<typeof consoleSessionSchema>;
+
+/**
+ * GET /auth/v1/session/status: whether anyone is signed in, always 200, so that the console can ask on its
+ * first load without the browser logging a 401 for a visitor who simply has not signed in yet.
+ */
+export const consoleSessionStatusSchema = z
+  .discriminatedUnion('signed_in', [
+    consoleSessionSchema.extend({ signed_in: z.literal(true) }),
+    z.object({
+      signed_in: z
+        .literal(false)
+        .describe('No session cookie, or one that expired, was revoked or is not valid: sign in'),
+    }),
+  ])
+  .meta({ id: 'ConsoleSessionStatus' });
+export type ConsoleSessionStatus = z.output<typeof consoleSessionStatusSchema>;

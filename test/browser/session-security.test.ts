@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { listBrandKeys } from '../../src/services/keys.js';
 import {
@@ -117,6 +118,38 @@ describeInBrowser('The console session in the browser: cookie, CSP, CSRF, sign-o
       csrf: 'session',
     });
     expect(allowed.status).toBe(201);
+  });
+
+  it('opens signed out without one error in the browser console, with no cookie or with a revoked one', async () => {
+    const f = fixture();
+    // Every error Chromium logs, the "Failed to load resource" of a 4xx answer included (which
+    // PageProblems lets through for the API's refusals the pages show).
+    const logged = (page: Page): string[] => {
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`);
+      });
+      return errors;
+    };
+
+    const fresh = await f.open();
+    const errors = logged(fresh.page);
+    await fresh.page.goto(`/w/${f.workspaceId}/brand`);
+    await expectHeading(fresh.page, 'Sign in');
+    expect(errors, 'a first visit, signed out').toEqual([]);
+
+    // A cookie whose session was revoked (signed out elsewhere) is as good as none, and as quiet.
+    const stale = await f.open(f.owner, { fresh: true });
+    const cookies = await stale.context.cookies();
+    await stale.page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await expectHeading(stale.page, 'Sign in');
+    await stale.context.addCookies(cookies);
+    const staleErrors = logged(stale.page);
+    await stale.page.goto('/');
+    await expectHeading(stale.page, 'Sign in');
+    expect(staleErrors, 'a revoked session cookie').toEqual([]);
+    await expectNoPageProblems(fresh, 'signed out');
+    await expectNoPageProblems(stale, 'signed out with a revoked cookie');
   });
 
   it('signs out with "Sign out": back at Sign in, and the API no longer answers this browser', async () => {

@@ -352,6 +352,8 @@ const ROUTES: RouteRow[] = [
   { method: 'POST', path: '/auth/v1/token', access: 'public', ok: 200, build: (f) => ({ body: f.signIn }) },
   { method: 'POST', path: '/auth/v1/session', access: 'public', ok: 200, build: (f) => ({ body: f.signIn }) },
   ...withHead({ method: 'GET', path: '/auth/v1/session', access: 'consoleSession', ok: 200 }),
+  // Whether anyone is signed in: 200 for every caller, `signed_in` false for all but a session cookie.
+  ...withHead({ method: 'GET', path: '/auth/v1/session/status', access: 'public', ok: 200 }),
   { method: 'DELETE', path: '/auth/v1/session', access: 'signOut', ok: 204 },
   // Account email's links (README "Account email"): a fresh link per call, since each works once.
   {

@@ -83,6 +83,7 @@ describe('GET /openapi.json', () => {
         'POST /auth/v1/token',
         'POST /auth/v1/session',
         'GET /auth/v1/session',
+        'GET /auth/v1/session/status',
         'DELETE /auth/v1/session',
         'POST /auth/v1/invites/accept',
         'POST /auth/v1/password-reset',
@@ -283,6 +284,7 @@ describe('GET /openapi.json', () => {
       ['/auth/v1/token', 'post'],
       ['/auth/v1/session', 'post'],
       ['/auth/v1/session', 'get'],
+      ['/auth/v1/session/status', 'get'],
       ['/healthz', 'get'],
       ['/readyz', 'get'],
     ] as const)

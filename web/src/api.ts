@@ -30,7 +30,7 @@ export class ApiError extends Error {
   }
 }
 
-// Kept in memory only: a reload asks GET /auth/v1/session for a fresh one.
+// Kept in memory only: a reload asks GET /auth/v1/session/status for a fresh one.
 let csrfToken: string | null = null;
 let unauthorizedHandler: () => void = () => undefined;
 

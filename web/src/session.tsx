@@ -1,6 +1,6 @@
 import { createContext, type ReactNode, use, useCallback, useEffect, useMemo, useState } from 'react';
 import { type ApiError, api, onUnauthorized, request, setCsrfToken, toApiError } from './api';
-import type { ConsoleSession } from '../../src/contract/session';
+import type { ConsoleSession, ConsoleSessionStatus } from '../../src/contract/session';
 import type { Workspace } from '../../src/contract/workspaces';
 
 type User = ConsoleSession['user'];
@@ -20,6 +20,8 @@ interface SessionValue {
 
 const SessionContext = createContext<SessionValue | null>(null);
 
+const SIGNED_OUT: SessionState = { status: 'signed-out' };
+
 async function start(session: ConsoleSession): Promise<SessionState> {
   setCsrfToken(session.csrf_token);
   const { workspaces } = await api.get<{ workspaces: Workspace[] }>('/api/v1/workspaces');
@@ -33,18 +35,17 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     let current = true;
-    request<ConsoleSession>('/auth/v1/session', { endSessionOn401: false })
-      .then(start)
+    // The status, not GET /auth/v1/session: its 401 for a visitor not yet signed in would be logged by
+    // the browser as an error on every first visit.
+    request<ConsoleSessionStatus>('/auth/v1/session/status', { endSessionOn401: false })
+      .then((status) => (status.signed_in ? start(status) : SIGNED_OUT))
       .then(
         (next) => {
           if (current) setState(next);
         },
         (error: unknown) => {
           const failure = toApiError(error);
-          if (current)
-            setState(
-              failure.status === 401 ? { status: 'signed-out' } : { status: 'failed', error: failure },
-            );
+          if (current) setState(failure.status === 401 ? SIGNED_OUT : { status: 'failed', error: failure });
         },
       );
     return () => {

@@ -11,7 +11,7 @@ import {
 
 describeEachBackend('the console session (/auth/v1/session, cookie + CSRF): the happy paths', (backend) => {
   const fixture = useFixture(backend, { extend: consoleAccount });
-  const { signIn, session, createKey, listWorkspaces, current, signOut } = consoleSessionApi(fixture);
+  const { signIn, session, createKey, listWorkspaces, current, status, signOut } = consoleSessionApi(fixture);
 
   it('signs in with an HttpOnly, SameSite=Strict session cookie and answers with a CSRF token, not the token', async () => {
     const response = await signIn();
@@ -59,6 +59,37 @@ describeEachBackend('the console session (/auth/v1/session, cookie + CSRF): the 
     fixture().clock.advance(DAY_MS);
     const expired = await current({ cookie });
     expect(problemOf(expired).code).toBe('token_expired');
+  });
+
+  it('tells the console with a 200 whether anyone is signed in: who, with a CSRF token that writes, or signed_in false without a session, after it expired or after sign-out', async () => {
+    const none = await status();
+    expect(none.statusCode).toBe(200);
+    expect(none.json()).toEqual({ signed_in: false });
+    expect(none.headers['cache-control']).toBe('no-store');
+    expect(none.headers['set-cookie']).toBeUndefined();
+
+    const { cookie } = await session();
+    const signedIn = await status({ cookie });
+    expect(signedIn.statusCode).toBe(200);
+    const body = signedIn.json<ConsoleSession & { signed_in: boolean }>();
+    expect(body).toMatchObject({ signed_in: true, user: { email: fixture().email }, expires_in: 3600 });
+    expect(signedIn.headers['cache-control']).toBe('no-store');
+    // Its CSRF token is this page load's, as GET /auth/v1/session's is: a write carrying it goes through.
+    const renewed = setCookies(signedIn).get('bc_csrf')?.split(';')[0];
+    const withToken =
+      renewed === undefined
+        ? cookie
+        : [...cookie.split('; ').filter((part) => !part.startsWith('bc_csrf=')), renewed].join('; ');
+    expect((await createKey({ cookie: withToken, 'x-csrf-token': body.csrf_token })).statusCode).toBe(201);
+
+    const other = await session();
+    expect((await signOut({ cookie: other.cookie, 'x-csrf-token': other.csrf })).statusCode).toBe(204);
+    expect((await status({ cookie: other.cookie })).json()).toEqual({ signed_in: false });
+
+    fixture().clock.advance(DAY_MS);
+    const expired = await status({ cookie });
+    expect(expired.statusCode).toBe(200);
+    expect(expired.json()).toEqual({ signed_in: false });
   });
 
   it('signs out with the CSRF token, clearing both cookies; without it, sign-out is refused', async () => {

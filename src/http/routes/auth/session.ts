@@ -1,13 +1,21 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { AppError } from '../../../core/errors.js';
+import { AppError, type ProblemCode } from '../../../core/errors.js';
 import type { TokenService, UserPrincipal } from '../../../services/tokens.js';
 import type { UserRecord } from '../../../store/store.js';
 import { COOKIE_OPTIONS, CSRF_COOKIE, SESSION_COOKIE } from '../../auth.js';
 import type { ZodApp } from '../../context.js';
 import { jsonResponse, withProblems } from '../../schemas.js';
-import { consoleSessionSchema } from '../../../contract/session.js';
+import { consoleSessionSchema, consoleSessionStatusSchema } from '../../../contract/session.js';
 import { SIGN_IN_REQUEST } from './token.js';
+
+/** Why a session cookie does not sign anyone in: no cookie, or one no longer (or never) valid. */
+const SIGNED_OUT: ReadonlySet<string> = new Set([
+  'missing_token',
+  'invalid_token',
+  'token_expired',
+  'token_revoked',
+] satisfies ProblemCode[]);
 
 /** Who the session cookie belongs to; 401 when there is none or it is no longer valid. */
 async function sessionPrincipal(tokens: TokenService, request: FastifyRequest): Promise<UserPrincipal> {
@@ -77,6 +85,35 @@ export function sessionRoutes(app: ZodApp, installDir?: string): void {
       reply.header('cache-control', 'no-store');
       const secondsLeft = Math.floor((expiresAt - deps.clock.now()) / 1000);
       return answer(reply, user, Math.max(0, secondsLeft));
+    },
+  );
+
+  app.get(
+    '/session/status',
+    {
+      schema: {
+        tags: ['auth'],
+        operationId: 'getConsoleSessionStatus',
+        summary: 'Whether anyone is signed in to the console',
+        security: [],
+        description:
+          'GET /auth/v1/session without the 401: `signed_in` false when no one is (no cookie, or one that expired or was revoked), and otherwise the same answer with `signed_in` true. The console asks it on its first load, where a 401 would be logged by the browser as an error.',
+        response: withProblems(
+          { 200: jsonResponse('Whether the session cookie signs anyone in', consoleSessionStatusSchema) },
+          ['invalid_request'],
+        ),
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      // Only "no one is signed in" is an answer here; a storage failure is still a 503.
+      const principal = await sessionPrincipal(tokens, request).catch((error: unknown) => {
+        if (error instanceof AppError && SIGNED_OUT.has(error.code)) return undefined;
+        throw error;
+      });
+      if (principal === undefined) return { signed_in: false as const };
+      const secondsLeft = Math.floor((principal.expiresAt - deps.clock.now()) / 1000);
+      return { signed_in: true as const, ...answer(reply, principal.user, Math.max(0, secondsLeft)) };
     },
   );
 
