@@ -57,6 +57,26 @@ describeInBrowser('A member in the console: keys and brand are read-only', () =>
     expect(await listBrandKeys(f.testApp.deps, f.workspaceId)).toEqual(before);
   });
 
+  it('tells a member that only owners and admins see the audit log, as calmly as Webhooks and Email, and asks the API nothing', async () => {
+    const f = fixture();
+    const session = await f.open(f.member);
+    const { page } = session;
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/audit-log')) asked.push(request.url());
+    });
+    await navigate(page, 'Audit log');
+    const notice = page.getByText('Only owners and admins see the audit log.', { exact: true });
+    await notice.waitFor();
+    // The same calm callout as Webhooks and Email show a member: no alert, no permission name.
+    expect(await notice.getAttribute('class')).toBe('callout');
+    expect(await page.getByRole('alert').filter({ hasText: /\S/ }).count()).toBe(0);
+    expect(await page.content()).not.toContain('audit.read');
+    expect(await page.getByRole('table').count()).toBe(0);
+    expect(asked).toEqual([]);
+    await expectNoPageProblems(session, 'Audit log (member)');
+  });
+
   it('shows a member the brand without "Save brand"', async () => {
     const f = fixture();
     const session = await f.open(f.member);

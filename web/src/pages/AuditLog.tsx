@@ -3,10 +3,11 @@ import type { ReactNode } from 'react';
 import { DataTable } from '../components/DataTable';
 import { Email } from '../components/Email';
 import { LoadMoreButton } from '../components/LoadMoreButton';
+import { ManagersOnly } from '../components/ManagersOnly';
 import { PageHeader } from '../components/PageHeader';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { Time } from '../components/Time';
-import { useWorkspace } from '../components/WorkspaceGate';
+import { canManage, useWorkspace } from '../components/WorkspaceGate';
 import type { AuditActor, AuditEvent, AuditPage } from '../../../src/contract/audit';
 import { usePagedResource } from '../usePagedResource';
 
@@ -29,18 +30,25 @@ function detailsText(details: AuditEvent['details']): string {
     .join(' · ');
 }
 
+const LEAD = 'Who changed what, and when: keys, the brand, members, campaigns and webhooks — newest first.';
+
+/** The workspace's audit log: owners and admins read it (audit.read); members are told so. */
 export function AuditLog() {
   const workspace = useWorkspace();
+  if (!canManage(workspace))
+    return <ManagersOnly title="Audit log" lead={LEAD} notice="Only owners and admins see the audit log." />;
+  return <AuditEvents workspaceId={workspace.id} />;
+}
+
+function AuditEvents({ workspaceId }: { workspaceId: string }) {
   const log = usePagedResource<AuditPage>(
-    `${workspacePath(workspace.id, '/audit-log')}?limit=${String(PAGE_SIZE)}`,
+    `${workspacePath(workspaceId, '/audit-log')}?limit=${String(PAGE_SIZE)}`,
   );
 
   return (
     <>
       <PageHeader title="Audit log">
-        <p className="lead">
-          Who changed what, and when: keys, the brand, members, campaigns and webhooks — newest first.
-        </p>
+        <p className="lead">{LEAD}</p>
       </PageHeader>
       <ProblemAlert error={log.error} />
       {log.pages === undefined ? (

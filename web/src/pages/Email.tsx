@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
 import { workspacePath } from '../api';
+import { ManagersOnly } from '../components/ManagersOnly';
 import { PageHeader } from '../components/PageHeader';
 import { canManage, useWorkspace } from '../components/WorkspaceGate';
 import { KeysSection } from '../email/KeysSection';
@@ -26,14 +27,7 @@ const MANAGERS_ONLY = 'Only owners and admins see this workspace’s email.';
 export function EmailSettings() {
   const workspace = useWorkspace();
   if (!canManage(workspace))
-    return (
-      <>
-        <PageHeader title="Email" eyebrow="Settings">
-          <p className="lead">{LEAD}</p>
-        </PageHeader>
-        <p className="callout">{MANAGERS_ONLY}</p>
-      </>
-    );
+    return <ManagersOnly title="Email" eyebrow="Settings" lead={LEAD} notice={MANAGERS_ONLY} />;
   return <EmailSections workspace={workspace} />;
 }
 

@@ -2,6 +2,7 @@ import { useCallback, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, workspacePath } from '../api';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ManagersOnly } from '../components/ManagersOnly';
 import { PageHeader } from '../components/PageHeader';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { StatusMessage } from '../components/StatusMessage';
@@ -30,8 +31,7 @@ export function WebhookEndpoint() {
     return (
       <>
         <BackLink to={listPath} />
-        <PageHeader title="Webhook endpoint" eyebrow="Settings" />
-        <p className="callout">{MANAGERS_ONLY}</p>
+        <ManagersOnly title="Webhook endpoint" eyebrow="Settings" notice={MANAGERS_ONLY} />
       </>
     );
   return <Endpoint workspaceId={workspace.id} webhookId={webhookId} listPath={listPath} />;
