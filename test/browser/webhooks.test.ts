@@ -215,14 +215,45 @@ describeInBrowser('Webhooks in the console (Settings → Webhooks)', () => {
     // The alert says what is wrong; the field says it again beside itself.
     await add.getByText('must start with https:// or http://', { exact: true }).waitFor();
 
-    // "Selected events" with none ticked: the service says to name one.
-    await url.fill('https://hooks.example.com/brand-context');
-    await add.getByRole('radio', { name: 'Selected events', exact: true }).check();
-    await add.getByRole('button', { name: 'Add endpoint', exact: true }).click();
-    await add.getByText('must name at least one event type, or "*"', { exact: true }).waitFor();
-    expect(await url.getAttribute('aria-invalid')).toBeNull();
     expect(await f.testApp.app.services.webhooks.list(f.workspaceId)).toEqual([]);
     await expectNoPageProblems(session, 'Webhooks (refused fields)');
+  });
+
+  it('asks for at least one event when "Selected events" has none ticked, before sending anything', async () => {
+    const f = fixture();
+    const session = await f.open(f.admin);
+    const { page } = session;
+    await navigate(page, 'Webhooks');
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() !== 'GET' && request.url().includes('/webhooks')) sent.push(request.url());
+    });
+    await page.getByRole('button', { name: 'Add endpoint', exact: true }).click();
+    const add = page.getByRole('dialog', { name: 'Add webhook endpoint', exact: true });
+    await add
+      .getByRole('textbox', { name: 'Endpoint URL', exact: true })
+      .fill('https://hooks.example.com/brand-context');
+    await add.getByRole('radio', { name: 'Selected events', exact: true }).check();
+    await add.getByRole('button', { name: 'Add endpoint', exact: true }).click();
+    const events = add.getByRole('group', { name: 'Events', exact: true });
+    await events.getByText('Choose at least one event, or All events.', { exact: true }).waitFor();
+    // Said beside the events, which name it, and nowhere in the service's own words.
+    expect(await events.getAttribute('aria-describedby')).not.toBeNull();
+    expect(await add.getByText('must name at least one event type', { exact: false }).count()).toBe(0);
+    expect(sent, 'nothing was sent').toEqual([]);
+
+    // Ticking one takes the message away and the endpoint is added.
+    await add.getByRole('checkbox', { name: 'member.added', exact: true }).check();
+    await events.getByText('Choose at least one event, or All events.', { exact: true }).waitFor({
+      state: 'detached',
+    });
+    await add.getByRole('button', { name: 'Add endpoint', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Your endpoint’s signing secret', exact: true }).waitFor();
+    const made = await f.testApp.app.services.webhooks.list(f.workspaceId);
+    expect(made.map((webhook) => webhook.events)).toEqual([['member.added']]);
+    for (const webhook of made)
+      await f.testApp.app.services.webhooks.delete(OPERATOR, f.workspaceId, webhook.id);
+    await expectNoPageProblems(session, 'Webhooks (no event chosen)');
   });
 
   it('changes an endpoint’s URL and events with Edit', async () => {

@@ -1,4 +1,4 @@
-import { type SubmitEvent, useState } from 'react';
+import { type SubmitEvent, useRef, useState } from 'react';
 import { api, workspacePath } from '../api';
 import { Dialog } from '../components/Dialog';
 import { TextField } from '../components/fields';
@@ -27,6 +27,9 @@ function changesOf(before: Webhook, fields: Fields): Record<string, unknown> {
   };
 }
 
+/** Said before anything is sent: the service's own wording names the API field, not the form. */
+const NO_EVENT = 'Choose at least one event, or All events.';
+
 type EndpointDialogProps = { workspaceId: string; onCancel: () => void } & (
   | { editing?: undefined; onDone: (created: CreatedWebhook) => void }
   | { editing: Webhook; onDone: (updated: Webhook) => void }
@@ -41,12 +44,21 @@ export function EndpointDialog(props: EndpointDialogProps) {
     events: editing?.events ?? [ALL_EVENTS],
   }));
   const { pending, error, run } = useSubmit();
+  const [noEvent, setNoEvent] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
   const change = (next: Partial<Fields>) => {
     setFields((current) => ({ ...current, ...next }));
+    if (next.events !== undefined && next.events.length > 0) setNoEvent(false);
   };
 
   function submit(event: SubmitEvent) {
     event.preventDefault();
+    if (fields.events.length === 0) {
+      setNoEvent(true);
+      // Where the message is: the first event to tick.
+      form.current?.querySelector<HTMLInputElement>('.event-groups input')?.focus();
+      return;
+    }
     if (props.editing === undefined) {
       const body = {
         url: fields.url,
@@ -75,7 +87,7 @@ export function EndpointDialog(props: EndpointDialogProps) {
       title={editing === undefined ? 'Add webhook endpoint' : 'Edit webhook endpoint'}
       onClose={onCancel}
     >
-      <form onSubmit={submit} className="stack dialog-wide">
+      <form ref={form} onSubmit={submit} className="stack dialog-wide">
         <ProblemAlert error={error} />
         <TextField
           label="Endpoint URL"
@@ -104,7 +116,7 @@ export function EndpointDialog(props: EndpointDialogProps) {
           onChange={(events) => {
             change({ events });
           }}
-          error={error?.fieldError('events')}
+          error={noEvent ? NO_EVENT : error?.fieldError('events')}
         />
         <div className="dialog-actions">
           <button type="button" className="button" onClick={onCancel}>
