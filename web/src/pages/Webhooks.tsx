@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { workspacePath } from '../api';
-import { Creator } from '../components/Creator';
 import { DataTable } from '../components/DataTable';
 import { ManagersOnly } from '../components/ManagersOnly';
 import { PageHeader } from '../components/PageHeader';
@@ -10,8 +9,7 @@ import { StatusMessage } from '../components/StatusMessage';
 import { Time } from '../components/Time';
 import { canManage, useWorkspace } from '../components/WorkspaceGate';
 import { useNotice } from '../notice';
-import { useSignedIn } from '../session';
-import type { CreatedWebhook, ListedWebhook } from '../../../src/contract/webhooks';
+import type { CreatedWebhook, Webhook } from '../../../src/contract/webhooks';
 import { useResource } from '../useResource';
 import { EndpointDialog } from '../webhooks/EndpointDialog';
 import { eventsSummary } from '../webhooks/events';
@@ -39,8 +37,7 @@ export function Webhooks() {
 }
 
 function EndpointList({ workspaceId }: { workspaceId: string }) {
-  const list = useResource<{ webhooks: ListedWebhook[] }>(workspacePath(workspaceId, '/webhooks'));
-  const { user } = useSignedIn();
+  const list = useResource<{ webhooks: Webhook[] }>(workspacePath(workspaceId, '/webhooks'));
   const [adding, setAdding] = useState(false);
   const [created, setCreated] = useState<CreatedWebhook | null>(null);
   const [notice, showNotice] = useNotice();
@@ -86,12 +83,6 @@ function EndpointList({ workspaceId }: { workspaceId: string }) {
             { header: 'Events', cell: (webhook) => eventsSummary(webhook.events) },
             { header: 'Status', cell: (webhook) => <WebhookStatus webhook={webhook} /> },
             { header: 'Created', cell: (webhook) => <Time iso={webhook.created_at} /> },
-            {
-              header: 'Created by',
-              className: 'cell-email',
-              // Null: made with the CLI (or by an account since deleted).
-              cell: (webhook) => <Creator creator={webhook.creator} none="CLI" />,
-            },
           ]}
           rows={list.data.webhooks}
           rowKey={(webhook) => webhook.id}
@@ -110,8 +101,7 @@ function EndpointList({ workspaceId }: { workspaceId: string }) {
             setCreated(webhook);
             // The list shows endpoints without their secret.
             const { secret: _secret, ...shown } = webhook;
-            const creator = { user_id: user.id, email: user.email, former_member: false };
-            list.update(({ webhooks }) => ({ webhooks: [...webhooks, { ...shown, creator }] }));
+            list.update(({ webhooks }) => ({ webhooks: [...webhooks, shown] }));
             showNotice(`Endpoint added: ${webhook.url}`);
           }}
         />
