@@ -106,6 +106,65 @@ function addressesBrokenMidWord(list: Locator): Promise<string[]> {
   );
 }
 
+/** What the page-side check below reads of a form control (the project compiles without lib.dom). */
+interface Control {
+  tagName: string;
+  value: string;
+  clientWidth: number;
+  clientHeight: number;
+  scrollWidth: number;
+  scrollHeight: number;
+  selectedIndex: number;
+  options: ArrayLike<{ text: string }>;
+  getBoundingClientRect(): Box;
+}
+interface MeasuringWindow {
+  innerWidth: number;
+  getComputedStyle(element: Control): { font: string; paddingLeft: string; paddingRight: string };
+  document: {
+    createElement(tag: 'canvas'): {
+      getContext(kind: '2d'): { font: string; measureText(text: string): { width: number } };
+    };
+  };
+}
+
+/** How much of a control's value is out of sight: by its own frame, or by the window's edges. */
+interface Clipping {
+  value: string;
+  /** Wholly inside the window. */
+  inWindow: boolean;
+  /** The value shows whole: nothing scrolled out of the box (a select: its chosen option's label fits). */
+  wholeValue: boolean;
+}
+
+/** Whether `control` and its value can be seen whole, without scrolling it or the page. */
+function clipping(control: Locator): Promise<Clipping> {
+  return control.evaluate((element: unknown) => {
+    const field = element as Control;
+    const window = globalThis as unknown as MeasuringWindow;
+    const box = field.getBoundingClientRect();
+    const inWindow = box.left >= -0.5 && box.right <= window.innerWidth + 0.5;
+    if (field.tagName !== 'SELECT')
+      return {
+        value: field.value,
+        inWindow,
+        wholeValue: field.scrollWidth <= field.clientWidth && field.scrollHeight <= field.clientHeight,
+      };
+    // A closed select cuts its label at its arrow without saying so: measure the label in its font.
+    const style = window.getComputedStyle(field);
+    const context = window.document.createElement('canvas').getContext('2d');
+    context.font = style.font;
+    const label = field.options[field.selectedIndex]?.text ?? '';
+    const arrow = 24;
+    const room =
+      field.clientWidth -
+      Number.parseFloat(style.paddingLeft) -
+      Number.parseFloat(style.paddingRight) -
+      arrow;
+    return { value: label, inWindow, wholeValue: context.measureText(label).width <= room };
+  });
+}
+
 describeInBrowser('The console at 390, 1280 and 1366 px: no sideways scrolling, row actions in view', () => {
   const fixture = useBrowserFixture();
   const longKeyName = 'Newsletter pipeline for the winter subscription campaign';
@@ -340,6 +399,55 @@ describeInBrowser('The console at 390, 1280 and 1366 px: no sideways scrolling, 
       },
     ];
   }
+
+  it('shows each role of Add a member and each new key or token whole at 390 px, with nothing cut off', async () => {
+    const f = fixture();
+    const session = await f.open(f.owner);
+    const { page } = session;
+    await page.setViewportSize(WIDTHS[0]);
+    const whole = (value: string): Clipping => ({ value, inWindow: true, wholeValue: true });
+
+    await page.goto(`/w/${f.workspaceId}/members`);
+    await expectHeading(page, 'Members');
+    const role = page.getByRole('combobox', { name: 'Role', exact: true });
+    const roles: Clipping[] = [];
+    for (const value of ['member', 'admin', 'owner']) {
+      await role.selectOption(value);
+      roles.push(await clipping(role));
+    }
+    expect(roles).toEqual(roles.map(({ value }) => whole(value)));
+    await screenshot(page, 'layout-members-role-390');
+
+    await page.goto(`/w/${f.workspaceId}/settings/agent-access`);
+    await expectHeading(page, 'Agent Access');
+    const shown: Clipping[] = [];
+    for (const [create, label] of [
+      ['Create key', 'Brand read key'],
+      ['Create API key', 'Workspace API key'],
+    ] as const) {
+      await page.getByRole('button', { name: create, exact: true }).click();
+      const name = page.getByRole('dialog').getByRole('textbox', { name: 'Key name', exact: true });
+      await name.fill('Newsletter pipeline');
+      shown.push(await clipping(name));
+      await page.getByRole('dialog').getByRole('button', { name: 'Create', exact: true }).click();
+      const key = page.getByRole('dialog').getByRole('textbox', { name: label, exact: true });
+      await key.waitFor();
+      shown.push(await clipping(key));
+      await screenshot(page, `layout-new-key-${label.replaceAll(' ', '-')}-390`, { fullPage: false });
+      await page.getByRole('dialog').getByRole('button', { name: 'Done', exact: true }).click();
+      await key.waitFor({ state: 'detached' });
+    }
+
+    await page.goto('/account/tokens');
+    await expectHeading(page, 'Personal access tokens');
+    await page.getByRole('textbox', { name: 'Token name', exact: true }).fill('Claude Desktop on the laptop');
+    await page.getByRole('button', { name: 'Create token', exact: true }).click();
+    const token = page.getByRole('textbox', { name: 'Access token', exact: true });
+    await token.waitFor();
+    shown.push(await clipping(token));
+    expect(shown).toEqual(shown.map(({ value }) => whole(value)));
+    await expectNoPageProblems(session, 'Add a member, new keys and tokens at 390 px');
+  });
 
   for (const viewport of WIDTHS) {
     it(`fits every signed-in page into ${String(viewport.width)} px, with each row's buttons in view`, async () => {

@@ -50,11 +50,18 @@ function inviteOutcome(email: string, invite: MemberInvite): string | undefined 
   }
 }
 
+// Each option a word, what the role may do under the select: a closed select cuts a long label at 390 px.
 const ROLE_OPTIONS: { value: Role; label: string }[] = [
-  { value: 'member', label: 'Member — reads the brand, writes campaign drafts' },
-  { value: 'admin', label: 'Admin — also manages the brand, keys and members' },
-  { value: 'owner', label: 'Owner — everything, including owners' },
+  { value: 'member', label: 'Member' },
+  { value: 'admin', label: 'Admin' },
+  { value: 'owner', label: 'Owner' },
 ];
+
+const ROLE_HINTS: Record<Role, string> = {
+  member: 'Reads the brand and writes campaign drafts.',
+  admin: 'Also manages the brand, keys and members.',
+  owner: 'Everything, including adding and removing owners.',
+};
 
 export function Members() {
   const workspace = useWorkspace();
@@ -303,6 +310,7 @@ function AddMemberForm({
           value={role}
           options={ROLE_OPTIONS}
           onChange={setRole}
+          hint={ROLE_HINTS[role]}
           error={error?.fieldError('role')}
         />
         <TextField
