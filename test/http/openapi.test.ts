@@ -403,6 +403,12 @@ describeEachBackend('Documented problems are the ones the API answers', (backend
       'PUT /api/v1/workspaces/{id}/brand': [
         ['403 insufficient_role', `${ws}/brand`, member, json({})],
         ['400 invalid_request', `${ws}/brand`, owner, json({ name: 42 })],
+        [
+          '412 precondition_failed',
+          `${ws}/brand`,
+          owner,
+          { body: { name: 'Acme' }, headers: { 'if-match': '"999"' } },
+        ],
       ],
       'POST /api/v1/workspaces/{id}/brand-keys': [
         ['403 insufficient_role', `${ws}/brand-keys`, member, json({ name: 'x' })],
