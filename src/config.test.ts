@@ -100,6 +100,7 @@ const DEFAULT_DELIVERY = {
   retrySchedule: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
   leaseMs: 60_000,
   allowPrivateUrls: false,
+  endpointLimit: 25,
   encryptionKey: undefined,
 };
 
@@ -249,12 +250,14 @@ describe('parseDeliverySettings', () => {
         DELIVERY_RETRY_SCHEDULE: '1s, 2m,3h ,1d',
         DELIVERY_LEASE_SECONDS: '15',
         WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+        WEBHOOK_ENDPOINT_LIMIT: '100',
       }),
     ).toEqual({
       workers: 0,
       retrySchedule: [1_000, 120_000, 10_800_000, 86_400_000],
       leaseMs: 15_000,
       allowPrivateUrls: true,
+      endpointLimit: 100,
       encryptionKey: undefined,
     });
     expect(parseDeliverySettings({ DELIVERY_WORKERS: '64', DELIVERY_LEASE_SECONDS: '3600' })).toMatchObject({
@@ -295,6 +298,17 @@ describe('parseDeliverySettings', () => {
     ],
     ['WEBHOOK_ALLOW_PRIVATE_URLS', 'yes', 'WEBHOOK_ALLOW_PRIVATE_URLS must be true or false, got "yes"'],
     ['WEBHOOK_ALLOW_PRIVATE_URLS', 'TRUE', 'WEBHOOK_ALLOW_PRIVATE_URLS must be true or false, got "TRUE"'],
+    ['WEBHOOK_ENDPOINT_LIMIT', '0', 'WEBHOOK_ENDPOINT_LIMIT must be a whole number from 1 to 10000, got "0"'],
+    [
+      'WEBHOOK_ENDPOINT_LIMIT',
+      '10001',
+      'WEBHOOK_ENDPOINT_LIMIT must be a whole number from 1 to 10000, got "10001"',
+    ],
+    [
+      'WEBHOOK_ENDPOINT_LIMIT',
+      'twenty',
+      'WEBHOOK_ENDPOINT_LIMIT must be a whole number from 1 to 10000, got "twenty"',
+    ],
   ])('refuses %s=%s with one line that says what it takes', (variable, value, message) => {
     const error = configError(() => parseDeliverySettings({ [variable]: value }));
     expect(error.message).toBe(message);

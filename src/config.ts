@@ -69,6 +69,8 @@ export interface DeliveryConfig {
   leaseMs: number;
   /** `http://`, loopback and private targets (development and tests). */
   allowPrivateUrls: boolean;
+  /** Webhook endpoints one workspace may have (`WEBHOOK_ENDPOINT_LIMIT`). */
+  endpointLimit: number;
   /** Seals webhook secrets at rest; without it a key kept in the database does. */
   encryptionKey: Buffer | undefined;
 }
@@ -191,6 +193,9 @@ export function parseTrustProxy(value: string | undefined): boolean | string[] {
 
 const MAX_WORKERS = 64;
 const DEFAULT_WORKERS = 4;
+/** Endpoints per workspace: enough for every kind of receiver, few enough that none crowds the queue. */
+export const DEFAULT_WEBHOOK_ENDPOINT_LIMIT = 25;
+const MAX_WEBHOOK_ENDPOINT_LIMIT = 10_000;
 /** Longer than an attempt can take (10 s), with room for recording it. */
 const MIN_LEASE_SECONDS = 15;
 const DEFAULT_LEASE_SECONDS = 60;
@@ -211,7 +216,10 @@ function parseBoundedInteger(
   return Number(value);
 }
 
-/** DELIVERY_WORKERS, DELIVERY_RETRY_SCHEDULE, DELIVERY_LEASE_SECONDS, WEBHOOK_ALLOW_PRIVATE_URLS, BRAND_CONTEXT_ENCRYPTION_KEY. */
+/**
+ * DELIVERY_WORKERS, DELIVERY_RETRY_SCHEDULE, DELIVERY_LEASE_SECONDS, WEBHOOK_ALLOW_PRIVATE_URLS,
+ * WEBHOOK_ENDPOINT_LIMIT, BRAND_CONTEXT_ENCRYPTION_KEY.
+ */
 export function parseDeliverySettings(env: NodeJS.ProcessEnv): DeliveryConfig {
   const schedule = parseRetrySchedule(env.DELIVERY_RETRY_SCHEDULE || DEFAULT_RETRY_SCHEDULE);
   if ('error' in schedule) throw new ConfigError(`DELIVERY_RETRY_SCHEDULE: ${schedule.error}`);
@@ -238,6 +246,13 @@ export function parseDeliverySettings(env: NodeJS.ProcessEnv): DeliveryConfig {
         3600,
       ) * 1000,
     allowPrivateUrls: allow === 'true',
+    endpointLimit: parseBoundedInteger(
+      'WEBHOOK_ENDPOINT_LIMIT',
+      env.WEBHOOK_ENDPOINT_LIMIT,
+      DEFAULT_WEBHOOK_ENDPOINT_LIMIT,
+      1,
+      MAX_WEBHOOK_ENDPOINT_LIMIT,
+    ),
     encryptionKey,
   };
 }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_SCHEDULE, nextAttemptAt, parseRetrySchedule } from './delivery-schedule.js';
+import {
+  DEFAULT_RETRY_SCHEDULE,
+  endpointBackoffMs,
+  MAX_ENDPOINT_BACKOFF_MS,
+  nextAttemptAt,
+  parseRetrySchedule,
+} from './delivery-schedule.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -85,5 +91,21 @@ describe('nextAttemptAt', () => {
 
   it('retries at once on a zero delay', () => {
     expect(nextAttemptAt([0, 0], 1, null, NOW)).toBe(NOW);
+  });
+});
+
+describe('endpointBackoffMs', () => {
+  const schedule = [5 * SECOND, 5 * MINUTE];
+
+  it('backs a failing endpoint off for as long as it has been failing, so the wait doubles', () => {
+    expect(endpointBackoffMs(schedule, 20 * SECOND)).toBe(20 * SECOND);
+    expect(endpointBackoffMs(schedule, 40 * SECOND)).toBe(40 * SECOND);
+  });
+
+  it('waits at least the first delay of the schedule, and at most 5 minutes', () => {
+    expect(endpointBackoffMs(schedule, 0)).toBe(5 * SECOND);
+    expect(endpointBackoffMs(schedule, 3 * 24 * 60 * MINUTE)).toBe(MAX_ENDPOINT_BACKOFF_MS);
+    expect(MAX_ENDPOINT_BACKOFF_MS).toBe(5 * MINUTE);
+    expect(endpointBackoffMs([], 0)).toBe(0);
   });
 });

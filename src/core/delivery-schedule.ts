@@ -36,3 +36,16 @@ export function nextAttemptAt(
   const delay = schedule[attempts - 1];
   return delay === undefined ? undefined : now + delay;
 }
+
+/** The longest an endpoint backs off after failed attempts (README "Webhooks", fair delivery). */
+export const MAX_ENDPOINT_BACKOFF_MS = 5 * 60 * 1000;
+
+/**
+ * How long an endpoint whose attempt just failed gets no other attempt, whichever delivery it would be: as
+ * long as it has been failing (so the wait doubles while it keeps failing), at least the schedule's first
+ * delay, at most MAX_ENDPOINT_BACKOFF_MS. Its other due deliveries wait in the queue meanwhile, holding no
+ * worker.
+ */
+export function endpointBackoffMs(schedule: readonly number[], failingForMs: number): number {
+  return Math.min(MAX_ENDPOINT_BACKOFF_MS, Math.max(schedule[0] ?? 0, failingForMs));
+}

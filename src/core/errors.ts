@@ -421,6 +421,14 @@ export const PROBLEMS = {
       'Enable it first (PATCH … {"enabled": true}), then send the test event or retry the delivery again.',
     detail: (v: { webhookId: string }) => `Webhook endpoint ${v.webhookId} is disabled and receives nothing.`,
   },
+  webhook_limit_reached: {
+    status: 409,
+    title: 'Too many webhook endpoints',
+    resolution:
+      'Delete an endpoint you no longer use (DELETE /api/v1/workspaces/{id}/webhooks/{webhook_id}), or send several event types to one endpoint; the operator can raise WEBHOOK_ENDPOINT_LIMIT.',
+    detail: (v: { workspaceId: string; limit: number }) =>
+      `Workspace ${v.workspaceId} has ${String(v.limit)} webhook endpoints, as many as one workspace may have.`,
+  },
   member_exists: {
     status: 409,
     title: 'Already a member',

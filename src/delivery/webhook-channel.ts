@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Webhook as Signer } from 'standardwebhooks';
 import type { Clock } from '../core/clock.js';
-import { nextAttemptAt } from '../core/delivery-schedule.js';
+import { endpointBackoffMs, nextAttemptAt } from '../core/delivery-schedule.js';
 import { AppError } from '../core/errors.js';
 import { recordAudit, SYSTEM } from '../services/audit.js';
 import type { Deps } from '../services/deps.js';
@@ -14,6 +14,15 @@ import type { AttemptResult, WebhookSender } from './webhook-sender.js';
 
 /** An endpoint whose every delivery has failed for this long is disabled (README "Webhooks"). */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60 * 1000;
+
+/** Attempts in flight to one endpoint at most, across nodes (README "Webhooks", fair delivery). */
+export const ENDPOINT_CONCURRENCY = 1;
+
+/**
+ * A webhook attempt with no answer after this long waits aside, its slot free for the next job: healthy
+ * receivers answer well within it, and one that hangs holds a slot this long instead of the 10 s timeout.
+ */
+export const PARK_AFTER_MS = 1000;
 
 export interface WebhookChannelOptions {
   deps: Deps;
@@ -31,6 +40,7 @@ export interface WebhookChannelOptions {
 export class WebhookChannel implements DeliveryChannel {
   readonly name = 'webhook deliveries';
   readonly label = 'webhook';
+  readonly parkAfterMs = PARK_AFTER_MS;
   private readonly clock: Clock;
 
   constructor(private readonly options: WebhookChannelOptions) {
@@ -39,7 +49,7 @@ export class WebhookChannel implements DeliveryChannel {
 
   async claim(claim: QueueClaim): Promise<ClaimedJob[]> {
     const { deliveries } = this.options.deps.store;
-    return (await deliveries.claim(claim)).map((delivery) => ({
+    return (await deliveries.claim({ ...claim, perEndpoint: ENDPOINT_CONCURRENCY })).map((delivery) => ({
       id: delivery.id,
       send: (signal) => this.send(delivery, signal),
       release: () => deliveries.release(delivery.id, delivery.lease),
@@ -131,10 +141,17 @@ export class WebhookChannel implements DeliveryChannel {
         outcome,
       );
       // Not recorded: the lease ran out, the attempt is another node's. A disabled endpoint stays as it is.
-      return {
-        recorded: settled,
-        disabledNow: settled && !disabled && (await trackFailures(tx, webhook, result.ok, at, settledAt)),
-      };
+      if (!settled || disabled) return { recorded: settled, disabledNow: false };
+      const disabledNow = await trackFailures(tx, webhook, result.ok, at, settledAt);
+      if (!result.ok && !disabledNow) {
+        // Failing: no other attempt to it until its backoff passes; its due deliveries wait, holding no slot.
+        const failingFor = settledAt - Date.parse(webhook.failingSince ?? at);
+        const until = settledAt + endpointBackoffMs(this.options.retrySchedule, failingFor);
+        await tx.deliveries.backOff(webhook.id, new Date(until).toISOString());
+      } else if (webhook.failingSince !== null) {
+        await tx.deliveries.backOff(webhook.id, null);
+      }
+      return { recorded: true, disabledNow };
     });
     if (disabledNow) {
       this.options.logger.warn(

@@ -38,6 +38,11 @@ export interface DeliveryWorkerOptions {
 
 const DEFAULT_POLL_MS = 500;
 const DEFAULT_SWEEP_MS = 60_000;
+/**
+ * Attempts waiting aside for an answer (parked, see DeliveryChannel.parkAfterMs), per worker slot: beyond
+ * that, a slow attempt keeps its slot. One endpoint parks at most one at a time (ENDPOINT_CONCURRENCY).
+ */
+export const PARKED_PER_SLOT = 16;
 
 /**
  * The delivery queue's worker inside `serve` (README "Webhooks", delivery): it claims due jobs of each
@@ -49,12 +54,16 @@ const DEFAULT_SWEEP_MS = 60_000;
 export class DeliveryWorker {
   /** The attempts running, by their abort: not by job, as a job whose lease ran out may be claimed again. */
   private readonly inFlight = new Map<AbortController, Promise<void>>();
+  /** Those of them holding a slot: the others are parked, waiting aside for their answer. */
+  private readonly holding = new Set<AbortController>();
   private readonly channels: readonly DeliveryChannel[];
   /** The channel the next poll claims from first. */
   private turn = 0;
   private pollTimer: NodeJS.Timeout | undefined;
   private sweepTimer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
+  /** A slot came free while a poll was running: poll again once it is done. */
+  private pollAgain = false;
   private stopped = false;
   private readonly clock: Clock;
 
@@ -85,10 +94,20 @@ export class DeliveryWorker {
   /**
    * One poll at a time: two at once would each count the same free slots (claiming more than `concurrency`),
    * and `stop()` would wait for only one of them, letting the other start attempts after the store closed.
+   * Asked while one runs, another follows it: the slot that came free (or the lease just settled, which
+   * lets its endpoint's next delivery be claimed) is used now, not at the next tick.
    */
   private pollOnce(): Promise<void> {
-    this.polling ??= this.poll().finally(() => {
+    if (this.polling) {
+      this.pollAgain = true;
+      return this.polling;
+    }
+    this.polling = this.poll().finally(() => {
       this.polling = undefined;
+      if (this.pollAgain && !this.stopped) {
+        this.pollAgain = false;
+        void this.pollOnce();
+      }
     });
     return this.polling;
   }
@@ -116,7 +135,8 @@ export class DeliveryWorker {
    * each poll starting with the next one, so that a busy channel does not keep the other waiting.
    */
   private async poll(): Promise<void> {
-    let free = this.options.concurrency - this.inFlight.size;
+    this.pollAgain = false;
+    let free = this.options.concurrency - this.holding.size;
     if (this.stopped || free <= 0) return;
     const now = this.clock.now();
     const claim = {
@@ -142,6 +162,14 @@ export class DeliveryWorker {
 
   private dispatch(channel: DeliveryChannel, job: ClaimedJob): void {
     const abort = new AbortController();
+    this.holding.add(abort);
+    const park =
+      channel.parkAfterMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            this.park(abort);
+          }, channel.parkAfterMs);
+    park?.unref();
     const done = this.run(job, abort.signal)
       .then(
         (outcome) => {
@@ -156,11 +184,24 @@ export class DeliveryWorker {
         },
       )
       .finally(() => {
+        clearTimeout(park);
+        this.holding.delete(abort);
         this.inFlight.delete(abort);
         // A slot is free: look for more at once rather than at the next poll.
         if (!this.stopped) void this.pollOnce();
       });
     this.inFlight.set(abort, done);
+  }
+
+  /**
+   * A slow attempt gives its slot back and goes on waiting for its answer (up to its timeout), so that an
+   * endpoint that hangs cannot keep the slots from everyone else; unless too many wait aside already.
+   */
+  private park(abort: AbortController): void {
+    const parked = this.inFlight.size - this.holding.size;
+    if (!this.holding.has(abort) || parked >= this.options.concurrency * PARKED_PER_SLOT) return;
+    this.holding.delete(abort);
+    if (!this.stopped) void this.pollOnce();
   }
 
   /** Makes the job's attempt and records it; resolves to what became of it, as /metrics counts it. */

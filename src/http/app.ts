@@ -70,8 +70,8 @@ export interface AppOptions {
    * src/services/key-signing-secret.ts); without it keys are unsigned and looked up.
    */
   keySigningSecret?: Buffer | undefined;
-  /** Webhook address rules; only public https:// targets by default. */
-  webhooks?: Partial<Pick<DeliveryConfig, 'allowPrivateUrls'>>;
+  /** Webhook address rules (only public https:// targets by default) and the endpoints a workspace may have. */
+  webhooks?: Partial<Pick<DeliveryConfig, 'allowPrivateUrls' | 'endpointLimit'>>;
   /**
    * Account email's sender (EMAIL_FROM) and where its links point (PUBLIC_URL): by default, the address the
    * app listens on.
@@ -158,6 +158,7 @@ function buildServices(options: AppOptions, clock: Clock, server: Server): AppSe
     reader: new BrandReader(store),
     webhooks: new WebhookService(deps, secrets, {
       allowPrivate: options.webhooks?.allowPrivateUrls ?? false,
+      endpointLimit: options.webhooks?.endpointLimit,
     }),
     email: new EmailService(deps, secrets),
     signIn: new SignInService(

@@ -13,6 +13,7 @@ import {
 import { newId } from '../core/base62.js';
 import { isoAt } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
+import { DEFAULT_WEBHOOK_ENDPOINT_LIMIT } from '../config.js';
 import { type AddressPolicy, refuseWebhookUrl } from '../core/webhook-address.js';
 import type { DeliveryRecord, Repositories, WebhookRecord, WebhookUpdate } from '../store/store.js';
 import { type Actor, recordAudit } from './audit.js';
@@ -104,6 +105,11 @@ function enabledChange(
   return {};
 }
 
+/** The address rules, and how many endpoints one workspace may have (`WEBHOOK_ENDPOINT_LIMIT`, 25 by default). */
+export interface WebhookSettings extends AddressPolicy {
+  endpointLimit?: number | undefined;
+}
+
 /**
  * Webhook endpoints and their deliveries (README "Webhooks"). Only owners and admins reach these (the routes'
  * permissions); every change is audited. URLs are checked against the address rules when they are set, and
@@ -113,7 +119,7 @@ export class WebhookService {
   constructor(
     private readonly deps: Deps,
     private readonly secrets: SecretBox,
-    private readonly policy: AddressPolicy,
+    private readonly policy: WebhookSettings,
   ) {}
 
   private checkUrl(url: string): void {
@@ -149,6 +155,11 @@ export class WebhookService {
       updatedAt: now,
     };
     await this.deps.store.transaction(async (tx) => {
+      // Counted under a lock, so that creates at once cannot pass the limit together; nothing is written past it.
+      const limit = this.policy.endpointLimit ?? DEFAULT_WEBHOOK_ENDPOINT_LIMIT;
+      if ((await tx.webhooks.countLocked(workspaceId)) >= limit) {
+        throw new AppError('webhook_limit_reached', { workspaceId, limit });
+      }
       await tx.webhooks.create(record);
       await recordAudit(tx, actor, now, {
         workspaceId,
@@ -187,6 +198,8 @@ export class WebhookService {
       });
       // Deleted by another transaction since it was read: PostgreSQL does not lock the rows it reads.
       if (!updated) throw new AppError('webhook_not_found', { workspaceId, webhookId });
+      // A new address, or an endpoint enabled again: its failures so far no longer hold its deliveries back.
+      if (changes.url !== undefined || enabled === true) await tx.deliveries.backOff(webhookId, null);
       await recordAudit(tx, actor, now, {
         workspaceId,
         action: 'webhook.updated',
@@ -263,6 +276,8 @@ export class WebhookService {
     const at = isoAt(this.deps.clock);
     return this.deps.store.transaction(async (tx) => {
       await requireEnabledWebhook(tx, workspaceId, webhookId);
+      // Someone asks for an attempt now: the endpoint's backoff after failures does not hold it back.
+      await tx.deliveries.backOff(webhookId, null);
       const deliveryId = newId('dlv');
       const eventId = await enqueueEvent(
         tx,
@@ -335,6 +350,7 @@ export class WebhookService {
         settled ? delivery.attempts + 1 : delivery.maxAttempts,
       );
       if (!requeued) throw new AppError('delivery_in_progress', { deliveryId });
+      await tx.deliveries.backOff(webhookId, null);
       await recordAudit(tx, actor, at, {
         workspaceId,
         action: 'webhook.delivery_retried',

@@ -11,6 +11,7 @@ import type { CampaignColumns } from './repositories/campaigns.js';
 import type {
   DeliveryAttemptColumns,
   DeliveryColumns,
+  WebhookBackoffColumns,
   WebhookEventColumns,
 } from './repositories/deliveries.js';
 import type {
@@ -50,6 +51,7 @@ export type Database = {
   webhook_events: WebhookEventColumns;
   deliveries: DeliveryColumns;
   delivery_attempts: DeliveryAttemptColumns;
+  webhook_backoffs: WebhookBackoffColumns;
   key_notices: KeyNoticeColumns;
   account_tokens: AccountTokenColumns;
   email_messages: EmailMessageColumns;

@@ -286,6 +286,11 @@ export interface WebhooksRepository {
   update(workspaceId: string, id: string, update: WebhookUpdate): Promise<WebhookRecord | undefined>;
   /** Deletes the endpoint and its deliveries; returns the endpoint, undefined if there was none. */
   delete(workspaceId: string, id: string): Promise<WebhookRecord | undefined>;
+  /**
+   * How many endpoints the workspace has, counted so that another transaction counting them waits until this
+   * one ends (the endpoint limit holds however many create at once).
+   */
+  countLocked(workspaceId: string): Promise<number>;
 }
 
 /** An event as it is sent: `payload` is the body every attempt signs and sends, byte for byte. */
@@ -348,16 +353,23 @@ export interface DeliveriesRepository {
   /** Deliveries not yet settled (pending or retrying), by status; a status with none is left out. */
   countQueued(): Promise<{ status: DeliveryStatus; count: number }[]>;
   /**
-   * Leases up to `limit` deliveries due at `now` that no live lease holds, until `leaseUntil`, to `lease`. On
-   * PostgreSQL concurrent claims skip each other's rows (FOR UPDATE SKIP LOCKED); SQLite runs them one at a
-   * time (BEGIN IMMEDIATE).
+   * Leases up to `limit` deliveries due at `now` that no live lease holds, until `leaseUntil`, to `lease`,
+   * fairly (src/core/fair-claim.ts): round-robin across workspaces, each endpoint's oldest first, at most
+   * `perEndpoint` leases live per endpoint (no limit when not given), none for an endpoint backing off. On
+   * PostgreSQL concurrent claims skip the endpoints another is claiming (FOR NO KEY UPDATE SKIP LOCKED on
+   * their rows); SQLite runs them one at a time (BEGIN IMMEDIATE).
    */
   claim(options: {
     lease: string;
     now: string;
     leaseUntil: string;
     limit: number;
+    perEndpoint?: number | undefined;
   }): Promise<ClaimedDelivery[]>;
+  /**
+   * Keeps claims off the endpoint until `until` (after a failed attempt), or lets them at it again (null).
+   */
+  backOff(webhookId: string, until: string | null): Promise<void>;
   /**
    * Records an attempt and the delivery's new state, if `lease` still holds it; returns whether it did (a
    * worker whose lease ran out records nothing: another has the delivery now).

@@ -907,6 +907,8 @@ describeEachBackend('Authorization matrix: every route × every kind of caller',
     extend: matrixExtra,
     app: {
       accountLinkLimits: { resetPerIp: unthrottled, resetPerEmail: unthrottled, linkPerIp: unthrottled },
+      // Each webhook route's row makes endpoints in the one workspace: past the default endpoint limit.
+      webhooks: { endpointLimit: 10_000 },
     },
   });
 

@@ -1,5 +1,10 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import {
+  type AddressInfo,
+  createServer as createNetServer,
+  type Server as NetServer,
+  type Socket,
+} from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import type { EventEnvelope } from '../../src/contract/webhooks.js';
 import { Waiters } from './waiters.js';
@@ -137,4 +142,71 @@ export function repeatedIds(arrivals: readonly Arrival[]): string[] {
     seen.add(id);
   }
   return [...repeated];
+}
+
+/**
+ * An endpoint that hangs: a TCP server on 127.0.0.1 that accepts every connection, reads what is sent and
+ * never answers, so each attempt runs until the sender gives up. Every path on it is a distinct URL.
+ */
+export class HangingEndpoint {
+  /** The connections accepted so far. */
+  accepted = 0;
+  private readonly sockets = new Set<Socket>();
+  private readonly waiters = new Waiters('hanging endpoint');
+
+  private readonly server: NetServer = createNetServer((socket) => {
+    socket.resume();
+    this.accept(socket);
+  });
+
+  private constructor() {}
+
+  static async start(): Promise<HangingEndpoint> {
+    const endpoint = new HangingEndpoint();
+    await new Promise<void>((resolve, reject) => {
+      endpoint.server.once('error', reject);
+      endpoint.server.listen(0, '127.0.0.1', resolve);
+    });
+    return endpoint;
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  private accept(socket: Socket): void {
+    this.accepted += 1;
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('error', () => undefined);
+    this.waiters.notify();
+  }
+
+  /** A URL of this endpoint: `path` tells endpoints apart. */
+  url(path: string): string {
+    return `http://127.0.0.1:${String(this.port)}/${path}`;
+  }
+
+  /** The connections open now: attempts still waiting for an answer. */
+  get open(): number {
+    return this.sockets.size;
+  }
+
+  /** Resolves once `count` connections have been accepted in all. */
+  async connections(count: number, timeoutMs = 10_000): Promise<void> {
+    await this.waiters.until(
+      () => this.accepted >= count,
+      timeoutMs,
+      () => `${String(this.accepted)} connections were accepted`,
+    );
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) =>
+      this.server.close(() => {
+        resolve();
+      }),
+    );
+  }
 }

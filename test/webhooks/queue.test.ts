@@ -18,6 +18,7 @@ describeEachBackend('the delivery queue', (backend) => {
   let otherNode: Store;
   let workspaceId: string;
   let webhookId: string;
+  let webhooks: WebhookService;
 
   beforeAll(async () => {
     database = await backend.create();
@@ -25,7 +26,7 @@ describeEachBackend('the delivery queue', (backend) => {
     otherNode = await openStore(database.config);
     const deps = { store, clock: systemClock };
     workspaceId = (await createWorkspace(deps, OPERATOR, { name: 'Queue' })).id;
-    const webhooks = new WebhookService(deps, await SecretBox.load(store), { allowPrivate: true });
+    webhooks = new WebhookService(deps, await SecretBox.load(store), { allowPrivate: true });
     webhookId = (
       await webhooks.create(OPERATOR, workspaceId, { url: 'http://127.0.0.1:9/hooks', events: ['*'] })
     ).id;
@@ -43,6 +44,27 @@ describeEachBackend('the delivery queue', (backend) => {
         publishEvent(tx, iso(at), { workspaceId, type: 'brand.updated', data: { index } }),
       );
     }
+  }
+
+  /** A new workspace with `count` endpoints, each subscribed to brand.updated. */
+  async function workspaceWithEndpoints(
+    name: string,
+    count: number,
+  ): Promise<{ workspaceId: string; webhookIds: string[] }> {
+    const workspace = (await createWorkspace({ store, clock: systemClock }, OPERATOR, { name })).id;
+    const webhookIds: string[] = [];
+    for (let index = 0; index < count; index += 1) {
+      const url = `http://127.0.0.1:9/${name}/${String(index)}`;
+      webhookIds.push((await webhooks.create(OPERATOR, workspace, { url, events: ['brand.updated'] })).id);
+    }
+    return { workspaceId: workspace, webhookIds };
+  }
+
+  /** One brand.updated event in `workspace`, due at `at`: a delivery to each of its endpoints. */
+  async function publishTo(workspace: string, at: number): Promise<void> {
+    await store.transaction((tx) =>
+      publishEvent(tx, iso(at), { workspaceId: workspace, type: 'brand.updated', data: {} }),
+    );
   }
 
   async function drain(): Promise<void> {
@@ -72,26 +94,135 @@ describeEachBackend('the delivery queue', (backend) => {
     }
   }
 
-  it('gives each due delivery to one of two nodes claiming at once', async () => {
+  it('gives each due delivery to one node only, however many claim at once', async () => {
     await drain();
     await publish(40);
     const now = Date.now();
     // SQLite's nodes are processes (a second pool in this one would wait on the first's lock forever, as
     // better-sqlite3 blocks the thread): claims in one process queue on its connection instead.
     const node = backend.name === 'postgres' ? otherNode : store;
-    const claims = await Promise.all(
-      [store, node, store, node].map((node, index) =>
-        node.deliveries.claim({
-          lease: `node-${String(index)}`,
-          now: iso(now),
-          leaseUntil: iso(now + 60_000),
-          limit: 15,
-        }),
-      ),
-    );
-    const ids = claims.flat().map((delivery) => delivery.id);
+    const ids: string[] = [];
+    // Claims at once may find the endpoint taken by another (it is skipped, not waited for): claim until none is left.
+    for (let round = 0; round < 20 && ids.length < 40; round += 1) {
+      const claims = await Promise.all(
+        [store, node, store, node].map((node, index) =>
+          node.deliveries.claim({
+            lease: `node-${String(round)}-${String(index)}`,
+            now: iso(now),
+            leaseUntil: iso(now + 60_000),
+            limit: 15,
+          }),
+        ),
+      );
+      ids.push(...claims.flat().map((delivery) => delivery.id));
+    }
     expect(ids).toHaveLength(40);
     expect(new Set(ids).size).toBe(40);
+    await drain();
+  });
+
+  it("claims round-robin across workspaces: one workspace's many due deliveries, older and already in flight, do not keep another's waiting", async () => {
+    await drain();
+    const noisy = await workspaceWithEndpoints('Noisy', 10);
+    const quiet = await workspaceWithEndpoints('Quiet', 2);
+    const now = Date.now();
+    const claim = (node: Store, lease: string, limit: number) =>
+      node.deliveries.claim({ lease, now: iso(now), leaseUntil: iso(now + 60_000), limit, perEndpoint: 1 });
+    const node = backend.name === 'postgres' ? otherNode : store;
+    // Two noisy events (20 deliveries), a minute older than the quiet one; another node holds three of them.
+    await publishTo(noisy.workspaceId, now - 60_000);
+    await publishTo(noisy.workspaceId, now - 60_000);
+    expect(await claim(node, 'other-node', 3)).toHaveLength(3);
+    await publishTo(quiet.workspaceId, now - 1000);
+
+    // The quiet workspace has none in flight: its delivery is the next one claimed, by any node.
+    const [next] = await claim(store, 'this-node', 1);
+    expect(next?.workspaceId).toBe(quiet.workspaceId);
+    // Then the quiet one's second endpoint, and the noisy one's: it counts the three it has in flight.
+    const following = await claim(store, 'this-node', 4);
+    expect(following.filter((delivery) => delivery.workspaceId === quiet.workspaceId)).toHaveLength(1);
+    expect(following.filter((delivery) => delivery.workspaceId === noisy.workspaceId)).toHaveLength(3);
+    await drain();
+  });
+
+  it('never leases more than perEndpoint deliveries of one endpoint at a time, on any node, oldest first', async () => {
+    await drain();
+    const { workspaceId: single } = await workspaceWithEndpoints('Single', 1);
+    const now = Date.now();
+    for (let index = 0; index < 6; index += 1) await publishTo(single, now - 60_000 + index);
+    const node = backend.name === 'postgres' ? otherNode : store;
+    const claim = (node: Store, lease: string, perEndpoint: number) =>
+      node.deliveries.claim({ lease, now: iso(now), leaseUntil: iso(now + 60_000), limit: 10, perEndpoint });
+
+    const [first, ...more] = await claim(store, 'one', 1);
+    expect(more).toEqual([]);
+    expect(await claim(node, 'two', 1)).toEqual([]);
+    expect(await claim(store, 'three', 1)).toEqual([]);
+    // Two at a time allows one more; settling one makes room for the next.
+    const [second, ...none] = await claim(node, 'four', 2);
+    expect(none).toEqual([]);
+    expect(await claim(store, 'five', 2)).toEqual([]);
+    if (!first || !second) throw new Error('nothing was claimed');
+    expect(first.createdAt < second.createdAt).toBe(true);
+    await store.deliveries.settle(
+      first.id,
+      'one',
+      { attempt: 1, attemptedAt: iso(now), responseStatus: 200, durationMs: 1, error: null },
+      { status: 'succeeded', nextAttemptAt: null },
+    );
+    const [third] = await claim(node, 'six', 2);
+    expect(third?.createdAt).toBe(iso(now - 60_000 + 2));
+    await drain();
+  });
+
+  it('keeps to one lease per endpoint while several nodes claim at once', async () => {
+    await drain();
+    const many = await workspaceWithEndpoints('Many', 20);
+    const now = Date.now();
+    for (let index = 0; index < 3; index += 1) await publishTo(many.workspaceId, now - 1000 + index);
+    const node = backend.name === 'postgres' ? otherNode : store;
+    const endpoints: string[] = [];
+    for (let round = 0; round < 5; round += 1) {
+      const claims = await Promise.all(
+        [store, node, store, node].map((node, index) =>
+          node.deliveries.claim({
+            lease: `node-${String(round)}-${String(index)}`,
+            now: iso(now),
+            leaseUntil: iso(now + 60_000),
+            limit: 15,
+            perEndpoint: 1,
+          }),
+        ),
+      );
+      endpoints.push(...claims.flat().map((delivery) => delivery.webhookId));
+    }
+    expect(endpoints).toHaveLength(20);
+    expect(new Set(endpoints).size).toBe(20);
+    await drain();
+  });
+
+  it('claims no delivery of an endpoint backing off until its backoff passes, and all of them once it is lifted', async () => {
+    await drain();
+    const backingOff = await workspaceWithEndpoints('Backing off', 2);
+    const now = Date.now();
+    await publishTo(backingOff.workspaceId, now - 1000);
+    await publishTo(backingOff.workspaceId, now - 1000);
+    const [failing, healthy] = backingOff.webhookIds as [string, string];
+    await store.deliveries.backOff(failing, iso(now + 60_000));
+    const claim = (at: number, lease: string) =>
+      store.deliveries.claim({ lease, now: iso(at), leaseUntil: iso(at + 600_000), limit: 10 });
+
+    const claimed = await claim(now, 'during');
+    expect(claimed.map((delivery) => delivery.webhookId)).toEqual([healthy, healthy]);
+    const after = await claim(now + 60_001, 'after');
+    expect(after.map((delivery) => delivery.webhookId)).toEqual([failing, failing]);
+    for (const delivery of after) await store.deliveries.release(delivery.id, 'after');
+
+    // Backing off again, then lifted: due again at once.
+    await store.deliveries.backOff(failing, iso(now + 120_000));
+    expect(await claim(now, 'again')).toEqual([]);
+    await store.deliveries.backOff(failing, null);
+    expect(await claim(now, 'lifted')).toHaveLength(2);
     await drain();
   });
 

@@ -16,6 +16,7 @@ async function webhookService(deps: Deps): Promise<WebhookService> {
   const { delivery } = loadConfig();
   return new WebhookService(deps, await SecretBox.load(deps.store, delivery.encryptionKey), {
     allowPrivate: delivery.allowPrivateUrls,
+    endpointLimit: delivery.endpointLimit,
   });
 }
 

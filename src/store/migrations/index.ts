@@ -9,6 +9,7 @@ import * as keyFillfactor from './0007_key_fillfactor.js';
 import * as revokedKeys from './0008_revoked_keys.js';
 import * as keySigningSecretOut from './0009_key_signing_secret_out.js';
 import * as credentialCreators from './0010_credential_creators.js';
+import * as fairDelivery from './0011_fair_delivery.js';
 
 /** Migrations are bundled as modules (not read from a folder) so the built CLI finds them wherever it runs. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008_revoked_keys': revokedKeys,
   '0009_key_signing_secret_out': keySigningSecretOut,
   '0010_credential_creators': credentialCreators,
+  '0011_fair_delivery': fairDelivery,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,5 +1,7 @@
-import type { Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { DeliveryStatus } from '../../contract/webhooks.js';
+import { type DueEndpoint, fairOrder, fairPicks, type InFlight } from '../../core/fair-claim.js';
+import type { Database } from '../schema.js';
 import type { Session } from '../session.js';
 import type {
   ClaimedDelivery,
@@ -11,7 +13,7 @@ import type {
   WebhookEventRecord,
 } from '../store.js';
 import { listedAfter } from './list-position.js';
-import { claimDue, type QueueClaim, countQueued, releaseLease } from './queue-claim.js';
+import { countQueued, type QueueClaim, releaseLease } from './queue-claim.js';
 
 export interface WebhookEventColumns {
   id: string;
@@ -37,6 +39,12 @@ export interface DeliveryColumns {
   error: string | null;
   last_attempt_at: string | null;
   created_at: string;
+}
+
+/** An endpoint backing off after a failed attempt: no delivery of it is claimed before `backoff_until`. */
+export interface WebhookBackoffColumns {
+  webhook_id: string;
+  backoff_until: string;
 }
 
 export interface DeliveryAttemptColumns {
@@ -125,15 +133,61 @@ export class DeliveriesTable implements DeliveriesRepository {
     });
   }
 
-  async claim(claim: QueueClaim): Promise<ClaimedDelivery[]> {
-    return claimDue(this.session, 'deliveries', claim, async (db, ids) => {
+  /**
+   * Fair claim (README "Webhooks", fair delivery): a look without the write lock finds the endpoints with
+   * due deliveries and orders them (src/core/fair-claim.ts); an idle queue, or one whose endpoints are all
+   * busy or backing off, costs two indexed reads and no lock. Then, in one transaction, the endpoints are
+   * taken in that order (on PostgreSQL, their rows locked FOR NO KEY UPDATE, skipping those another node is
+   * claiming, so nodes claim side by side) and what is due and in flight for them read again: under the
+   * lock, so that no endpoint ever has more than `perEndpoint` leases live, whichever nodes claim.
+   */
+  async claim(claim: QueueClaim & { perEndpoint?: number | undefined }): Promise<ClaimedDelivery[]> {
+    const { lease, now, leaseUntil, limit, perEndpoint } = claim;
+    if (limit <= 0) return [];
+    const order = fairOrder(
+      await dueEndpoints(this.session.db, now),
+      await inFlight(this.session.db, now),
+      perEndpoint,
+    );
+    if (order.length === 0) return [];
+    return this.session.transaction(async ({ db, backend }) => {
+      const endpoints =
+        backend.kind === 'postgres' ? await lockEndpoints(db, order, limit) : order.slice(0, limit);
+      if (endpoints.length === 0) return [];
+      const picks = fairPicks(
+        await dueEndpoints(db, now, endpoints),
+        await inFlight(db, now),
+        limit,
+        perEndpoint,
+      );
+      const ids = await oldestDue(db, now, picks);
+      if (ids.length === 0) return [];
+      await db
+        .updateTable('deliveries')
+        .set({ lease_owner: lease, lease_expires_at: leaseUntil })
+        .where('id', 'in', ids)
+        .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)]))
+        .execute();
       const rows = await this.withEvent(db)
         .select('webhook_events.payload')
         .where('deliveries.id', 'in', ids)
+        .where('deliveries.lease_owner', '=', lease)
         .orderBy('deliveries.next_attempt_at')
         .execute();
-      return rows.map((row) => ({ ...toDelivery(row), payload: row.payload, lease: claim.lease }));
+      return rows.map((row) => ({ ...toDelivery(row), payload: row.payload, lease }));
     });
+  }
+
+  async backOff(webhookId: string, until: string | null): Promise<void> {
+    if (until === null) {
+      await this.session.db.deleteFrom('webhook_backoffs').where('webhook_id', '=', webhookId).execute();
+      return;
+    }
+    await this.session.db
+      .insertInto('webhook_backoffs')
+      .values({ webhook_id: webhookId, backoff_until: until })
+      .onConflict((conflict) => conflict.column('webhook_id').doUpdateSet({ backoff_until: until }))
+      .execute();
   }
 
   async settle(
@@ -237,4 +291,109 @@ export class DeliveriesTable implements DeliveriesRepository {
       .executeTakeFirst();
     return updated.numUpdatedRows > 0n;
   }
+}
+
+/**
+ * The endpoints (of `among`, when given) with deliveries due at `now` that no live lease holds, unless they
+ * back off: how many each has, and since when the oldest waits.
+ */
+async function dueEndpoints(
+  db: Kysely<Database>,
+  now: string,
+  among?: readonly string[],
+): Promise<DueEndpoint[]> {
+  const rows = await db
+    .selectFrom('deliveries')
+    .select((eb) => [
+      'webhook_id',
+      'workspace_id',
+      eb.fn.min('next_attempt_at').as('oldest_due'),
+      eb.fn.countAll<number | string>().as('due'),
+    ])
+    .where('next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)]))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('webhook_backoffs')
+            .select('webhook_backoffs.webhook_id')
+            .whereRef('webhook_backoffs.webhook_id', '=', 'deliveries.webhook_id')
+            .where('webhook_backoffs.backoff_until', '>', now),
+        ),
+      ),
+    )
+    .$if(among !== undefined, (query) => query.where('webhook_id', 'in', among ?? []))
+    .groupBy(['webhook_id', 'workspace_id'])
+    .execute();
+  return rows.map((row) => ({
+    webhookId: row.webhook_id,
+    workspaceId: row.workspace_id,
+    oldestDue: String(row.oldest_due),
+    due: Number(row.due),
+  }));
+}
+
+/** The leases live at `now`, on every node: attempts in flight, by endpoint and by workspace. */
+async function inFlight(db: Kysely<Database>, now: string): Promise<InFlight> {
+  const rows = await db
+    .selectFrom('deliveries')
+    .select((eb) => ['workspace_id', 'webhook_id', eb.fn.countAll<number | string>().as('leased')])
+    .where('lease_owner', 'is not', null)
+    .where('lease_expires_at', '>', now)
+    .groupBy(['workspace_id', 'webhook_id'])
+    .execute();
+  const endpoints = new Map<string, number>();
+  const workspaces = new Map<string, number>();
+  for (const row of rows) {
+    const leased = Number(row.leased);
+    endpoints.set(row.webhook_id, leased);
+    workspaces.set(row.workspace_id, (workspaces.get(row.workspace_id) ?? 0) + leased);
+  }
+  return { endpoints, workspaces };
+}
+
+/**
+ * Locks the rows of up to `limit` endpoints, in `order`, skipping those another transaction holds (another
+ * node claiming them): PostgreSQL only, where claims run side by side. NO KEY UPDATE, the lock an update
+ * takes, leaves alone the key-share locks of inserts that reference the endpoint (events being queued).
+ */
+async function lockEndpoints(
+  db: Kysely<Database>,
+  order: readonly string[],
+  limit: number,
+): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    select webhooks.id from unnest(cast(${[...order]} as text[])) with ordinality as wanted(id, position)
+    join webhooks on webhooks.id = wanted.id
+    order by wanted.position
+    limit ${limit}
+    for no key update of webhooks skip locked`.execute(db);
+  return rows.map((row) => row.id);
+}
+
+/** For each endpoint of `picks`, as many of its oldest due and free deliveries as it is named there. */
+async function oldestDue(db: Kysely<Database>, now: string, picks: readonly string[]): Promise<string[]> {
+  const wanted = new Map<string, number>();
+  for (const webhookId of picks) wanted.set(webhookId, (wanted.get(webhookId) ?? 0) + 1);
+  if (wanted.size === 0) return [];
+  const ranked = db
+    .selectFrom('deliveries')
+    .select([
+      'id',
+      'webhook_id',
+      sql<number | string>`row_number() over (partition by webhook_id order by next_attempt_at, id)`.as(
+        'position',
+      ),
+    ])
+    .where('webhook_id', 'in', [...wanted.keys()])
+    .where('next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)]))
+    .as('ranked');
+  const rows = await db
+    .selectFrom(ranked)
+    .select(['ranked.id', 'ranked.webhook_id', 'ranked.position'])
+    .where('ranked.position', '<=', Math.max(...wanted.values()))
+    .execute();
+  return rows.filter((row) => Number(row.position) <= (wanted.get(row.webhook_id) ?? 0)).map((row) => row.id);
 }

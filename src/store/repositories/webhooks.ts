@@ -114,6 +114,25 @@ export class WebhooksTable implements WebhooksRepository {
     return row && toWebhook(row);
   }
 
+  async countLocked(workspaceId: string): Promise<number> {
+    // SQLite runs one write transaction at a time already; PostgreSQL locks the workspace's row until the
+    // transaction ends (NO KEY UPDATE: inserts that reference the workspace go on meanwhile).
+    if (this.session.backend.kind === 'postgres') {
+      await this.session.db
+        .selectFrom('workspaces')
+        .select('id')
+        .where('id', '=', workspaceId)
+        .forNoKeyUpdate()
+        .execute();
+    }
+    const row = await this.session.db
+      .selectFrom('webhooks')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
   async delete(workspaceId: string, id: string): Promise<WebhookRecord | undefined> {
     // Its deliveries and their attempts go with it (on delete cascade).
     const row = await this.session.db

@@ -174,7 +174,8 @@ function expectFields(response: LightMyRequestResponse, fields: string[]): void 
 }
 
 describeEachBackend('Webhooks API: errors', (backend) => {
-  const fixture = useFixture(backend);
+  // The suite's tests make endpoints in one workspace, past the default endpoint limit.
+  const fixture = useFixture(backend, { app: { webhooks: { endpointLimit: 10_000 } } });
 
   describe('address rules', () => {
     for (const refusal of REFUSED_URLS) {
@@ -403,6 +404,36 @@ describeEachBackend('Webhooks API: errors', (backend) => {
 
       f.clock.advance(30_000);
       expect((await api.retry(webhook.id, deliveryId)).statusCode).toBe(202);
+    });
+  });
+
+  describe('the endpoint limit (WEBHOOK_ENDPOINT_LIMIT)', () => {
+    const limited = useFixture(backend, { app: { webhooks: { endpointLimit: 2 } } });
+
+    it("answers 409 webhook_limit_reached to an endpoint past the workspace's limit, creates nothing, and takes one again once an endpoint is deleted", async () => {
+      const f = limited();
+      const api = webhooksApi(f, f.owner.token);
+      const first = await api.create({ url: PUBLIC_URL, events: ['*'] });
+      expect(first.statusCode).toBe(201);
+      expect((await api.create({ url: `${PUBLIC_URL}/2`, events: ['brand.updated'] })).statusCode).toBe(201);
+
+      const response = await refused(
+        f,
+        () => api.create({ url: `${PUBLIC_URL}/3`, events: ['*'] }),
+        '409 webhook_limit_reached',
+      );
+      const problem = problemOf(response);
+      expect(problem.detail).toBe(
+        `Workspace ${f.workspaceId} has 2 webhook endpoints, as many as one workspace may have.`,
+      );
+      expect(problem.resolution).toMatch(/^Delete an endpoint you no longer use .*WEBHOOK_ENDPOINT_LIMIT/);
+      expect((await api.list()).json<{ webhooks: unknown[] }>().webhooks).toHaveLength(2);
+
+      // Each workspace has a limit of its own.
+      const other = webhooksApi(f, f.otherOwner.token, f.otherWorkspaceId);
+      expect((await other.create({ url: PUBLIC_URL, events: ['*'] })).statusCode).toBe(201);
+      expect((await api.remove(first.json<CreatedWebhook>().id)).statusCode).toBe(204);
+      expect((await api.create({ url: `${PUBLIC_URL}/3`, events: ['*'] })).statusCode).toBe(201);
     });
   });
 
