@@ -58,3 +58,8 @@ export function table(headers: string[], rows: string[][]): string {
       .trimEnd();
   return [line(headers), ...rows.map(line)].join('\n');
 }
+
+/** The command that gives `email`'s account a password (README "PostgreSQL"), indented as a step to run. */
+export function setPasswordCommand(email: string): string {
+  return `  printf %s "$PASSWORD" | npx brand-context users set-password --email ${email}`;
+}

@@ -107,6 +107,10 @@ describe('Quick start', () => {
     expect(keysIn(second.stdout + second.stderr)).toEqual([]);
     expect(second.stdout).not.toContain('Owner login');
     expect(second.stdout).toMatch(/keys create --workspace ws_\w+ --name/);
+    // The demo owner's password was shown once, by the first start: how to set a new one.
+    expect(second.stdout).toContain(
+      'printf %s "$PASSWORD" | npx brand-context users set-password --email owner@acme-coffee.example',
+    );
     expect(await second.stop(), second.describe()).toEqual({ code: 0, signal: null });
 
     const workspaces = await runCliJson<{ name: string }[]>(['workspace', 'list', '--json'], inClone());

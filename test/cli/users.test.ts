@@ -51,6 +51,48 @@ describeEachBackend('brand-context users and the API share accounts', (backend) 
     expect(await signIn('owner@example.com', 'correct horse battery')).toBe(200);
   });
 
+  it('workspace create says that users set-password comes next when the owner has no password, in human output only', async () => {
+    const created = await cli([
+      'workspace',
+      'create',
+      '--name',
+      'Hint Co',
+      '--owner-email',
+      'hint@example.com',
+    ]);
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/^Created workspace ws_\w+ \(Hint Co\), owned by hint@example\.com\.$/m);
+    expect(created.stdout).toContain(
+      '\n  printf %s "$PASSWORD" | npx brand-context users set-password --email hint@example.com\n',
+    );
+
+    const json = await cli([
+      'workspace',
+      'create',
+      '--name',
+      'Json Co',
+      '--owner-email',
+      'json@example.com',
+      '--json',
+    ]);
+    expect(JSON.parse(json.stdout)).toMatchObject({ name: 'Json Co', owner_email: 'json@example.com' });
+    expect(json.stdout + json.stderr).not.toContain('set-password');
+
+    // An owner who can already sign in needs no such step.
+    expect(
+      (await cli(['users', 'set-password', '--email', 'hint@example.com'], 'a long enough password')).code,
+    ).toBe(0);
+    const again = await cli([
+      'workspace',
+      'create',
+      '--name',
+      'Second Co',
+      '--owner-email',
+      'hint@example.com',
+    ]);
+    expect(again.stdout).not.toContain('set-password');
+  });
+
   it('creates an account with a password from standard input, never from an argument', async () => {
     const result = await cli(
       ['users', 'create', '--email', 'new@example.com', '--password-stdin', '--json'],

@@ -6,8 +6,13 @@ import { KEY_SERVICES, MAX_KEY_DAYS } from '../../services/keys.js';
 import { withDeps } from '../deps.js';
 import { createOutput, table } from '../output.js';
 
+/** A key as the list shows it: `bk_… (name, brk_AbCd…wXyZ)`. */
+function keyName(key: KeyView): string {
+  return `${key.id} (${key.name}, ${key.prefix}…${key.last4})`;
+}
+
 function keyLine(key: KeyView): string {
-  return `${key.id} (${key.name}, ${key.prefix}…${key.last4}) is ${key.status}`;
+  return `${keyName(key)} is ${key.status}`;
 }
 
 /** When a new key stops working, as a clause: "expires 2026-…" or "lives until it is revoked". */
@@ -135,7 +140,11 @@ export function keysCommand(kind: KeyKind) {
             { replaced_key_id: keyId, ...created, next_steps: steps },
             () =>
               [
-                `Step 1 done: created ${created.id} (${created.name}) to replace ${keyLine(replaced)}:`,
+                `Step 1 done: created ${created.id} (${created.name}) to replace ${keyName(replaced)}, ${
+                  replaced.status === 'active'
+                    ? 'which keeps working until step 4 revokes it'
+                    : `which is already ${replaced.status}`
+                }. The new key:`,
                 '',
                 `  ${created.key}`,
                 '',

@@ -17,7 +17,7 @@ import { listWorkspaces } from '../../services/workspaces.js';
 import { openStore } from '../../store/open-store.js';
 import { curlCommand } from '../curl.js';
 import { CONSOLE_DIR, INSTALL_DIR } from '../install-paths.js';
-import { createOutput } from '../output.js';
+import { createOutput, setPasswordCommand } from '../output.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 /** Webhook attempts in flight get this long to finish; the rest are released to another node. */
@@ -168,10 +168,20 @@ export function serveCommand(program: Command): void {
         out.result({ ...seed, url: baseUrl }, () => demoBanner(baseUrl, store.kind, seed));
       } else if (options.demo) {
         const workspaceId = workspaces[0]?.id ?? '<workspace_id>';
+        // The owner's password was printed once, by the start that made the workspace: say how to set another.
+        const owner =
+          workspaces[0] &&
+          (await store.workspaces.listMembers(workspaces[0].id)).find((member) => member.role === 'owner');
         out.result({ url: baseUrl, workspace_id: workspaceId }, () =>
           [
             '',
             `Brand Context is running at ${baseUrl} (${store.kind}). The database already has workspaces, so no demo was created.`,
+            ...(owner
+              ? [
+                  `Sign in as ${owner.email} with the password printed when it was made, or set a new one (in another terminal):`,
+                  setPasswordCommand(owner.email),
+                ]
+              : []),
             'A key is shown only when it is created. Make one with:',
             `  npx brand-context keys create --workspace ${workspaceId} --name "my script"`,
             '',

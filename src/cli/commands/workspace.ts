@@ -6,7 +6,7 @@ import {
   toWorkspaceView,
 } from '../../services/workspaces.js';
 import { withDeps } from '../deps.js';
-import { createOutput, table } from '../output.js';
+import { createOutput, setPasswordCommand, table } from '../output.js';
 import { OPERATOR } from '../../services/audit.js';
 
 export function workspaceCommand(program: Command): void {
@@ -24,13 +24,22 @@ export function workspaceCommand(program: Command): void {
           const owner =
             options.ownerEmail === undefined ? undefined : await findOrCreateUser(deps, options.ownerEmail);
           const record = await createWorkspace(deps, OPERATOR, { name: options.name, owner });
-          return { ...toWorkspaceView(record), owner_email: owner?.email ?? null };
+          return {
+            view: { ...toWorkspaceView(record), owner_email: owner?.email ?? null },
+            ownerWithoutPassword: owner !== undefined && owner.passwordHash === null,
+          };
         },
         { create: true },
       );
-      createOutput(options.json === true).result(
-        created,
-        () => `Created workspace ${created.id} (${created.name}).`,
+      const { view } = created;
+      createOutput(options.json === true).result(view, () =>
+        [
+          `Created workspace ${view.id} (${view.name})${view.owner_email === null ? '' : `, owned by ${view.owner_email}`}.`,
+          // The owner cannot sign in yet: the README's first steps go on with this command.
+          ...(created.ownerWithoutPassword && view.owner_email !== null
+            ? ['Next, give the owner a password to sign in with:', '', setPasswordCommand(view.owner_email)]
+            : []),
+        ].join('\n'),
       );
     });
 
