@@ -113,6 +113,10 @@ describeInBrowser('Every page of the console: title, accessibility, no errors', 
     await navigate(page, 'Audit log');
     const audit = page.getByRole('table', { name: 'Audit log', exact: true });
     await audit.getByRole('row').nth(1).waitFor();
+    // A time among an event's details reads as every other time of the console does, not as ISO 8601.
+    const keyCreated = await rowOf(audit, 'brand_key.created').first().innerText();
+    expect(keyCreated).toMatch(/expires at: [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M/);
+    expect(keyCreated).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:/);
     await checkPage(session, 'audit-log');
 
     await navigate(page, 'Agent Access');

@@ -9,6 +9,7 @@ import { ProblemAlert } from '../components/ProblemAlert';
 import { Time } from '../components/Time';
 import { canManage, useWorkspace } from '../components/WorkspaceGate';
 import type { AuditActor, AuditEvent, AuditPage } from '../../../src/contract/audit';
+import { formatDateTime } from '../format';
 import { usePagedResource } from '../usePagedResource';
 
 const PAGE_SIZE = 50;
@@ -24,9 +25,15 @@ function actorName(actor: AuditActor): ReactNode {
   }
 }
 
+/** A time as the service writes it (toISOString), which a detail such as a key's expiry may hold. */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
 function detailsText(details: AuditEvent['details']): string {
   return Object.entries(details)
-    .map(([key, value]) => `${key.replaceAll('_', ' ')}: ${String(value)}`)
+    .map(([key, value]) => {
+      const shown = typeof value === 'string' && ISO_TIME.test(value) ? formatDateTime(value) : String(value);
+      return `${key.replaceAll('_', ' ')}: ${shown}`;
+    })
     .join(' · ');
 }
 
