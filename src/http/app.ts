@@ -250,6 +250,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.addHook('onClose', async () => {
     await services.credentials.close();
     services.reader.close();
+    await services.accountLinks.settled();
     await services.usage.close();
   });
 

@@ -1,8 +1,11 @@
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { IssuedSession } from '../../src/contract/session.js';
 import { DEFAULT_ACCOUNT_LINK_LIMITS } from '../../src/services/account-email.js';
-import { describeEachBackend, snapshotTables } from '../support/databases.js';
+import { describeEachBackend, snapshotTables, type TestDatabase } from '../support/databases.js';
 import {
+  answerReset,
   confirmReset,
   emailsTo,
   expectLinkKeptSecret,
@@ -36,6 +39,31 @@ async function account(f: Fixture): Promise<string> {
 async function resetToken(f: Fixture, email: string): Promise<string> {
   expect(outcome(await requestReset(f, { email }))).toBe('202');
   return lastTokenTo(f, email);
+}
+
+/**
+ * Holds the account links' table from another connection, as another process's long transaction would:
+ * SQLite's write lock, or an exclusive lock on PostgreSQL's table. Returns the release.
+ */
+async function lockLinkTables(database: TestDatabase): Promise<() => Promise<void>> {
+  const { config } = database;
+  if (config.kind === 'sqlite') {
+    const other = new BetterSqlite3(config.path);
+    other.exec('begin immediate');
+    return () => {
+      other.exec('rollback');
+      other.close();
+      return Promise.resolve();
+    };
+  }
+  const other = new pg.Client({ connectionString: config.url });
+  await other.connect();
+  await other.query('begin');
+  await other.query('lock table account_tokens in access exclusive mode');
+  return async () => {
+    await other.query('rollback');
+    await other.end();
+  };
 }
 
 /** The email tables and the account links: what asking for a reset may write. */
@@ -79,6 +107,34 @@ describeEachBackend('Password resets', (backend) => {
       expect(unknown.json()).toEqual(known.json());
       expect(unknown.headers['content-type']).toBe(known.headers['content-type']);
     });
+
+    it("answers before it looks for the account: 202 while the links' table is locked; the link that then fails is logged with the request's id, and does not count toward the limit per address", async () => {
+      const f = fixture();
+      const email = await account(f);
+      const unlock = await lockLinkTables(f.database);
+      let answer;
+      try {
+        answer = await answerReset(f, { email });
+        expect(outcome(answer)).toBe('202');
+        expect(answer.json()).toEqual(ACCEPTED);
+        // The link waits for the lock, until the database gives up (busy_timeout, statement_timeout).
+        await f.app.services.accountLinks.settled();
+      } finally {
+        await unlock();
+      }
+      expect(await emailsTo(f, email)).toEqual([]);
+      const failure = f.logs.filter((line) => line.includes('failed after its answer'));
+      expect(failure).toHaveLength(1);
+      expect(failure[0]).toContain(`"request_id":"${String(answer.headers['x-request-id'])}"`);
+      expect(failure[0]).toContain('no link was sent');
+
+      const { resetPerEmail } = DEFAULT_ACCOUNT_LINK_LIMITS;
+      for (let i = 0; i < resetPerEmail.attempts; i++) {
+        expect(outcome(await requestReset(f, { email }))).toBe('202');
+      }
+      expect(await emailsTo(f, email)).toHaveLength(resetPerEmail.attempts);
+      expect(outcome(await requestReset(f, { email }))).toBe('429 rate_limited');
+    }, 30_000);
 
     it('refuses what is no email address with 400 invalid_request, for any account alike', async () => {
       const f = fixture();

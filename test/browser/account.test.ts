@@ -22,6 +22,8 @@ const CHOSEN = 'the password I chose in the browser';
 
 /** The link of the newest account email to `email`, as its recipient would open it. */
 async function lastLinkTo(f: BrowserFixture, email: string): Promise<string> {
+  // A password reset's link is made after the page has its answer.
+  await f.testApp.app.services.accountLinks.settled();
   return linkIn((await emailsTo({ ...f.testApp, database: f.database }, email)).at(-1)).url;
 }
 

@@ -7,8 +7,10 @@ import { OPERATOR } from '../../src/services/audit.js';
 import { createBrandKey } from '../../src/services/keys.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
 import { killAllChildren, pollUntil, runCli } from '../cli/cli-process.js';
+import { DEFAULT_ACCOUNT_LINK_LIMITS } from '../../src/services/account-email.js';
 import { startTestApp } from '../support/app.js';
 import { postgresBackend, sqliteBackend, type TestDatabase } from '../support/databases.js';
+import { emailsTo, requestReset } from '../support/fixtures/account-email.js';
 import { failBrandWritesWith, onBrandWrite } from '../support/postgres-errors.js';
 import {
   type PrivatePostgres,
@@ -111,6 +113,7 @@ describe.skipIf(postgresSkip !== undefined)(
   postgresSkip === undefined ? postgresTitle : `${postgresTitle} — skipped: ${postgresSkip}`,
   () => {
     let postgres: PrivatePostgres | undefined;
+    let database: TestDatabase | undefined;
     let w: WorkspaceApp | undefined;
     const started = () => {
       if (!w) throw new Error('the app did not start');
@@ -126,7 +129,7 @@ describe.skipIf(postgresSkip !== undefined)(
       const started = await startPrivatePostgres();
       if ('skipReason' in started) throw new Error(started.skipReason);
       postgres = started;
-      const database = {
+      database = {
         url: postgres.url,
         config: parseDatabaseUrl(postgres.url),
         drop: () => Promise.resolve(),
@@ -160,6 +163,30 @@ describe.skipIf(postgresSkip !== undefined)(
       await expectRecovery(w);
       expect(await w.campaignVersion()).toBe(version);
       expect((await w.patch('after the outage')).json()).toMatchObject({ version: version + 1 });
+    }, 60_000);
+
+    it('answers a password reset 503 while PostgreSQL is down, and counts it toward no limit: once it is back the address gets its 3 links an hour', async () => {
+      const w = started();
+      const { testApp } = w;
+      const { email } = (await addUser(testApp, { email: 'outage@reset.example' })).user;
+      const { resetPerEmail } = DEFAULT_ACCOUNT_LINK_LIMITS;
+
+      await server().stop();
+      try {
+        for (let i = 0; i <= resetPerEmail.attempts; i++) {
+          expectUnavailable(await requestReset(testApp, { email }));
+        }
+      } finally {
+        await server().start();
+      }
+      await expectRecovery(w);
+
+      for (let i = 0; i < resetPerEmail.attempts; i++) {
+        expect((await requestReset(testApp, { email })).statusCode).toBe(202);
+      }
+      expect((await requestReset(testApp, { email })).statusCode).toBe(429);
+      if (!database) throw new Error('no database');
+      expect(await emailsTo({ ...testApp, database }, email)).toHaveLength(resetPerEmail.attempts);
     }, 60_000);
 
     it('answers 503 with Retry-After within the timeouts while PostgreSQL is frozen, serves no cached read once its heartbeat goes unanswered, and recovers once it thaws', async () => {

@@ -25,7 +25,7 @@ export function requestPasswordResetRoute(app: ZodApp): void {
         summary: 'Ask for a password reset link',
         security: [],
         description:
-          'Always 202 with the same body, whether or not an account has the address. Throttled per client address and per email address.',
+          'Always 202 with the same body, after the same work, whether or not an account has the address: the link is made after the answer. Throttled per client address and per email address.',
         body: z.strictObject({ email: z.string().max(320) }),
         response: withProblems(
           {
@@ -39,7 +39,8 @@ export function requestPasswordResetRoute(app: ZodApp): void {
       },
     },
     async (request, reply) => {
-      await app.services.accountLinks.requestPasswordReset(request.body, request.ip);
+      // The link is made after this answer, if at all; a failure then is logged with this request's id.
+      await app.services.accountLinks.requestPasswordReset(request.body, request.ip, request.log);
       return reply.code(202).send(ACCEPTED);
     },
   );
