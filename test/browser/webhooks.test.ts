@@ -15,9 +15,11 @@ import {
   expectLoadMoreAndFilter,
   expectNoPageProblems,
   expectNoSeriousAxeViolations,
+  isFocused,
   navigate,
   rowOf,
   useBrowserFixture,
+  whereInWindow,
 } from './browser-harness.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -236,7 +238,13 @@ describeInBrowser('Webhooks in the console (Settings → Webhooks)', () => {
     await add.getByRole('radio', { name: 'Selected events', exact: true }).check();
     await add.getByRole('button', { name: 'Add endpoint', exact: true }).click();
     const events = add.getByRole('group', { name: 'Events', exact: true });
-    await events.getByText('Choose at least one event, or All events.', { exact: true }).waitFor();
+    const message = events.getByText('Choose at least one event, or All events.', { exact: true });
+    await message.waitFor();
+    // Where the person is: beside the first event to tick, which has the focus, on a phone too.
+    expect(await isFocused(events.getByRole('checkbox').first())).toBe(true);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await message.scrollIntoViewIfNeeded();
+    expect(await whereInWindow(page, events.getByRole('checkbox').first())).toBe('in view');
     // Said beside the events, which name it, and nowhere in the service's own words.
     expect(await events.getAttribute('aria-describedby')).not.toBeNull();
     expect(await add.getByText('must name at least one event type', { exact: false }).count()).toBe(0);

@@ -57,6 +57,12 @@ export function EventPicker({ value, onChange, error }: EventPickerProps) {
         />
         Selected events
       </label>
+      {/* Above the groups, not below their thirty-odd boxes: in view beside the first box to tick. */}
+      {error !== undefined && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
       {!all && (
         <div className="event-groups">
           {EVENT_GROUPS.map((group) => (
@@ -77,11 +83,6 @@ export function EventPicker({ value, onChange, error }: EventPickerProps) {
             </fieldset>
           ))}
         </div>
-      )}
-      {error !== undefined && (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
       )}
     </fieldset>
   );
