@@ -11,7 +11,12 @@ import { BRAND_SECTIONS, type BrandSection, type KnowledgeEntry } from '../core/
 import { searchKnowledge } from '../core/knowledge-search.js';
 import type { McpConfig } from './config.js';
 import { campaignListOutput, campaignOutput, inputSchema } from './schemas.js';
-import { type Credential, type ServiceClient, ServiceError } from './service-client.js';
+import {
+  type Credential,
+  type CredentialVariable,
+  type ServiceClient,
+  ServiceError,
+} from './service-client.js';
 
 /** The whole brand as Markdown; `${BRAND_RESOURCE_URI}/<section>` is one section of it. */
 export const BRAND_RESOURCE_URI = 'brand-context://brand';
@@ -122,8 +127,11 @@ const MODEL_HINTS: Partial<Record<ServiceError['code'], string>> = {
     'The configured credentials have no access to that workspace: check workspace_id, or omit it to use the default workspace.',
   workspace_not_found: 'Check workspace_id, or omit it to use the default workspace.',
 };
-const CREDENTIAL_HINT =
-  'Retrying will not help: tell the user that the credentials of the Brand Context MCP server (BRAND_CONTEXT_ACCESS_TOKEN or BRAND_READ_KEY in the MCP client configuration) need to be replaced.';
+/** For a 401: the credential the refused call sent, by the variable that holds it. */
+function credentialHint(variable: CredentialVariable | undefined): string {
+  const which = variable === undefined ? 'BRAND_CONTEXT_ACCESS_TOKEN or BRAND_READ_KEY' : variable;
+  return `Retrying will not help: tell the user that the credential of the Brand Context MCP server (${which} in the MCP client configuration) needs to be replaced.`;
+}
 
 /** The tool error text: code, detail, field errors and what to do — never a credential. */
 export function describeError(error: unknown): string {
@@ -138,7 +146,9 @@ export function describeError(error: unknown): string {
     lines.push('Field errors:', ...fields.map((issue) => `- ${issue.field || '(body)'}: ${issue.message}`));
   }
   if (error.resolution !== '') lines.push(`Resolution: ${error.resolution}`);
-  const hint = MODEL_HINTS[error.code] ?? (error.extra.status === 401 ? CREDENTIAL_HINT : undefined);
+  const hint =
+    MODEL_HINTS[error.code] ??
+    (error.extra.status === 401 ? credentialHint(error.extra.credential) : undefined);
   if (hint !== undefined) lines.push(`Next step: ${hint}`);
   if (error.extra.requestId !== undefined) lines.push(`Request id: ${error.extra.requestId}`);
   return lines.join('\n');

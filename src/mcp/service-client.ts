@@ -19,6 +19,7 @@ import { brandKnowledgeSchema, type Problem, problemSchema } from './schemas.js'
 /** The MCP server's own failure codes, for what goes wrong before or around the service's answer. */
 export type McpErrorCode =
   | 'missing_access_token'
+  | 'missing_brand_read_key'
   | 'no_workspace'
   | 'service_timeout'
   | 'service_unreachable'
@@ -33,17 +34,23 @@ export class ServiceError extends Error {
     readonly code: ProblemCode | McpErrorCode,
     readonly detail: string,
     readonly resolution: string,
-    readonly extra: { status?: number; fields?: Problem['errors']; requestId?: string } = {},
+    readonly extra: {
+      status?: number;
+      fields?: Problem['errors'];
+      requestId?: string;
+      /** The environment variable whose credential the refused call sent. */
+      credential?: CredentialVariable;
+    } = {},
   ) {
     super(detail);
   }
 
-  static fromProblem(problem: Problem, status: number): ServiceError {
+  static fromProblem(problem: Problem, status: number, credential?: CredentialVariable): ServiceError {
     return new ServiceError(
       problem.code,
       problem.detail ?? problem.title ?? `The service answered ${status}.`,
       problem.resolution ?? '',
-      { status, fields: problem.errors, requestId: problem.request_id },
+      { status, fields: problem.errors, requestId: problem.request_id, credential },
     );
   }
 }
@@ -59,6 +66,8 @@ export interface ListCampaignsQuery {
 
 /** Which credential a call uses: the brand read key when set (else the access token), or the access token. */
 export type Credential = 'access' | 'brand';
+/** Where the MCP client's configuration holds each credential. */
+export type CredentialVariable = 'BRAND_CONTEXT_ACCESS_TOKEN' | 'BRAND_READ_KEY';
 
 /** The knowledge filters of the read operation. */
 type KnowledgeFilters = Pick<BrandViewOptions, 'knowledge_kinds' | 'knowledge_tags'>;
@@ -224,6 +233,19 @@ export class ServiceClient {
 
   private credential(kind: Credential): string {
     const token = this.tokenFor(kind);
+    // The read operation takes a brand read key or a user's token: a workspace API key would be refused as
+    // malformed, and its advice (replace the key) would send the user after the wrong credential.
+    if (
+      kind === 'brand' &&
+      this.config.brandReadKey === undefined &&
+      token?.startsWith(KEY_KINDS.api.prefix)
+    ) {
+      throw new ServiceError(
+        'missing_brand_read_key',
+        'Reading brand context needs a brand read key (brk_…): BRAND_READ_KEY is not set, and the workspace API key in BRAND_CONTEXT_ACCESS_TOKEN only reaches campaign drafts.',
+        'Tell the user to create a brand read key in Settings → Agent Access and set it as BRAND_READ_KEY in the MCP server configuration; BRAND_CONTEXT_ACCESS_TOKEN stays as it is, for campaign drafts.',
+      );
+    }
     if (token === undefined) {
       throw new ServiceError(
         'missing_access_token',
@@ -272,7 +294,10 @@ export class ServiceClient {
     }
     const expires = Date.parse(response.headers.get('brand-key-expires') ?? '');
     if (!Number.isNaN(expires)) this.keyExpiry.set(token, expires);
-    if (!response.ok) throw this.errorFromResponse(response.status, parseJson(text), text);
+    if (!response.ok) {
+      const variable = token === this.config.brandReadKey ? 'BRAND_READ_KEY' : 'BRAND_CONTEXT_ACCESS_TOKEN';
+      throw this.errorFromResponse(response.status, parseJson(text), text, variable);
+    }
     return { response, text };
   }
 
@@ -313,7 +338,12 @@ export class ServiceClient {
     return clean;
   }
 
-  private errorFromResponse(status: number, json: unknown, body: string): ServiceError {
+  private errorFromResponse(
+    status: number,
+    json: unknown,
+    body: string,
+    credential: CredentialVariable,
+  ): ServiceError {
     const problem = problemSchema.safeParse(json);
     if (problem.success) {
       const { detail, title, resolution, request_id, errors } = problem.data;
@@ -331,6 +361,7 @@ export class ServiceClient {
           })),
         },
         status,
+        credential,
       );
     }
     const text = this.redact(body);

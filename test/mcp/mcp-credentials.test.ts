@@ -3,7 +3,7 @@ import { parseBrandDocument } from '../../src/core/brand-context.js';
 import { OPERATOR } from '../../src/services/audit.js';
 import { replaceBrand } from '../../src/services/brand.js';
 import { DEMO_BRAND } from '../../src/services/demo-brand.js';
-import { createApiKey, createBrandKey } from '../../src/services/keys.js';
+import { createApiKey, createBrandKey, KEY_SERVICES } from '../../src/services/keys.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
 import { addUser, bearer } from '../support/users.js';
 import {
@@ -160,6 +160,72 @@ describe('brand-context mcp: a brand read key alone', () => {
   });
 });
 
+describe('brand-context mcp: a workspace API key alone', () => {
+  let mcp: McpSession;
+  let apiKey: string;
+
+  beforeAll(async () => {
+    apiKey = (await createApiKey(service.deps, OPERATOR, { workspaceId: acmeId, name: 'drafts only' })).key;
+    mcp = await connectMcp({
+      BRAND_CONTEXT_URL: service.baseUrl,
+      BRAND_CONTEXT_ACCESS_TOKEN: apiKey,
+      BRAND_CONTEXT_WORKSPACE_ID: acmeId,
+    });
+  });
+  afterAll(async () => {
+    await mcp.close();
+  });
+
+  it('says a brand read needs BRAND_READ_KEY, not that the workspace API key must be replaced', async () => {
+    for (const tool of ['get_brand_context', 'search_brand_knowledge']) {
+      const call = await callTool(
+        mcp.client,
+        tool,
+        tool === 'search_brand_knowledge' ? { query: 'tone' } : {},
+      );
+      expect(call.isError, tool).toBe(true);
+      expect(call.text, tool).toContain('missing_brand_read_key');
+      expect(call.text, tool).toMatch(/Resolution: .*set it as BRAND_READ_KEY/);
+      expect(call.text, tool).not.toMatch(/replaced|revoke/i);
+    }
+    await expect(mcp.client.readResource({ uri: 'brand-context://brand' })).rejects.toThrow(/BRAND_READ_KEY/);
+  });
+
+  it('still writes campaign drafts with the workspace API key', async () => {
+    const call = await callTool(mcp.client, 'list_campaigns');
+    expect(call.isError, call.text).toBe(false);
+    expect(mcp.stderr()).not.toContain(apiKey);
+  });
+});
+
+describe('brand-context mcp: a brand read key that gets revoked, beside a workspace API key', () => {
+  let mcp: McpSession;
+
+  beforeAll(async () => {
+    const brand = await createBrandKey(service.deps, OPERATOR, { workspaceId: acmeId, name: 'to revoke' });
+    const apiKey = (await createApiKey(service.deps, OPERATOR, { workspaceId: acmeId, name: 'stays' })).key;
+    mcp = await connectMcp({
+      BRAND_CONTEXT_URL: service.baseUrl,
+      BRAND_CONTEXT_ACCESS_TOKEN: apiKey,
+      BRAND_READ_KEY: brand.key,
+      BRAND_CONTEXT_WORKSPACE_ID: acmeId,
+    });
+    expect((await callTool(mcp.client, 'get_brand_context', { sections: ['name'] })).isError).toBe(false);
+    await KEY_SERVICES.brand.revoke(service.deps, OPERATOR, acmeId, brand.id);
+  });
+  afterAll(async () => {
+    await mcp.close();
+  });
+
+  it('names BRAND_READ_KEY as the credential to replace, and nothing else', async () => {
+    const call = await callTool(mcp.client, 'get_brand_context');
+    expect(call.text).toContain('key_revoked (HTTP 401)');
+    expect(call.text).toMatch(/Next step: .*\(BRAND_READ_KEY in the MCP client configuration\)/);
+    expect(call.text).not.toContain('BRAND_CONTEXT_ACCESS_TOKEN');
+    expect((await callTool(mcp.client, 'list_campaigns')).isError).toBe(false);
+  });
+});
+
 describe('brand-context mcp: a personal access token that gets revoked', () => {
   let mcp: McpSession;
   let token: string;
@@ -199,6 +265,7 @@ describe('brand-context mcp: a personal access token that gets revoked', () => {
       expect(call.text, tool).toContain('token_revoked (HTTP 401)');
       expect(call.text, tool).toMatch(/Resolution: Create a new personal access token/);
       expect(call.text, tool).toMatch(/Next step: .*BRAND_CONTEXT_ACCESS_TOKEN/);
+      expect(call.text, tool).not.toContain('BRAND_READ_KEY');
       expect(call.text, tool).not.toContain(token);
     }
   });
