@@ -1,16 +1,15 @@
-import { type ReactNode, type SubmitEvent, useState } from 'react';
+import { type SubmitEvent, useState } from 'react';
 import { capitalizedLabel, type KeyKind } from '../../../src/core/key-kinds';
 import { api, workspacePath } from '../api';
 import { daysUntil, plural } from '../format';
-import type { CreatedKey, KeyView } from '../../../src/contract/keys';
-import type { Member } from '../../../src/contract/members';
+import type { CreatedKey, KeyView, ListedKey } from '../../../src/contract/keys';
 import type { Workspace } from '../../../src/contract/workspaces';
 import { useResource } from '../useResource';
 import { useSubmit } from '../useSubmit';
 import { ConfirmDialog } from './ConfirmDialog';
+import { Creator } from './Creator';
 import { DataTable } from './DataTable';
 import { Dialog } from './Dialog';
-import { Email } from './Email';
 import { TextField } from './fields';
 import { ProblemAlert } from './ProblemAlert';
 import { RowButton } from './RowButton';
@@ -33,7 +32,6 @@ interface KeySectionProps {
   kind: KeyKind;
   words: KeySectionWords;
   workspace: Workspace;
-  members: Member[] | undefined;
   onNotice: (message: string) => void;
 }
 
@@ -41,11 +39,11 @@ interface KeySectionProps {
  * One kind of workspace key: create (shown once), list with status and expiry, revoke. The kinds the
  * operator manages (transactional email keys) are listed read-only: only the CLI creates and revokes them.
  */
-export function KeySection({ kind, words, workspace, members, onNotice }: KeySectionProps) {
-  const keys = useResource<{ keys: KeyView[] }>(workspacePath(workspace.id, `/${kind.collection}`));
+export function KeySection({ kind, words, workspace, onNotice }: KeySectionProps) {
+  const keys = useResource<{ keys: ListedKey[] }>(workspacePath(workspace.id, `/${kind.collection}`));
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedKey | null>(null);
-  const [revoking, setRevoking] = useState<KeyView | null>(null);
+  const [revoking, setRevoking] = useState<ListedKey | null>(null);
   const manage = canManage(workspace) && kind.managedBy === 'workspace';
   const createButton = manage ? words.createButton : undefined;
   // The API lists keys to owners and admins only: members get the table's frame and the reason it is empty.
@@ -79,7 +77,6 @@ export function KeySection({ kind, words, workspace, members, onNotice }: KeySec
           keys={keys.data?.keys ?? []}
           emptyText={refused ? 'Only owners and admins can see the keys.' : 'No keys yet.'}
           now={keys.loadedAt}
-          members={members}
           onRevoke={manage ? setRevoking : undefined}
         />
       )}
@@ -131,8 +128,9 @@ export function KeySection({ kind, words, workspace, members, onNotice }: KeySec
           }}
           onDone={(revoked) => {
             setRevoking(null);
+            // The revocation's answer has no creator: the listed one stays.
             keys.update(({ keys: list }) => ({
-              keys: list.map((key) => (key.id === revoked.id ? revoked : key)),
+              keys: list.map((key) => (key.id === revoked.id ? { ...key, ...revoked } : key)),
             }));
             onNotice(`${revoked.name} revoked`);
           }}
@@ -144,14 +142,13 @@ export function KeySection({ kind, words, workspace, members, onNotice }: KeySec
 
 interface KeyTableProps {
   kind: KeyKind;
-  keys: KeyView[];
+  keys: ListedKey[];
   emptyText: string;
   now: number;
-  members: Member[] | undefined;
-  onRevoke: ((key: KeyView) => void) | undefined;
+  onRevoke: ((key: ListedKey) => void) | undefined;
 }
 
-function KeyTable({ kind, keys, emptyText, now, members, onRevoke }: KeyTableProps) {
+function KeyTable({ kind, keys, emptyText, now, onRevoke }: KeyTableProps) {
   return (
     <DataTable
       name={`${capitalizedLabel(kind)}s`}
@@ -172,7 +169,12 @@ function KeyTable({ kind, keys, emptyText, now, members, onRevoke }: KeyTablePro
           header: 'Last used',
           cell: (key) => (key.last_used_at === null ? 'Never' : <Time iso={key.last_used_at} withTime />),
         },
-        { header: 'Created by', className: 'cell-email', cell: (key) => creatorOf(key.created_by, members) },
+        {
+          header: 'Created by',
+          className: 'cell-email',
+          // Null: made with the CLI (`brand-context keys create`), or by an account since deleted.
+          cell: (key) => <Creator creator={key.creator} none="CLI" />,
+        },
       ]}
       rows={keys}
       rowKey={(key) => key.id}
@@ -193,13 +195,6 @@ function KeyTable({ kind, keys, emptyText, now, members, onRevoke }: KeyTablePro
       emptyText={emptyText}
     />
   );
-}
-
-function creatorOf(createdBy: string | null, members: Member[] | undefined): ReactNode {
-  // Keys made with `brand-context keys create` have no user behind them.
-  if (createdBy === null) return 'CLI';
-  const email = members?.find((member) => member.user_id === createdBy)?.email;
-  return email === undefined ? createdBy : <Email address={email} />;
 }
 
 function Expiry({ keyItem, now }: { keyItem: KeyView; now: number }) {

@@ -53,7 +53,6 @@ export function KeysSection({ workspace, senders }: KeysSectionProps) {
             'Each key sends this workspace’s email (POST /email/v1/messages) and nothing else. It lives until it is revoked, unless the operator gave it an expiry.',
         }}
         workspace={workspace}
-        members={undefined}
         onNotice={showNotice}
       />
       <section className="section">

@@ -8,11 +8,8 @@ import { PageHeader } from '../components/PageHeader';
 import { StatusMessage } from '../components/StatusMessage';
 import { Tabs } from '../components/Tabs';
 import { canManage, useWorkspace } from '../components/WorkspaceGate';
-import { workspacePath } from '../api';
 import { COPY_NOTICE, useNotice } from '../notice';
 import { useSignedIn } from '../session';
-import type { Member } from '../../../src/contract/members';
-import { useResource } from '../useResource';
 
 /** The kinds a workspace manages itself; the operator's (transactional email keys) are on the Email page. */
 type WorkspaceKeyKindId = {
@@ -127,8 +124,6 @@ function Snippets({ workspaceId, onNotice }: SnippetsProps) {
 /** Settings → Agent Access (README "Brand read keys"): the workspace id, keys, and how to rotate one. */
 export function AgentAccess() {
   const workspace = useWorkspace();
-  // Only to name who created each key.
-  const members = useResource<{ members: Member[] }>(workspacePath(workspace.id, '/members'));
   const [notice, showNotice] = useNotice(COPY_NOTICE);
 
   return (
@@ -155,13 +150,7 @@ export function AgentAccess() {
         </div>
       </section>
 
-      <KeySection
-        kind={KEY_KINDS.brand}
-        words={WORDS.brand}
-        workspace={workspace}
-        members={members.data?.members}
-        onNotice={showNotice}
-      />
+      <KeySection kind={KEY_KINDS.brand} words={WORDS.brand} workspace={workspace} onNotice={showNotice} />
 
       <Snippets workspaceId={workspace.id} onNotice={showNotice} />
 
@@ -187,13 +176,7 @@ export function AgentAccess() {
         </ol>
       </section>
 
-      <KeySection
-        kind={KEY_KINDS.api}
-        words={WORDS.api}
-        workspace={workspace}
-        members={members.data?.members}
-        onNotice={showNotice}
-      />
+      <KeySection kind={KEY_KINDS.api} words={WORDS.api} workspace={workspace} onNotice={showNotice} />
     </>
   );
 }

@@ -1,11 +1,11 @@
 import { type SubmitEvent, useEffect, useState } from 'react';
 import { api, workspacePath } from '../api';
-import { ConfirmDialog } from '../components/ConfirmDialog';
 import { DataTable } from '../components/DataTable';
 import { Email } from '../components/Email';
 import { SelectField, TextField } from '../components/fields';
 import { PageHeader } from '../components/PageHeader';
 import { ProblemAlert } from '../components/ProblemAlert';
+import { RemoveMemberDialog, removalNotice } from '../components/RemoveMemberDialog';
 import { RowButton } from '../components/RowButton';
 import { StatusMessage } from '../components/StatusMessage';
 import { Time } from '../components/Time';
@@ -212,23 +212,18 @@ export function Members() {
         />
       )}
       {removing !== null && (
-        <ConfirmDialog
-          title={`Remove ${removing.email}?`}
-          explanation="They lose access to this workspace at once. Keys they created keep working until revoked."
-          confirmLabel="Remove member"
-          danger
-          action={() =>
-            api.delete(workspacePath(workspace.id, `/members/${encodeURIComponent(removing.user_id)}`))
-          }
+        <RemoveMemberDialog
+          workspaceId={workspace.id}
+          member={removing}
           onCancel={() => {
             setRemoving(null);
           }}
-          onDone={() => {
+          onDone={(revoked) => {
             setRemoving(null);
             members.update(({ members: list }) => ({
               members: list.filter((member) => member.user_id !== removing.user_id),
             }));
-            showNotice(`${removing.email} removed`);
+            showNotice(removalNotice(removing.email, revoked));
           }}
         />
       )}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { workspacePath } from '../api';
+import { Creator } from '../components/Creator';
 import { DataTable } from '../components/DataTable';
 import { ManagersOnly } from '../components/ManagersOnly';
 import { PageHeader } from '../components/PageHeader';
@@ -9,7 +10,8 @@ import { StatusMessage } from '../components/StatusMessage';
 import { Time } from '../components/Time';
 import { canManage, useWorkspace } from '../components/WorkspaceGate';
 import { useNotice } from '../notice';
-import type { CreatedWebhook, Webhook } from '../../../src/contract/webhooks';
+import { useSignedIn } from '../session';
+import type { CreatedWebhook, ListedWebhook } from '../../../src/contract/webhooks';
 import { useResource } from '../useResource';
 import { EndpointDialog } from '../webhooks/EndpointDialog';
 import { eventsSummary } from '../webhooks/events';
@@ -37,7 +39,8 @@ export function Webhooks() {
 }
 
 function EndpointList({ workspaceId }: { workspaceId: string }) {
-  const list = useResource<{ webhooks: Webhook[] }>(workspacePath(workspaceId, '/webhooks'));
+  const list = useResource<{ webhooks: ListedWebhook[] }>(workspacePath(workspaceId, '/webhooks'));
+  const { user } = useSignedIn();
   const [adding, setAdding] = useState(false);
   const [created, setCreated] = useState<CreatedWebhook | null>(null);
   const [notice, showNotice] = useNotice();
@@ -83,6 +86,12 @@ function EndpointList({ workspaceId }: { workspaceId: string }) {
             { header: 'Events', cell: (webhook) => eventsSummary(webhook.events) },
             { header: 'Status', cell: (webhook) => <WebhookStatus webhook={webhook} /> },
             { header: 'Created', cell: (webhook) => <Time iso={webhook.created_at} /> },
+            {
+              header: 'Created by',
+              className: 'cell-email',
+              // Null: made with the CLI (or by an account since deleted).
+              cell: (webhook) => <Creator creator={webhook.creator} none="CLI" />,
+            },
           ]}
           rows={list.data.webhooks}
           rowKey={(webhook) => webhook.id}
@@ -101,7 +110,8 @@ function EndpointList({ workspaceId }: { workspaceId: string }) {
             setCreated(webhook);
             // The list shows endpoints without their secret.
             const { secret: _secret, ...shown } = webhook;
-            list.update(({ webhooks }) => ({ webhooks: [...webhooks, shown] }));
+            const creator = { user_id: user.id, email: user.email, former_member: false };
+            list.update(({ webhooks }) => ({ webhooks: [...webhooks, { ...shown, creator }] }));
             showNotice(`Endpoint added: ${webhook.url}`);
           }}
         />
