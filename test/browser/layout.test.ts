@@ -440,7 +440,9 @@ describeInBrowser('The console at 390, 1280 and 1366 px: no sideways scrolling, 
 
     await page.goto('/account/tokens');
     await expectHeading(page, 'Personal access tokens');
-    await page.getByRole('textbox', { name: 'Token name', exact: true }).fill('Claude Desktop on the laptop');
+    await page
+      .getByRole('textbox', { name: 'Token name', exact: true })
+      .fill('Cursor on the roastery laptop');
     await page.getByRole('button', { name: 'Create token', exact: true }).click();
     const token = page.getByRole('textbox', { name: 'Access token', exact: true });
     await token.waitFor();
