@@ -37,7 +37,7 @@ export function nextAttemptAt(
   return delay === undefined ? undefined : now + delay;
 }
 
-/** The longest an endpoint backs off after failed attempts (README "Webhooks", fair delivery). */
+/** The longest an endpoint backs off after failed attempts (README "Fair delivery"). */
 export const MAX_ENDPOINT_BACKOFF_MS = 5 * 60 * 1000;
 
 /**

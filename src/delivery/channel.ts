@@ -29,7 +29,7 @@ export interface DeliveryChannel {
   claim(claim: QueueClaim): Promise<ClaimedJob[]>;
   /**
    * An attempt of this channel still running after this long gives its worker slot back and waits aside
-   * for its answer (README "Webhooks", fair delivery): waiting costs a socket, not a slot. Undefined: its
+   * for its answer (README "Fair delivery"): waiting costs a socket, not a slot. Undefined: its
    * attempts hold their slot to the end.
    */
   readonly parkAfterMs?: number;

@@ -15,7 +15,7 @@ import type { AttemptResult, WebhookSender } from './webhook-sender.js';
 /** An endpoint whose every delivery has failed for this long is disabled (README "Webhooks"). */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60 * 1000;
 
-/** Attempts in flight to one endpoint at most, across nodes (README "Webhooks", fair delivery). */
+/** Attempts in flight to one endpoint at most, across nodes (README "Fair delivery"). */
 export const ENDPOINT_CONCURRENCY = 1;
 
 /**

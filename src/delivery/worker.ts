@@ -20,7 +20,10 @@ export interface DeliveryWorkerOptions {
   /** The relay of `SMTP_URL`, closed when the worker stops; without one, email is captured, never sent. */
   smtp?: SmtpSender | undefined;
   logger: FastifyBaseLogger;
-  /** Jobs this node sends at once, webhook deliveries and email together (`DELIVERY_WORKERS`). */
+  /**
+   * Jobs this node sends at once, webhook deliveries and email together (`DELIVERY_WORKERS`); a webhook
+   * attempt still unanswered after a second stops counting (it parks: README "Fair delivery").
+   */
   concurrency: number;
   /** The delays between attempts (`DELIVERY_RETRY_SCHEDULE`). */
   retrySchedule: readonly number[];

@@ -134,28 +134,29 @@ export class DeliveriesTable implements DeliveriesRepository {
   }
 
   /**
-   * Fair claim (README "Webhooks", fair delivery): a look without the write lock finds the endpoints with
-   * due deliveries and orders them (src/core/fair-claim.ts); an idle queue, or one whose endpoints are all
-   * busy or backing off, costs two indexed reads and no lock. Then, in one transaction, the endpoints are
-   * taken in that order (on PostgreSQL, their rows locked FOR NO KEY UPDATE, skipping those another node is
-   * claiming, so nodes claim side by side) and what is due and in flight for them read again: under the
-   * lock, so that no endpoint ever has more than `perEndpoint` leases live, whichever nodes claim.
+   * Fair claim (README "Fair delivery"): a look without the write lock finds the endpoints with due
+   * deliveries and orders them (src/core/fair-claim.ts); an idle queue, or one whose endpoints are all busy
+   * or backing off, costs a few index probes per endpoint with queued deliveries, and no lock. Then, in one
+   * transaction, the endpoints are taken in that order (on PostgreSQL, their rows locked FOR NO KEY UPDATE,
+   * skipping those another node is claiming, so nodes claim side by side) and what is due and in flight for
+   * them read again: under the lock, so that no endpoint ever has more than `perEndpoint` leases live,
+   * whichever nodes claim.
    */
   async claim(claim: QueueClaim & { perEndpoint?: number | undefined }): Promise<ClaimedDelivery[]> {
     const { lease, now, leaseUntil, limit, perEndpoint } = claim;
     if (limit <= 0) return [];
-    const order = fairOrder(
-      await dueEndpoints(this.session.db, now),
-      await inFlight(this.session.db, now),
-      perEndpoint,
-    );
+    // Nothing is taken from an endpoint beyond perEndpoint, nor beyond limit: more need not be counted.
+    const cap = Math.min(limit, perEndpoint ?? limit);
+    const due = await dueEndpoints(this.session.db, now, cap);
+    if (due.length === 0) return [];
+    const order = fairOrder(due, await inFlight(this.session.db, now), perEndpoint);
     if (order.length === 0) return [];
     return this.session.transaction(async ({ db, backend }) => {
       const endpoints =
         backend.kind === 'postgres' ? await lockEndpoints(db, order, limit) : order.slice(0, limit);
       if (endpoints.length === 0) return [];
       const picks = fairPicks(
-        await dueEndpoints(db, now, endpoints),
+        await dueEndpoints(db, now, cap, endpoints),
         await inFlight(db, now),
         limit,
         perEndpoint,
@@ -293,45 +294,75 @@ export class DeliveriesTable implements DeliveriesRepository {
   }
 }
 
+/** A delivery due at `now` that no live lease holds, as SQL on the `deliveries` row named `row`. */
+function dueAndFree(row: string, now: string) {
+  const column = (name: string) => sql.ref(`${row}.${name}`);
+  return sql`${column('next_attempt_at')} <= ${now} and (${column('lease_expires_at')} is null or ${column('lease_expires_at')} <= ${now})`;
+}
+
 /**
  * The endpoints (of `among`, when given) with deliveries due at `now` that no live lease holds, unless they
- * back off: how many each has, and since when the oldest waits.
+ * back off: since when the oldest waits, and how many there are, counted up to `cap`. The cost follows the
+ * endpoints with queued deliveries, not the deliveries: they are found by skipping through the due-time
+ * index endpoint by endpoint (a loose index scan, as a recursive query), and each is asked for its oldest
+ * due delivery and at most `cap` more. A backlog of thousands behind one failing endpoint costs one probe.
  */
 async function dueEndpoints(
   db: Kysely<Database>,
   now: string,
+  cap: number,
   among?: readonly string[],
 ): Promise<DueEndpoint[]> {
-  const rows = await db
-    .selectFrom('deliveries')
-    .select((eb) => [
-      'webhook_id',
-      'workspace_id',
-      eb.fn.min('next_attempt_at').as('oldest_due'),
-      eb.fn.countAll<number | string>().as('due'),
-    ])
-    .where('next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)]))
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('webhook_backoffs')
-            .select('webhook_backoffs.webhook_id')
-            .whereRef('webhook_backoffs.webhook_id', '=', 'deliveries.webhook_id')
-            .where('webhook_backoffs.backoff_until', '>', now),
-        ),
-      ),
-    )
-    .$if(among !== undefined, (query) => query.where('webhook_id', 'in', among ?? []))
-    .groupBy(['webhook_id', 'workspace_id'])
-    .execute();
-  return rows.map((row) => ({
-    webhookId: row.webhook_id,
-    workspaceId: row.workspace_id,
-    oldestDue: String(row.oldest_due),
-    due: Number(row.due),
-  }));
+  const queued =
+    among === undefined
+      ? sql`with recursive queued(webhook_id) as (
+          select min(webhook_id) from deliveries where next_attempt_at is not null
+          union all
+          select (
+            select min(later.webhook_id) from deliveries later
+            where later.next_attempt_at is not null and later.webhook_id > queued.webhook_id
+          )
+          from queued where queued.webhook_id is not null
+        )`
+      : sql`with queued(webhook_id) as (
+          select id from webhooks where id in (${sql.join(among.length === 0 ? [''] : [...among])})
+        )`;
+  const { rows } = await sql<{
+    webhook_id: string;
+    workspace_id: string;
+    oldest_due: string | null;
+    due: number | string;
+  }>`${queued}
+    select queued.webhook_id, webhooks.workspace_id,
+      (
+        select oldest.next_attempt_at from deliveries oldest
+        where oldest.webhook_id = queued.webhook_id and ${dueAndFree('oldest', now)}
+        order by oldest.next_attempt_at limit 1
+      ) as oldest_due,
+      (
+        select count(*) from (
+          select 1 as one from deliveries counted
+          where counted.webhook_id = queued.webhook_id and ${dueAndFree('counted', now)}
+          limit ${cap}
+        ) as capped
+      ) as due
+    from queued join webhooks on webhooks.id = queued.webhook_id
+    where not exists (
+      select 1 from webhook_backoffs
+      where webhook_backoffs.webhook_id = queued.webhook_id and webhook_backoffs.backoff_until > ${now}
+    )`.execute(db);
+  return rows.flatMap((row) =>
+    row.oldest_due === null
+      ? []
+      : [
+          {
+            webhookId: row.webhook_id,
+            workspaceId: row.workspace_id,
+            oldestDue: row.oldest_due,
+            due: Number(row.due),
+          },
+        ],
+  );
 }
 
 /** The leases live at `now`, on every node: attempts in flight, by endpoint and by workspace. */
@@ -372,28 +403,21 @@ async function lockEndpoints(
   return rows.map((row) => row.id);
 }
 
-/** For each endpoint of `picks`, as many of its oldest due and free deliveries as it is named there. */
+/**
+ * For each endpoint of `picks`, as many of its oldest due and free deliveries as it is named there: one
+ * short index read per endpoint, however long its backlog.
+ */
 async function oldestDue(db: Kysely<Database>, now: string, picks: readonly string[]): Promise<string[]> {
   const wanted = new Map<string, number>();
   for (const webhookId of picks) wanted.set(webhookId, (wanted.get(webhookId) ?? 0) + 1);
   if (wanted.size === 0) return [];
-  const ranked = db
-    .selectFrom('deliveries')
-    .select([
-      'id',
-      'webhook_id',
-      sql<number | string>`row_number() over (partition by webhook_id order by next_attempt_at, id)`.as(
-        'position',
-      ),
-    ])
-    .where('webhook_id', 'in', [...wanted.keys()])
-    .where('next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)]))
-    .as('ranked');
-  const rows = await db
-    .selectFrom(ranked)
-    .select(['ranked.id', 'ranked.webhook_id', 'ranked.position'])
-    .where('ranked.position', '<=', Math.max(...wanted.values()))
-    .execute();
-  return rows.filter((row) => Number(row.position) <= (wanted.get(row.webhook_id) ?? 0)).map((row) => row.id);
+  const reads = [...wanted].map(
+    ([webhookId, count], index) => sql`select id from (
+      select due.id from deliveries due
+      where due.webhook_id = ${webhookId} and ${dueAndFree('due', now)}
+      order by due.next_attempt_at, due.id limit ${count}
+    ) as ${sql.raw(`endpoint_${String(index)}`)}`,
+  );
+  const { rows } = await sql<{ id: string }>`${sql.join(reads, sql` union all `)}`.execute(db);
+  return rows.map((row) => row.id);
 }
