@@ -178,11 +178,12 @@ export class SignedKeys {
         const ofKind = batch.filter((key) => key.kind === kind);
         if (ofKind.length === 0) continue;
         try {
-          const found = await this.store.keys.findByHashes(
-            kind,
-            ofKind.map((key) => key.keyHash),
+          const recorded = new Set(
+            await this.store.keys.existingHashes(
+              kind,
+              ofKind.map((key) => key.keyHash),
+            ),
           );
-          const recorded = new Set(found.map((key) => key.keyHash));
           for (const key of ofKind) if (!recorded.has(key.keyHash)) retry.push(...(await this.refuse(key)));
         } catch (error) {
           if (this.closed) return;

@@ -186,6 +186,11 @@ export interface KeysRepository {
    * order: a hash that matches none is simply absent (src/services/credentials.ts batches its lookups).
    */
   findByHashes(kind: KeyKindId, keyHashes: readonly string[]): Promise<KeyCredential[]>;
+  /**
+   * Which of `keyHashes` are keys of `kind`, in one query (src/services/signed-keys.ts confirms keys its
+   * signatures verified): their hashes, in no particular order.
+   */
+  existingHashes(kind: KeyKindId, keyHashes: readonly string[]): Promise<string[]>;
   /** Newest first. */
   list(kind: KeyKindId, workspaceId: string): Promise<KeyRecord[]>;
   /**
