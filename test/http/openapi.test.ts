@@ -99,6 +99,7 @@ describe('GET /openapi.json', () => {
         'POST /api/v1/workspaces/{id}/members',
         'DELETE /api/v1/workspaces/{id}/members/{user_id}',
         'POST /api/v1/workspaces/{id}/members/{user_id}/invite',
+        'GET /api/v1/workspaces/{id}/members/{user_id}/credentials',
         'GET /api/v1/workspaces/{id}/audit-log',
         'GET /api/v1/tokens',
         'POST /api/v1/tokens',
