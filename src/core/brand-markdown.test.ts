@@ -145,30 +145,34 @@ describe('brandMarkdown of palette colors beside the roles', () => {
 });
 
 describe('brandMarkdown of hostile text', () => {
-  const hostile = brandContext({
-    ...DEMO_BRAND,
-    name: 'Acme\n## Colors',
-    description: 'Roasters.\n# Not the name\nSecond line\n===',
-    voice: 'Warm.\n\n## Fonts\n- Comic Sans\n\n```\nunclosed fence',
-    colors: {
-      primary: '#6B3E26',
-      palette: [
-        { name: 'Oat | milk', hex: '#F2E8DC', role: 'secondary' },
-        { name: 'Foam\nline', hex: '#FFFFFF' },
-      ],
-    },
-    knowledge: [
-      {
-        kind: 'fact',
-        title: 'Founded\n## Assets',
-        content: 'In 2012.\n## Skills\nStill the fact.',
-        tags: [],
+  // A name is one line now (src/core/inputs.ts), but brands saved before may hold a line break: the
+  // renderer keeps one out of its heading all the same.
+  const hostile: BrandContext = {
+    ...brandContext({
+      ...DEMO_BRAND,
+      description: 'Roasters.\n# Not the name\nSecond line\n===',
+      voice: 'Warm.\n\n## Fonts\n- Comic Sans\n\n```\nunclosed fence',
+      colors: {
+        primary: '#6B3E26',
+        palette: [
+          { name: 'Oat | milk', hex: '#F2E8DC', role: 'secondary' },
+          { name: 'Foam\nline', hex: '#FFFFFF' },
+        ],
       },
-    ],
-    skills: [
-      { name: 'Subject\nlines', description: '**Bold** and _emphasis_.', instructions: 'Heading\n---' },
-    ],
-  });
+      knowledge: [
+        {
+          kind: 'fact',
+          title: 'Founded\n## Assets',
+          content: 'In 2012.\n## Skills\nStill the fact.',
+          tags: [],
+        },
+      ],
+      skills: [
+        { name: 'Subject\nlines', description: '**Bold** and _emphasis_.', instructions: 'Heading\n---' },
+      ],
+    }),
+    name: 'Acme\n## Colors',
+  };
   const text = markdown(hostile, { sections: ['description', 'voice', 'colors', 'knowledge', 'skills'] });
 
   it('keeps every heading the renderer wrote, and only those', () => {
