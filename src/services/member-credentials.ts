@@ -38,11 +38,10 @@ async function liveCredentialsOf(
     (await store.keys.list(kind, workspaceId)).filter(
       (key) => key.createdBy === userId && brandKeyStatus(lifecycleTimes(key), now) === 'active',
     );
-  const [brand, api, webhooks] = await Promise.all([
-    activeKeys('brand'),
-    activeKeys('api'),
-    store.webhooks.list(workspaceId),
-  ]);
+  // One after the other: inside a transaction, the queries share one connection.
+  const brand = await activeKeys('brand');
+  const api = await activeKeys('api');
+  const webhooks = await store.webhooks.list(workspaceId);
   return {
     brand,
     api,
