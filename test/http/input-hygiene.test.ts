@@ -238,7 +238,10 @@ describeEachBackend('input hygiene', (backend) => {
         expect(response.statusCode, what).toBe(400);
         const problem = problemOf(response);
         expect(problem.code, what).toBe('invalid_request');
-        expect(problem.errors?.map((issue) => issue.field), what).toEqual([c.field]);
+        expect(
+          problem.errors?.map((issue) => issue.field),
+          what,
+        ).toEqual([c.field]);
         expect(problem.errors?.[0]?.message, what).toMatch(said);
       }
       expect(await snapshotTables(f.database.config)).toEqual(before);
