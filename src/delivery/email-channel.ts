@@ -22,6 +22,18 @@ const MAILBOX_COMMAND = 'npx brand-context mailbox';
 /** A relay that keeps failing is logged once a minute for each reason, not once for each copy. */
 const RELAY_WARNING_INTERVAL_MS = 60_000;
 
+/**
+ * An attempt still waiting for the relay after this long waits aside, its worker slot free (README
+ * "SMTP"): the answer to a message's data may take a while, and webhooks should not wait for it.
+ */
+const EMAIL_PARK_AFTER_MS = 2_000;
+
+/**
+ * An attempt gives up waiting this long before its lease ends — a quarter of the lease when that is less —
+ * so that it is recorded while the lease holds, and no other node sends the copy meanwhile.
+ */
+const LEASE_MARGIN_MS = 5_000;
+
 export interface EmailChannelOptions {
   deps: Deps;
   secrets: SecretBox;
@@ -30,6 +42,11 @@ export interface EmailChannelOptions {
   logger: FastifyBaseLogger;
   /** The delays between attempts (`DELIVERY_RETRY_SCHEDULE`). */
   retrySchedule: readonly number[];
+}
+
+/** How long an attempt may take under a lease of `leaseMs`: all but its margin (LEASE_MARGIN_MS). */
+function leaseAttemptMs(leaseMs: number): number {
+  return leaseMs - Math.min(LEASE_MARGIN_MS, leaseMs / 4);
 }
 
 /** `ada@example.com` as logs show it: `a***@example.com`. */
@@ -51,9 +68,12 @@ function reasonOf(status: EmailStatus, response: string): string {
 export class EmailChannel implements DeliveryChannel {
   readonly name = 'email';
   readonly label = 'email';
+  readonly parkAfterMs = EMAIL_PARK_AFTER_MS;
   private readonly clock: Clock;
   /** When each reason for not sending was last logged. */
   private readonly warnedAt = new Map<string, number>();
+  /** Attempts claimed and not yet ended, parked ones included. */
+  private inFlight = 0;
 
   constructor(private readonly options: EmailChannelOptions) {
     this.clock = options.deps.clock;
@@ -61,14 +81,27 @@ export class EmailChannel implements DeliveryChannel {
 
   async claim(claim: QueueClaim): Promise<ClaimedJob[]> {
     const { emailQueue } = this.options.deps.store;
-    return (await emailQueue.claim(claim)).map((job) => ({
+    // No more than the relay's connections: a copy claimed beyond them would wait for one, its lease running.
+    const limit = Math.min(claim.limit, (this.options.smtp?.maxConnections ?? Infinity) - this.inFlight);
+    if (limit <= 0) return [];
+    // Real time: the lease's length on the worker's clock, counted from now.
+    const deadline = performance.now() + leaseAttemptMs(Date.parse(claim.leaseUntil) - Date.parse(claim.now));
+    const jobs = await emailQueue.claim({ ...claim, limit });
+    this.inFlight += jobs.length;
+    return jobs.map((job) => ({
       id: job.recipient.id,
-      send: (signal) => this.send(job, signal),
+      send: async (signal) => {
+        try {
+          return await this.send(job, signal, deadline);
+        } finally {
+          this.inFlight--;
+        }
+      },
       release: () => emailQueue.release(job.recipient.id, job.lease),
     }));
   }
 
-  private async send(job: ClaimedEmail, signal: AbortSignal): Promise<RecordAttempt> {
+  private async send(job: ClaimedEmail, signal: AbortSignal, deadline: number): Promise<RecordAttempt> {
     const { message, recipient } = job;
     const { deps, smtp } = this.options;
     // The address may have bounced (for another message) since this one was queued.
@@ -80,7 +113,7 @@ export class EmailChannel implements DeliveryChannel {
       return () => this.settle(job, 'suppressed', SUPPRESSED_DETAIL);
     }
     if (smtp === undefined) return () => this.capture(job);
-    const result = await this.attempt(job, smtp, signal);
+    const result = await this.attempt(job, smtp, signal, deadline);
     return async () => {
       const settled = await this.settle(job, result.status, result.response, 1);
       if (settled === 'deferred' || settled === 'failed') this.warnNotSent(job, settled, result.response);
@@ -88,7 +121,12 @@ export class EmailChannel implements DeliveryChannel {
     };
   }
 
-  private async attempt(job: ClaimedEmail, smtp: SmtpSender, signal: AbortSignal): Promise<SmtpResult> {
+  private async attempt(
+    job: ClaimedEmail,
+    smtp: SmtpSender,
+    signal: AbortSignal,
+    deadline: number,
+  ): Promise<SmtpResult> {
     let body: EmailBody;
     try {
       body = openEmailBody(this.options.secrets, job.message);
@@ -101,7 +139,7 @@ export class EmailChannel implements DeliveryChannel {
       }
       throw error;
     }
-    return smtp.send(job.message, body, job.recipient.email, signal);
+    return smtp.send(job.message, body, job.recipient.email, signal, deadline - performance.now());
   }
 
   /** Keeps the message here; account email is logged (without its body: it holds one-time links). */

@@ -3,18 +3,18 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { EventEnvelope, WebhookEventType } from '../../src/contract/webhooks.js';
 import { systemClock } from '../../src/core/clock.js';
 import { CAPTURED_DETAIL } from '../../src/delivery/email-channel.js';
-import { SmtpSender } from '../../src/delivery/smtp-sender.js';
+import { type SmtpResult, SmtpSender } from '../../src/delivery/smtp-sender.js';
 import { WebhookSender } from '../../src/delivery/webhook-sender.js';
 import { DeliveryWorker } from '../../src/delivery/worker.js';
 import { createLogger } from '../../src/logger.js';
 import { OPERATOR } from '../../src/services/audit.js';
 import type { Deps } from '../../src/services/deps.js';
-import { type EmailDraft, queueEmail } from '../../src/services/email-queue.js';
+import { type EmailBody, type EmailDraft, queueEmail } from '../../src/services/email-queue.js';
 import { SecretBox } from '../../src/services/secret-box.js';
 import { WebhookService } from '../../src/services/webhooks.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
 import { openStore } from '../../src/store/open-store.js';
-import type { EmailMessageWithRecipients, Store } from '../../src/store/store.js';
+import type { EmailMessageRecord, EmailMessageWithRecipients, Store } from '../../src/store/store.js';
 import { startTestApp } from '../support/app.js';
 import { describeEachBackend, type TestDatabase } from '../support/databases.js';
 import {
@@ -27,6 +27,29 @@ import {
 import { call } from '../support/http-fixture.js';
 import { SmtpRelay } from '../support/smtp-server.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
+
+/** A sender in a frozen process: its attempt never ends by itself, only when its worker stops. */
+class FrozenSender extends SmtpSender {
+  attempts = 0;
+
+  constructor(url: string) {
+    super(url, { maxConnections: 1 });
+  }
+
+  override send(
+    _message: EmailMessageRecord,
+    _body: EmailBody,
+    _recipient: string,
+    signal: AbortSignal,
+  ): Promise<SmtpResult> {
+    this.attempts++;
+    return new Promise((resolve) => {
+      signal.addEventListener('abort', () => {
+        resolve({ status: 'deferred', response: 'aborted' });
+      });
+    });
+  }
+}
 
 describeEachBackend('email delivery', (backend) => {
   let database: TestDatabase;
@@ -472,17 +495,13 @@ describeEachBackend('email delivery', (backend) => {
   });
 
   it('does not lose a message whose worker hangs mid-send: once its lease runs out another sends it', async () => {
-    relay.stall = true;
-    // One slot: the hung worker cannot claim the recipient again itself.
-    startWorker({
-      leaseMs: 300,
-      concurrency: 1,
-      smtp: new SmtpSender(relay.url, { maxConnections: 1, timeoutMs: 10_000 }),
-    });
+    // One slot: the hung worker cannot claim the recipient again itself. Its attempt outlives its lease,
+    // as in a process that froze: a live one ends its attempt before its lease does (see below).
+    const frozen = new FrozenSender(relay.url);
+    startWorker({ leaseMs: 300, concurrency: 1, smtp: frozen });
     const id = await queue();
-    await relay.until(() => relay.stalled === 1);
+    await expect.poll(() => frozen.attempts).toBe(1);
 
-    relay.stall = false;
     startWorker();
     await settledAs(id, 'sent');
     expect(relay.received).toHaveLength(1);
@@ -490,6 +509,58 @@ describeEachBackend('email delivery', (backend) => {
     await stopWorkers(0);
     expect((await eventsOf(id)).map((event) => event.type)).toEqual(['queued', 'sent']);
     expect((await stored(id)).recipients[0]).toMatchObject({ status: 'sent', attempts: 1 });
+  });
+
+  it('waits for the answer to the data longer than for the others: a relay that takes 3 s to answer (past the 2 s timeout) gets one copy, sent in one attempt', async () => {
+    relay.answerDelays.push(3_000);
+    startWorker();
+    const id = await queue();
+
+    const message = await settledAs(id, 'sent');
+    expect(relay.received).toHaveLength(1);
+    expect(message.recipients[0]).toMatchObject({ status: 'sent', attempts: 1 });
+    expect((await eventsOf(id)).map((event) => event.type)).toEqual(['queued', 'sent']);
+  });
+
+  it('gives up on an answer that has not come when the lease is nearly over, and sends the copy again with the same Message-ID, so the receiver can drop the duplicate', async () => {
+    relay.answerDelays.push(Number.POSITIVE_INFINITY);
+    // The attempt ends a quarter of the lease before it (at most 5 s before).
+    startWorker({ leaseMs: 2_000 });
+    const id = await queue();
+
+    const message = await settledAs(id, 'sent');
+    const [first, second, ...more] = relay.received;
+    expect(more).toEqual([]);
+    expect(first?.mail.messageId).toBe(`<${id}@acme.example>`);
+    expect(second?.mail.messageId).toBe(first?.mail.messageId);
+    expect(second?.mail.headers.get('x-brand-context-id')).toBe(id);
+    expect(message.recipients[0]).toMatchObject({ status: 'sent', attempts: 2 });
+    const events = await eventsOf(id);
+    expect(events.map((event) => event.type)).toEqual(['queued', 'deferred', 'sent']);
+    expect(events[1]?.detail).toMatch(
+      /^not sent: the relay did not answer within 1\.\d s \(the attempt's lease was running out\)$/,
+    );
+  });
+
+  it('lets a relay that never answers the data hold no slot: a webhook delivery goes out meanwhile', async () => {
+    const receiver = await WebhookReceiver.start();
+    try {
+      const webhooks = new WebhookService(deps, secrets, { allowPrivate: true });
+      const webhook = await webhooks.create(OPERATOR, workspaceId, {
+        url: receiver.url,
+        events: ['email.sent'],
+      });
+      relay.answerDelays.push(...Array<number>(4).fill(Number.POSITIVE_INFINITY));
+      startWorker({ concurrency: 2 });
+      for (let i = 0; i < 4; i++) await queue({ to: [`reader${String(i)}@example.com`] });
+      await relay.until(() => relay.received.length >= 2);
+
+      await webhooks.sendTest(OPERATOR, workspaceId, webhook.id);
+      await receiver.count(1, 5_000);
+    } finally {
+      await stopWorkers(0);
+      await receiver.close();
+    }
   });
 
   it('sends one message for the same Idempotency-Key sent twice at once over HTTP', async () => {

@@ -22,7 +22,7 @@ function answer(code: number, message: string): Error & { responseCode: number }
 /**
  * A relay on 127.0.0.1 (smtp-server, no TLS) that records every message it accepts. It answers 550 to the
  * addresses in `rejects`, 451 once to each address in `defersOnce`, and can hang instead of answering DATA
- * (`stall`). It can be down (closed) and come back on the same port. With `auth`, it takes only those
+ * (`stall`), or answer it late or never once it has the message (`answerDelays`). It can be down (closed) and come back on the same port. With `auth`, it takes only those
  * credentials (over plain text: a test on loopback).
  */
 export class SmtpRelay {
@@ -31,6 +31,12 @@ export class SmtpRelay {
   readonly defersOnce = new Set<string>();
   /** Hold DATA unanswered: the sender's attempt stays in flight until it gives up. */
   stall = false;
+  /**
+   * How long to hold the answer to each next message's data, in ms (Infinity: no answer ever), taken in
+   * order; the message is recorded as it arrives, as by a relay that has taken it but is slow to say so
+   * (a content filter). Messages past the list are answered at once.
+   */
+  readonly answerDelays: number[] = [];
   /** How many messages came in while stalled (and were neither answered nor recorded). */
   stalled = 0;
   private server: SMTPServer | undefined;
@@ -83,7 +89,8 @@ export class SmtpRelay {
       onData: (stream, session, callback) => {
         void this.take(stream, session).then(
           (held) => {
-            if (!held) callback();
+            if (held === 0) callback();
+            else if (Number.isFinite(held)) setTimeout(callback, held);
           },
           (error: unknown) => {
             callback(error as Error);
@@ -101,14 +108,17 @@ export class SmtpRelay {
     this.server = server;
   }
 
-  /** Records the message, or holds it unanswered while stalled: true when it is held. */
-  private async take(stream: SMTPServerDataStream, session: SMTPServerSession): Promise<boolean> {
+  /**
+   * Records the message, or holds it unanswered while stalled; returns how long to hold the answer, in ms
+   * (0: answer at once, Infinity: never).
+   */
+  private async take(stream: SMTPServerDataStream, session: SMTPServerSession): Promise<number> {
     const chunks: Buffer[] = [];
     for await (const chunk of stream) chunks.push(chunk as Buffer);
     if (this.stall) {
       this.stalled += 1;
       this.waiters.notify();
-      return true;
+      return Number.POSITIVE_INFINITY;
     }
     const raw = Buffer.concat(chunks).toString('utf8');
     const { mailFrom, rcptTo } = session.envelope;
@@ -119,7 +129,7 @@ export class SmtpRelay {
       mail: await simpleParser(raw),
     });
     this.waiters.notify();
-    return false;
+    return this.answerDelays.shift() ?? 0;
   }
 
   /** Resolves once `done` holds; fails after `timeoutMs`. */
