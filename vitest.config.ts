@@ -16,6 +16,12 @@ export default defineConfig({
     // 129 s of the suite's 590 s; without isolation 20 s (524 s in all). No test relies on a fresh module.
     isolate: false,
     // The second reporter names the reason of every skipped suite (PostgreSQL without TEST_DATABASE_URL, …).
-    reporters: ['default', './test/support/skip-reasons-reporter.ts'],
+    reporters: [
+      'default',
+      './test/support/skip-reasons-reporter.ts',
+      './test/support/openapi-conformance-reporter.ts',
+    ],
+    // Every response a test app gives is checked against its /openapi.json (docs/api-reference.md).
+    setupFiles: ['./test/support/openapi-conformance.setup.ts'],
   },
 });

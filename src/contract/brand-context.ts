@@ -151,27 +151,40 @@ export const brandDocumentSchema = z
  * The read operation's 200 body, also the management API's: the document's own pieces, with ids and
  * timestamps settled and the server-set fields added.
  */
-export const brandContextSchema = z
-  .object({
-    workspace_id: z.string(),
-    name: z.string(),
-    description: z.string(),
-    voice: z.string(),
-    colors: colorsSchema,
-    fonts: fontsSchema,
-    social: socialSchema,
-    knowledge: z.array(knowledgeEntrySchema.required()),
-    assets: z.array(assetSchema.required()),
-    skills: z.array(skillSchema.required()),
-    preferences: preferencesSchema,
-    updated_at: z.string(),
-    version: z.number().int(),
-  })
-  .meta({ id: 'BrandContext' });
+const brandContextObject = z.object({
+  workspace_id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  voice: z.string(),
+  colors: colorsSchema,
+  fonts: fontsSchema,
+  social: socialSchema,
+  knowledge: z.array(knowledgeEntrySchema.required()),
+  assets: z.array(assetSchema.required()),
+  skills: z.array(skillSchema.required()),
+  preferences: preferencesSchema,
+  updated_at: z.string(),
+  version: z.number().int(),
+});
+export const brandContextSchema = brandContextObject.meta({ id: 'BrandContext' });
+
+/**
+ * The read operation's JSON answer to a body naming `sections` (README "Formats and sections"): only those
+ * sections, between the fields that say which brand and which version it is, which are always there.
+ */
+export const brandContextSectionsSchema = brandContextObject
+  .partial()
+  .required({ workspace_id: true, updated_at: true, version: true })
+  .meta({
+    id: 'BrandContextSections',
+    description:
+      'Some sections of the brand context object: `workspace_id`, `updated_at` and `version` always, and each section the request names',
+  });
 
 export type BrandDocumentInput = z.input<typeof brandDocumentSchema>;
 export type BrandDocument = z.output<typeof brandDocumentSchema>;
 export type BrandContext = z.output<typeof brandContextSchema>;
+export type BrandContextSections = z.output<typeof brandContextSectionsSchema>;
 export type Colors = BrandContext['colors'];
 export type Font = NonNullable<BrandContext['fonts']['heading']>;
 export type KnowledgeEntry = BrandContext['knowledge'][number];

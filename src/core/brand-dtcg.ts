@@ -1,4 +1,5 @@
 import { COLOR_ROLES, FONT_SLOTS } from '../contract/brand-context.js';
+import type { BrandDesignTokens, ColorTokens, FontTokens } from '../contract/brand-views.js';
 import type { BrandContext, BrandSection } from './brand-context.js';
 
 /**
@@ -11,16 +12,6 @@ import type { BrandContext, BrandSection } from './brand-context.js';
  * Colors are `#RRGGBB` strings, the form of the DTCG drafts that these tools import: the object form of the
  * 2025.10 format (`{colorSpace, components, hex}`) comes out of Style Dictionary 4 as "[object Object]".
  */
-
-interface Token {
-  $value: string | number | string[];
-  $type?: string;
-  $description?: string;
-}
-/** A DTCG group: tokens and groups by name, beside its own `$type`, `$description` and `$extensions`. */
-interface Group {
-  [name: string]: Token | Group | string | Record<string, unknown>;
-}
 
 /**
  * Brand text as a DTCG string that tools read as nothing more: braces (an alias in DTCG, which Style
@@ -53,8 +44,8 @@ function uniqueNames(names: readonly string[], fallback: (index: number) => stri
   });
 }
 
-function colorGroup(colors: BrandContext['colors']): Group | null {
-  const group: Group = { $type: 'color' };
+function colorGroup(colors: BrandContext['colors']): ColorTokens | null {
+  const group: ColorTokens = { $type: 'color' };
   for (const role of COLOR_ROLES) {
     const hex = colors[role];
     if (hex !== null) group[role] = { $value: hex };
@@ -65,7 +56,7 @@ function colorGroup(colors: BrandContext['colors']): Group | null {
       (index) => `color-${String(index + 1)}`,
     );
     group.palette = Object.fromEntries(
-      colors.palette.map((entry, index): [string, Token] => [
+      colors.palette.map((entry, index) => [
         names[index] ?? String(index),
         {
           $value: entry.hex,
@@ -77,12 +68,12 @@ function colorGroup(colors: BrandContext['colors']): Group | null {
   return Object.keys(group).length > 1 ? group : null;
 }
 
-function fontGroup(fonts: BrandContext['fonts']): Group | null {
-  const group: Group = {};
+function fontGroup(fonts: BrandContext['fonts']): FontTokens | null {
+  const group: FontTokens = {};
   for (const slot of FONT_SLOTS) {
     const font = fonts[slot];
     if (font === null) continue;
-    const slotGroup: Group = {
+    const slotGroup: NonNullable<FontTokens[typeof slot]> = {
       family: { $type: 'fontFamily', $value: [font.family, ...font.fallback].map(literal) },
     };
     if (font.weights.length > 0)
@@ -99,8 +90,11 @@ function fontGroup(fonts: BrandContext['fonts']): Group | null {
  * The tokens of `sections` (colors and/or fonts). The root describes the brand, and its `$extensions` say
  * which workspace and version the tokens come from, so a build can tell when they are stale.
  */
-export function brandDesignTokens(context: BrandContext, sections: readonly BrandSection[]): Group {
-  const tokens: Group = {
+export function brandDesignTokens(
+  context: BrandContext,
+  sections: readonly BrandSection[],
+): BrandDesignTokens {
+  const tokens: BrandDesignTokens = {
     $description: literal(`Design tokens of ${context.name}`),
     $extensions: {
       'brand-context': {

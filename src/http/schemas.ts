@@ -66,7 +66,8 @@ export const MANAGEMENT_SECURITY: Record<string, string[]>[] = [{ bearer: [] }, 
  * input with a NUL character; a write made with the session cookie but no CSRF token; a workspace API key
  * outside the campaign routes, and a transactional email key anywhere; and on a workspace's routes (those
  * with a `permission`), the workspace and the caller's role in it. A write also fails, saving nothing, when
- * the database's disk is full.
+ * the database's disk is full, and on a body that is not JSON or too large: a write's body is read even
+ * where the route takes none.
  */
 export function managementProblems(access: 'read' | 'write', permission?: Permission): ProblemCode[] {
   const problems: ProblemCode[] = [
@@ -81,7 +82,14 @@ export function managementProblems(access: 'read' | 'write', permission?: Permis
     'email_key_not_allowed',
     'invalid_request',
   ];
-  if (access === 'write') problems.push('csrf_failed', 'storage_full');
+  if (access === 'write')
+    problems.push(
+      'csrf_failed',
+      'storage_full',
+      'invalid_json',
+      'payload_too_large',
+      'unsupported_media_type',
+    );
   if (permission === undefined || !API_KEY_PERMISSIONS.includes(permission))
     problems.push('api_key_not_allowed');
   if (permission !== undefined) problems.push('workspace_not_found', 'workspace_forbidden');

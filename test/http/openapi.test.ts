@@ -1,5 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { loadConfig, lintFromString } from '@redocly/openapi-core';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { describeEachBackend, sqliteBackend, type TestDatabase } from '../support/databases.js';
@@ -10,6 +12,7 @@ import { emailKeyWithSender, message, sendEmail } from '../support/fixtures/emai
 interface MediaType {
   schema: {
     $ref?: string;
+    anyOf?: unknown[];
     type?: string;
     properties?: Record<string, unknown>;
     required?: string[];
@@ -230,9 +233,14 @@ describe('GET /openapi.json', () => {
     ]);
     expect(responses?.['304']?.headers?.ETag?.description).toContain('If-None-Match');
     expect(Object.keys(ok?.content ?? {})).toEqual(READ_MEDIA_TYPES);
-    expect(ok?.content?.['application/json']?.schema.$ref).toBe('#/components/schemas/BrandContext');
+    expect(ok?.content?.['application/json']?.schema.anyOf).toEqual([
+      { $ref: '#/components/schemas/BrandContext' },
+      { $ref: '#/components/schemas/BrandContextSections' },
+    ]);
     expect(ok?.content?.['text/markdown']?.schema).toMatchObject({ type: 'string' });
-    expect(ok?.content?.['application/design-tokens+json']?.schema).toMatchObject({ type: 'object' });
+    expect(ok?.content?.['application/design-tokens+json']?.schema.$ref).toBe(
+      '#/components/schemas/BrandDesignTokens',
+    );
     expect(ok?.headers?.['Brand-Key-Expires']).toMatchObject({
       description: expect.stringContaining('RFC 3339') as string,
       schema: { type: 'string', format: 'date-time' },
@@ -308,6 +316,56 @@ describe('GET /openapi.json', () => {
         `${problem.severity} ${problem.ruleId}: ${problem.message} (${problem.location[0]?.pointer ?? ''})`,
     );
     expect(found).toEqual([]);
+  });
+});
+
+/** A JSON Schema 2020-12 validator of `document`'s schema at `pointer` (e.g. `/components/schemas/BrandContext`). */
+function schemaAt(document: OpenApiDocument, pointer: string): (value: unknown) => boolean {
+  const ajv = new Ajv2020({ strict: false });
+  addFormats.default(ajv);
+  ajv.addSchema(document, 'openapi.json');
+  const validate = ajv.getSchema(`openapi.json#${pointer}`);
+  if (!validate) throw new Error(`no schema at ${pointer}`);
+  return (value) => validate(value) === true;
+}
+
+describe('POST /functions/v1/brand-agent in GET /openapi.json: each answer as it is', () => {
+  const fixture = useFixture(sqliteBackend);
+  const READ_JSON = '/paths/~1functions~1v1~1brand-agent/post/responses/200/content/application~1json/schema';
+  const READ_DTCG =
+    '/paths/~1functions~1v1~1brand-agent/post/responses/200/content/application~1design-tokens+json/schema';
+  const read = (body: object) =>
+    call(fixture(), fixture().brandKey, 'POST', '/functions/v1/brand-agent', {
+      body: { action: 'context', workspace_id: fixture().workspaceId, ...body },
+    });
+
+  it('describes a read of some sections as those sections, with only workspace_id, updated_at and version required', async () => {
+    const document = await openApiDocument(fixture());
+    const sections = document.components.schemas.BrandContextSections as { required?: string[] };
+    expect(sections.required).toEqual(['workspace_id', 'updated_at', 'version']);
+    const answer: unknown = (await read({ sections: ['voice', 'colors'] })).json();
+    expect(Object.keys(answer as object)).toEqual([
+      'workspace_id',
+      'voice',
+      'colors',
+      'updated_at',
+      'version',
+    ]);
+    expect(schemaAt(document, READ_JSON)(answer)).toBe(true);
+    // The whole object's schema requires every section: described as it, the answer would be invalid.
+    expect(schemaAt(document, '/components/schemas/BrandContext')(answer)).toBe(false);
+    expect(schemaAt(document, READ_JSON)((await read({})).json())).toBe(true);
+  });
+
+  it('describes the dtcg answer as a design-token file, not as the brand object', async () => {
+    const document = await openApiDocument(fixture());
+    const tokens = await read({ format: 'dtcg' });
+    expect(tokens.headers['content-type']).toBe('application/design-tokens+json; charset=utf-8');
+    const isTokens = schemaAt(document, READ_DTCG);
+    expect(isTokens(tokens.json())).toBe(true);
+    expect(isTokens((await read({ format: 'dtcg', sections: ['fonts'] })).json())).toBe(true);
+    expect(isTokens((await read({})).json())).toBe(false);
+    expect(isTokens({ color: { primary: '#FF0000' } })).toBe(false);
   });
 });
 

@@ -64,7 +64,7 @@ export async function startTestApp(
     ...options,
   });
   // Every answer is checked against the app's /openapi.json (test/support/openapi-conformance.setup.ts).
-  recordResponses(app);
+  recordResponses(app, options);
   await app.ready();
   return {
     app,

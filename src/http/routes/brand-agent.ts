@@ -1,8 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { type BrandContext, brandContextSchema } from '../../contract/brand-context.js';
+import {
+  type BrandContext,
+  brandContextSchema,
+  brandContextSectionsSchema,
+} from '../../contract/brand-context.js';
 import {
   BRAND_FORMATS,
+  brandDesignTokensSchema,
   type BrandFormat,
   brandViewFields,
   checkBrandView,
@@ -174,7 +179,13 @@ export function brandAgentRoutes(app: ZodApp): void {
                 },
               },
               content: {
-                'application/json': { schema: brandContextSchema },
+                'application/json': {
+                  schema: z
+                    .union([brandContextSchema, brandContextSectionsSchema])
+                    .describe(
+                      'format json: the whole brand context object (BrandContext) or, when the body names `sections`, only those sections between `workspace_id` and `updated_at`, `version` (BrandContextSections)',
+                    ),
+                },
                 'text/markdown': {
                   schema: z
                     .string()
@@ -182,13 +193,7 @@ export function brandAgentRoutes(app: ZodApp): void {
                       'format markdown: the brand name as the title, then a `## Heading` per section, for a system prompt',
                     ),
                 },
-                'application/design-tokens+json': {
-                  schema: z
-                    .record(z.string(), z.unknown())
-                    .describe(
-                      'format dtcg: the colors (`color.<role>`, `color.palette.<name>`) and fonts (`font.<slot>.family`, `font.<slot>.weight.<n>`) as a Design Tokens Community Group file',
-                    ),
-                },
+                'application/design-tokens+json': { schema: brandDesignTokensSchema },
               },
             },
             304: bodyless(
