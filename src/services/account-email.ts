@@ -135,18 +135,22 @@ export interface AccountLinkLimits {
   resetPerEmail: AttemptLimit;
   /** Invite and password reset links one IP address may try per window. */
   linkPerIp: AttemptLimit;
+  /**
+   * Reset requests whose links may wait at once to be made (after their answers); past them, 503: a flood
+   * of requests queues no unbounded memory.
+   */
+  waitingResets: number;
 }
 
 export const DEFAULT_ACCOUNT_LINK_LIMITS: AccountLinkLimits = {
   resetPerIp: { attempts: 10, windowSeconds: 15 * 60 },
   resetPerEmail: { attempts: 3, windowSeconds: 60 * 60 },
   linkPerIp: { attempts: 20, windowSeconds: 15 * 60 },
+  waitingResets: 1000,
 };
 
 /** What a 503 for too many waiting reset requests asks clients to wait, in seconds. */
 const BUSY_RETRY_AFTER_SECONDS = 5;
-/** Reset requests whose work may wait at once; past them, 503: a flood of requests queues no unbounded memory. */
-const MAX_WAITING_RESETS = 1000;
 
 /**
  * How long after its answer a reset request's work may start. Not at once: on a busy machine, work that
@@ -201,7 +205,7 @@ export class AccountLinks {
   private readonly resetPerIp: AttemptWindows;
   private readonly resetPerEmail: AttemptWindows;
   private readonly linkPerIp: AttemptWindows;
-  private readonly resets = new AfterAnswerQueue(MAX_WAITING_RESETS);
+  private readonly resets: AfterAnswerQueue;
 
   constructor(
     private readonly deps: Deps<'users' | 'workspaces' | 'accountTokens' | 'email' | 'audit'> & {
@@ -215,6 +219,7 @@ export class AccountLinks {
     this.resetPerIp = new AttemptWindows(limits.resetPerIp, deps.clock);
     this.resetPerEmail = new AttemptWindows(limits.resetPerEmail, deps.clock);
     this.linkPerIp = new AttemptWindows(limits.linkPerIp, deps.clock);
+    this.resets = new AfterAnswerQueue(limits.waitingResets);
   }
 
   /** Sets the invited account's first password and signs it in, answering as POST /auth/v1/token does. */

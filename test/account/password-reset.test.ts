@@ -3,6 +3,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { IssuedSession } from '../../src/contract/session.js';
 import { DEFAULT_ACCOUNT_LINK_LIMITS } from '../../src/services/account-email.js';
+import { startTestApp } from '../support/app.js';
 import { describeEachBackend, snapshotTables, type TestDatabase } from '../support/databases.js';
 import {
   answerReset,
@@ -135,6 +136,40 @@ describeEachBackend('Password resets', (backend) => {
       expect(await emailsTo(f, email)).toHaveLength(resetPerEmail.attempts);
       expect(outcome(await requestReset(f, { email }))).toBe('429 rate_limited');
     }, 30_000);
+
+    // PostgreSQL: a link waits for the lock without holding up the process, as SQLite's busy wait does.
+    it.runIf(backend.name === 'postgres')(
+      'answers 503 with Retry-After, counting nothing, while more links wait to be made than the service keeps waiting',
+      async () => {
+        const f = fixture();
+        const node = await startTestApp(f.database, { accountLinkLimits: { waitingResets: 1 } });
+        const email = await account(f);
+        const { resetPerEmail } = DEFAULT_ACCOUNT_LINK_LIMITS;
+        try {
+          const unlock = await lockLinkTables(f.database);
+          try {
+            expect(outcome(await answerReset(node, { email }))).toBe('202');
+            const busy = await answerReset(node, { email });
+            expect(outcome(busy)).toBe('503 service_unavailable');
+            expect(busy.headers['retry-after']).toBe('5');
+            expect(problemOf(busy).detail).toBe(
+              'The database is unavailable: too many password reset requests are waiting for it.',
+            );
+          } finally {
+            await unlock();
+          }
+          await node.app.services.accountLinks.settled();
+          // The 202 counted, the 503 did not.
+          for (let i = 1; i < resetPerEmail.attempts; i++) {
+            expect(outcome(await requestReset(node, { email }))).toBe('202');
+          }
+          expect(outcome(await requestReset(node, { email }))).toBe('429 rate_limited');
+          expect(await emailsTo(f, email)).toHaveLength(resetPerEmail.attempts);
+        } finally {
+          await node.close();
+        }
+      },
+    );
 
     it('refuses what is no email address with 400 invalid_request, for any account alike', async () => {
       const f = fixture();
