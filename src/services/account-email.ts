@@ -239,9 +239,9 @@ export class AccountLinks {
 
   /**
    * Queues a reset link for the account of `email`, if there is one. The caller learns nothing either way:
-   * whether the address has an account is first asked after the answer (README "Account email"), so every
-   * accepted request does the same work before it, a throttled one too. That work asks the database for a
-   * trivial answer, so that a request it could not serve is answered 503 rather than 202.
+   * whether the address has an account is first asked after the answer (README "Account email"), so the
+   * work before the answer is the same for every address, throttled or not. That work asks the database for
+   * a trivial answer, so that a request it could not serve is answered 503 rather than 202.
    * A request that is not served — 503, or its link could not be made after the answer (logged to `log`) —
    * does not count toward the limit per email address.
    */
