@@ -34,10 +34,9 @@ const EXTERNAL = [
 ];
 
 /**
- * Some bundled CommonJS packages read files of their own directory through `__dirname` (@fastify/swagger-ui
- * serves Swagger UI's scripts from its static/ folder), which an ES module lacks: each module of node_modules
- * that names it gets the `__dirname` and `__filename` of its file there, resolved from the bundle when the
- * module runs, so the installation can move.
+ * Some bundled CommonJS packages read files of their own directory through `__dirname`, which an ES module
+ * lacks: each module of node_modules that names it gets the `__dirname` and `__filename` of its file there,
+ * resolved from the bundle when the module runs, so the installation can move.
  */
 const packageDirname: Plugin = {
   name: 'package-dirname',

@@ -3,8 +3,9 @@ import type {
   SwaggerTransform,
   SwaggerTransformObject,
 } from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { API_REFERENCE_CSS, renderApiReference } from './api-reference.js';
 import { SESSION_COOKIE } from './auth.js';
 import type { ZodApp } from './context.js';
 import { pageSecurityHeaders } from './page-headers.js';
@@ -102,29 +103,34 @@ export const OPENAPI_OPTIONS: FastifyDynamicSwaggerOptions = {
 };
 
 /**
- * Swagger UI runs only its own scripts and styles, served from this service (nothing from a CDN); its
- * stylesheet's icons are data: images; it fetches the document (and "Try it out" calls) from this service
- * only. No inline script or style, no form posts elsewhere, never framed.
+ * The reference is one static page and one stylesheet, both from this service: no script at all, nothing
+ * from elsewhere, no form, never framed.
  */
 const DOCS_CSP = [
   "default-src 'none'",
-  "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** The browsable API reference at /docs: Swagger UI over GET /openapi.json's document. */
-export async function docsRoutes(app: ZodApp): Promise<void> {
+/**
+ * The browsable API reference at /docs: GET /openapi.json's document as a static page (src/http/api-reference.ts),
+ * rendered once, when first asked.
+ */
+export function docsRoutes(app: ZodApp): void {
   app.addHook('onRequest', pageSecurityHeaders(DOCS_CSP));
-  await app.register(fastifySwaggerUi, {
-    routePrefix: DOCS_PATH,
-    staticCSP: false,
-    // No top bar: its "Explore" box would load any URL into the page.
-    uiConfig: { layout: 'BaseLayout', displayOperationId: true, deepLinking: true },
-    theme: { title: 'Brand Context API' },
-  });
+  let page: string | undefined;
+  const servePage = (_request: FastifyRequest, reply: FastifyReply) => {
+    page ??= renderApiReference(app.swagger(), {
+      documentUrl: '/openapi.json',
+      stylesheetUrl: `${DOCS_PATH}/reference.css`,
+    });
+    return reply.type('text/html; charset=utf-8').send(page);
+  };
+  app.get(DOCS_PATH, { schema: { hide: true } }, servePage);
+  app.get(`${DOCS_PATH}/`, { schema: { hide: true } }, servePage);
+  app.get(`${DOCS_PATH}/reference.css`, { schema: { hide: true } }, (_request, reply) =>
+    reply.type('text/css; charset=utf-8').send(API_REFERENCE_CSS),
+  );
 }

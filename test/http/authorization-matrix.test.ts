@@ -308,33 +308,10 @@ const ROUTES: RouteRow[] = [
   // Open here, as without METRICS_TOKEN; its token guard is test/http/metrics.test.ts's (no key or session counts).
   ...withHead({ method: 'GET', path: '/metrics', access: 'public', ok: 200, documented: false }),
   ...withHead({ method: 'GET', path: '/openapi.json', access: 'public', ok: 200, documented: false }),
-  // The API reference (src/http/openapi.ts): Swagger UI's page, its assets and its copy of the document.
+  // The API reference (src/http/openapi.ts): its page and its stylesheet.
   ...withHead({ method: 'GET', path: '/docs', access: 'public', ok: 200, documented: false }),
-  { method: 'HEAD', path: '/docs/', access: 'public', ok: 200, documented: false },
-  ...withHead({ method: 'GET', path: '/docs/json', access: 'public', ok: 200, documented: false }),
-  ...withHead({ method: 'GET', path: '/docs/yaml', access: 'public', ok: 200, documented: false }),
-  ...withHead({
-    method: 'GET',
-    path: '/docs/static/index.html',
-    access: 'public',
-    ok: 302,
-    documented: false,
-  }),
-  ...withHead({
-    method: 'GET',
-    path: '/docs/static/swagger-initializer.js',
-    access: 'public',
-    ok: 200,
-    documented: false,
-  }),
-  ...withHead({
-    method: 'GET',
-    path: '/docs/static/*',
-    access: 'public',
-    ok: 200,
-    documented: false,
-    build: () => ({ params: { '*': 'swagger-ui.css' } }),
-  }),
+  ...withHead({ method: 'GET', path: '/docs/', access: 'public', ok: 200, documented: false }),
+  ...withHead({ method: 'GET', path: '/docs/reference.css', access: 'public', ok: 200, documented: false }),
   {
     method: 'POST',
     path: '/functions/v1/brand-agent',
