@@ -241,19 +241,41 @@ describeEachBackend('Verifying keys by their signature', (backend) => {
     }
   });
 
-  it('confirms keys that have rows without recording anything', async () => {
+  it('confirms keys that have rows without recording anything, in one query, and does not ask about them again', async () => {
     const { created, workspaceId } = await newKey();
+    const sibling = await createBrandKey({ store, clock, keySigners: signers }, OPERATOR, {
+      workspaceId,
+      name: 'sibling',
+    });
+    const asked: number[] = [];
+    const keys: Store['keys'] = Object.create(store.keys) as Store['keys'];
+    keys.existingHashes = (kind, hashes) => {
+      asked.push(hashes.length);
+      return store.keys.existingHashes(kind, hashes);
+    };
     const log = keptLog();
-    const checking = new SignedKeys(withFeed(store, feed), clock, signers, log);
+    const checking = new SignedKeys(
+      Object.create(withFeed(store, feed), { keys: { value: keys } }) as Store,
+      clock,
+      signers,
+      log,
+    );
+    const verifyBoth = async () => {
+      for (const { key } of [created, sibling])
+        expect(await checking.verify('brand', key, hashKey(key), workspaceId, NOW)).toBeDefined();
+    };
     try {
-      expect(
-        await checking.verify('brand', created.key, hashKey(created.key), workspaceId, NOW),
-      ).toBeDefined();
+      await verifyBoth();
+      await vi.waitFor(() => {
+        expect(asked).toEqual([2]);
+      });
+      await verifyBoth();
       await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(asked).toEqual([2]);
       expect(checking.stats.unrecorded).toBe(0);
       expect(log.warnings).toEqual([]);
       expect(log.errors).toEqual([]);
-      expect(await listBrandKeys({ store, clock }, workspaceId)).toHaveLength(1);
+      expect(await listBrandKeys({ store, clock }, workspaceId)).toHaveLength(2);
     } finally {
       await checking.close();
     }

@@ -33,6 +33,11 @@ const CONFIRM_RETRY_MS = 5000;
 const CONFIRM_BATCH = 1000;
 /** Keys found without a row that this node refuses on its own while, or if, recording them fails. */
 const MAX_UNRECORDED = 10_000;
+/**
+ * Keys confirmed to have a row, by id, so that a key verified again (the key cache evicted it) is not asked
+ * about again: five times the key cache, about 5 MB. Rows are never deleted, so a confirmation stays true.
+ */
+const MAX_CONFIRMED = 50_000;
 
 /** What verifying by signature counted, for /metrics. */
 export interface SignatureStats {
@@ -81,6 +86,8 @@ export class SignedKeys {
   private unconfirmed = new Map<string, Unconfirmed>();
   private confirmTimer: NodeJS.Timeout | undefined;
   private confirming: Promise<void> | undefined;
+  /** Ids of keys known to have a row. */
+  private readonly confirmed = new LRUCache<string, true>({ max: MAX_CONFIRMED });
   /** Keys found without a row: refused here at once, whether or not recording them succeeded. */
   private readonly unrecorded = new LRUCache<string, true>({ max: MAX_UNRECORDED });
   private closed = false;
@@ -126,14 +133,15 @@ export class SignedKeys {
     const settle = (revoked: ReadonlySet<string> | undefined): SignedKeyFacts | undefined => {
       if (revoked === undefined || revoked.has(keyHash)) return undefined;
       this.stats.verified++;
-      this.confirmLater({
-        kind,
-        id: facts.id,
-        workspaceId,
-        keyHash,
-        ...KEY_FORMATS[kind].hint(token),
-        expiresAt: facts.expiresAt,
-      });
+      if (!this.confirmed.has(facts.id))
+        this.confirmLater({
+          kind,
+          id: facts.id,
+          workspaceId,
+          keyHash,
+          ...KEY_FORMATS[kind].hint(token),
+          expiresAt: facts.expiresAt,
+        });
       return facts;
     };
     const revoked = this.revoked.get(workspaceId, () => this.revokedIn(workspaceId));
@@ -184,7 +192,10 @@ export class SignedKeys {
               ofKind.map((key) => key.keyHash),
             ),
           );
-          for (const key of ofKind) if (!recorded.has(key.keyHash)) retry.push(...(await this.refuse(key)));
+          for (const key of ofKind) {
+            if (recorded.has(key.keyHash)) this.confirmed.set(key.id, true);
+            else retry.push(...(await this.refuse(key)));
+          }
         } catch (error) {
           if (this.closed) return;
           this.log.error({ err: error }, 'could not confirm that keys verified by signature have rows');
