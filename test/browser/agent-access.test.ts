@@ -6,6 +6,7 @@ import { expect, it } from 'vitest';
 import { OPERATOR } from '../../src/services/audit.js';
 import { createBrandKey } from '../../src/services/keys.js';
 import {
+  CONSOLE_VIEWPORTS,
   cellOf,
   DAY_MS,
   describeInBrowser,
@@ -380,11 +381,7 @@ describeInBrowser('Agent Access in the console (Settings → Agent Access)', () 
     await expectNoPageProblems(session, 'Agent Access (copied)');
   });
 
-  for (const viewport of [
-    { width: 390, height: 844 },
-    { width: 1280, height: 800 },
-    { width: 1366, height: 768 },
-  ])
+  for (const viewport of CONSOLE_VIEWPORTS)
     it(`fits the snippets, the MCP block too, into ${String(viewport.width)} px`, async () => {
       const f = fixture();
       const session = await f.open(f.owner);

@@ -36,6 +36,12 @@ export const SCREENSHOT_DIR = join(REPO_ROOT, 'test-artifacts', 'screenshots');
 /** How long any single wait on the page may take: generous for a 2-core machine, but bounded. */
 export const WAIT_MS = 10_000;
 export const DAY_MS = 24 * 60 * 60 * 1000;
+/** The widths every console page is checked at: a phone and two common laptops. */
+export const CONSOLE_VIEWPORTS = [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+  { width: 1366, height: 768 },
+] as const;
 
 const chromiumSkipReason = existsSync(CHROMIUM_PATH)
   ? undefined

@@ -7,6 +7,7 @@ import { createApiKey, createBrandKey } from '../../src/services/keys.js';
 import { addMember } from '../../src/services/members.js';
 import { findOrCreateUser } from '../../src/services/workspaces.js';
 import {
+  CONSOLE_VIEWPORTS,
   DAY_MS,
   describeInBrowser,
   type DomElement,
@@ -18,13 +19,6 @@ import {
   WAIT_MS,
 } from './browser-harness.js';
 import { emailKeyWithSender } from '../support/fixtures/email.js';
-
-/** A phone, and the two laptop widths where the key tables used to scroll sideways. */
-const WIDTHS = [
-  { width: 390, height: 844 },
-  { width: 1280, height: 800 },
-  { width: 1366, height: 768 },
-] as const;
 
 /** The little of the DOM the page-side check below touches (the project compiles without lib.dom). */
 interface Box {
@@ -404,7 +398,7 @@ describeInBrowser('The console at 390, 1280 and 1366 px: no sideways scrolling, 
     const f = fixture();
     const session = await f.open(f.owner);
     const { page } = session;
-    await page.setViewportSize(WIDTHS[0]);
+    await page.setViewportSize(CONSOLE_VIEWPORTS[0]);
     const whole = (value: string): Clipping => ({ value, inWindow: true, wholeValue: true });
 
     await page.goto(`/w/${f.workspaceId}/members`);
@@ -451,7 +445,7 @@ describeInBrowser('The console at 390, 1280 and 1366 px: no sideways scrolling, 
     await expectNoPageProblems(session, 'Add a member, new keys and tokens at 390 px');
   });
 
-  for (const viewport of WIDTHS) {
+  for (const viewport of CONSOLE_VIEWPORTS) {
     it(`fits every signed-in page into ${String(viewport.width)} px, with each row's buttons in view`, async () => {
       const f = fixture();
       const session = await f.open(f.owner);

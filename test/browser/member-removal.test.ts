@@ -5,6 +5,7 @@ import { createApiKey, createBrandKey } from '../../src/services/keys.js';
 import { addMember } from '../../src/services/members.js';
 import { findOrCreateUser } from '../../src/services/workspaces.js';
 import {
+  CONSOLE_VIEWPORTS,
   cellOf,
   describeInBrowser,
   expectHeading,
@@ -14,13 +15,6 @@ import {
   useBrowserFixture,
   WAIT_MS,
 } from './browser-harness.js';
-
-/** A phone and the two laptop widths of test/browser/layout.test.ts. */
-const WIDTHS = [
-  { width: 390, height: 844 },
-  { width: 1280, height: 800 },
-  { width: 1366, height: 768 },
-] as const;
 
 const CHECKBOX = 'Also revoke their keys and disable their webhooks';
 const LONG_URL =
@@ -118,7 +112,7 @@ describeInBrowser('Removing a member who created keys and webhooks (Members, Age
     const session = await f.open(f.owner);
     const { page } = session;
     const leaver = leavers.keeping;
-    for (const viewport of WIDTHS) {
+    for (const viewport of CONSOLE_VIEWPORTS) {
       await page.setViewportSize(viewport);
       const dialog = await openRemoval(page, leaver);
       for (const text of [
@@ -151,7 +145,7 @@ describeInBrowser('Removing a member who created keys and webhooks (Members, Age
     await page.getByText(`${leaver.email} removed`, { exact: true }).waitFor({ timeout: WAIT_MS });
     expect((await f.readBrand(leaver.brandKey)).status).toBe(200);
 
-    for (const viewport of WIDTHS) {
+    for (const viewport of CONSOLE_VIEWPORTS) {
       await page.setViewportSize(viewport);
       await page.goto(`/w/${f.workspaceId}/settings/agent-access`);
       await expectHeading(page, 'Agent Access');

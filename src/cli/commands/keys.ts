@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
+import type { CredentialCreator } from '../../contract/credential-creator.js';
 import type { CreatedKey, KeyView } from '../../contract/keys.js';
 import { OPERATOR } from '../../services/audit.js';
+import { withCreators } from '../../services/creators.js';
 import type { KeyKind } from '../../core/key-kinds.js';
 import { KEY_SERVICES, MAX_KEY_DAYS } from '../../services/keys.js';
 import { withDeps } from '../deps.js';
@@ -77,12 +79,15 @@ export function keysCommand(kind: KeyKind) {
       .requiredOption('--workspace <id>', 'workspace id')
       .option('--json', 'machine-readable output')
       .action(async (options: { workspace: string; json?: boolean }) => {
-        const list = await withDeps((deps) => service.list(deps, options.workspace));
+        // Each with its creator, as the API lists them, marked when they are no longer a member.
+        const list = await withDeps(async (deps) =>
+          withCreators(deps, options.workspace, await service.list(deps, options.workspace)),
+        );
         createOutput(options.json === true).result(list, () =>
           list.length === 0
             ? `Workspace ${options.workspace} has no ${kind.label}s.`
             : table(
-                ['ID', 'NAME', 'KEY', 'STATUS', 'CREATED', 'EXPIRES', 'LAST USED'],
+                ['ID', 'NAME', 'KEY', 'STATUS', 'CREATED', 'EXPIRES', 'LAST USED', 'CREATED BY'],
                 list.map((k) => [
                   k.id,
                   k.name,
@@ -91,6 +96,7 @@ export function keysCommand(kind: KeyKind) {
                   k.created_at,
                   k.expires_at ?? 'never',
                   k.last_used_at ?? 'never',
+                  creatorLabel(k.creator),
                 ]),
               ),
         );
@@ -157,4 +163,11 @@ export function keysCommand(kind: KeyKind) {
         },
       );
   };
+}
+
+/** Who made a listed key: the operator (no account), an email, marked once they have left the workspace. */
+function creatorLabel(creator: CredentialCreator | null): string {
+  if (creator === null) return 'operator';
+  const who = creator.email ?? creator.user_id;
+  return creator.former_member ? `${who} (former member)` : who;
 }
