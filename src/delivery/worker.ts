@@ -50,9 +50,9 @@ export const PARKED_PER_SLOT = 16;
 /**
  * The delivery queue's worker inside `serve` (README "Webhooks", delivery): it claims due jobs of each
  * channel (webhook deliveries, email recipients) with a lease, sends each once, and records every attempt.
- * Several nodes may run one each on a shared database. Stopping lets attempts in flight finish (they are
- * bounded by their 10 s timeouts), or, if the caller gives up waiting, aborts them and releases their jobs
- * to another node at once.
+ * Several nodes may run one each on a shared database. Stopping lets attempts in flight finish (a webhook's
+ * within its 10 s timeout, an email copy before its lease ends), or, if the caller gives up waiting, aborts
+ * them and releases their jobs to another node at once.
  */
 export class DeliveryWorker {
   /** The attempts running, by their abort: not by job, as a job whose lease ran out may be claimed again. */
