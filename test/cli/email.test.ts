@@ -85,7 +85,7 @@ describeEachBackend('brand-context email commands', (backend) => {
       expect(listing.stdout).toMatch(
         new RegExp(`${created.id} +receipts +\\S+ +active +\\S+ +${created.expires_at}`),
       );
-      expect(listing.stdout).toMatch(/ +active +\S+ +never +never$/m);
+      expect(listing.stdout).toMatch(/ +active +\S+ +never +never +operator$/m);
       expect(listing.stdout).not.toContain(created.key);
     });
 
