@@ -8,7 +8,7 @@ import { nameSchema, parseInput } from '../core/inputs.js';
 import { KEY_KINDS, type KeyKindId, mapKeyKinds } from '../core/key-kinds.js';
 import { brandKeyStatus, lifecycleTimes } from '../core/key-lifecycle.js';
 import { hashKey, KEY_FORMATS } from '../core/secret-keys.js';
-import type { KeyRecord } from '../store/store.js';
+import type { KeyRecord, Repositories, Revocation } from '../store/store.js';
 import { type Actor, recordAudit, SYSTEM } from './audit.js';
 import type { Deps } from './deps.js';
 import { type EventRepositories, publishEvent } from './events.js';
@@ -148,28 +148,48 @@ async function revokeKey(
   keyId: string,
 ): Promise<KeyView> {
   await requireWorkspace(deps, workspaceId);
-  const { auditTarget } = KEY_KINDS[kindId];
   const now = isoAt(deps.clock);
-  const revocation = await deps.store.transaction(async (tx) => {
-    const revoked = await tx.keys.revoke(kindId, workspaceId, keyId, now);
-    if (revoked?.revokedNow) {
-      await recordAudit(tx, actor, now, {
-        workspaceId,
-        action: `${auditTarget}.revoked`,
-        targetType: auditTarget,
-        targetId: keyId,
-        details: { name: revoked.record.name, prefix: revoked.record.prefix },
-      });
-      await publishEvent(tx, now, {
-        workspaceId,
-        type: keyEventType(KEY_KINDS[kindId], 'revoked'),
-        data: { key: toKeyView(revoked.record, Date.parse(now)) },
-      });
-    }
-    return revoked;
-  });
+  const revocation = await deps.store.transaction((tx) =>
+    revokeKeyIn(tx, kindId, actor, now, workspaceId, keyId),
+  );
   if (!revocation) throw keyNotFound(kindId, workspaceId, keyId);
   return toKeyView(revocation.record, deps.clock.now());
+}
+
+/**
+ * Inside the transaction `tx`, revokes a key at `at`: audited as `actor`'s (with `reason` when given) and
+ * announced as its `…revoked` event, unless it was revoked already. Undefined when there is no such key.
+ */
+export async function revokeKeyIn(
+  tx: Pick<Repositories, 'keys' | 'audit' | EventRepositories>,
+  kindId: KeyKindId,
+  actor: Actor,
+  at: string,
+  workspaceId: string,
+  keyId: string,
+  reason?: string,
+): Promise<Revocation<KeyRecord> | undefined> {
+  const kind = KEY_KINDS[kindId];
+  const revoked = await tx.keys.revoke(kindId, workspaceId, keyId, at);
+  if (revoked?.revokedNow) {
+    await recordAudit(tx, actor, at, {
+      workspaceId,
+      action: `${kind.auditTarget}.revoked`,
+      targetType: kind.auditTarget,
+      targetId: keyId,
+      details: {
+        name: revoked.record.name,
+        prefix: revoked.record.prefix,
+        ...(reason !== undefined && { reason }),
+      },
+    });
+    await publishEvent(tx, at, {
+      workspaceId,
+      type: keyEventType(kind, 'revoked'),
+      data: { key: toKeyView(revoked.record, Date.parse(at)) },
+    });
+  }
+  return revoked;
 }
 
 /** How the key list names a key found working by its signature with no row (README "Brand read keys"). */

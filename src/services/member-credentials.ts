@@ -1,11 +1,9 @@
 import type { MemberCredentials } from '../contract/members.js';
-import { keyEventType } from '../contract/webhooks.js';
-import { KEY_KINDS } from '../core/key-kinds.js';
 import { brandKeyStatus, lifecycleTimes } from '../core/key-lifecycle.js';
 import type { KeyRecord, Repositories, WebhookRecord } from '../store/store.js';
 import { type Actor, recordAudit } from './audit.js';
-import { type EventRepositories, publishEvent } from './events.js';
-import { toKeyView } from './keys.js';
+import type { EventRepositories } from './events.js';
+import { revokeKeyIn, toKeyView } from './keys.js';
 import { toWebhookView } from './webhooks.js';
 
 /*
@@ -101,23 +99,9 @@ export async function revokeMemberCredentials(
     });
   }
   for (const kindId of MEMBER_KEY_KINDS) {
-    const kind = KEY_KINDS[kindId];
     for (const key of live[kindId]) {
-      const revoked = await tx.keys.revoke(kindId, workspaceId, key.id, at);
-      if (!revoked?.revokedNow) continue;
-      done[kindId].push(revoked.record);
-      await recordAudit(tx, actor, at, {
-        workspaceId,
-        action: `${kind.auditTarget}.revoked`,
-        targetType: kind.auditTarget,
-        targetId: key.id,
-        details: { name: key.name, prefix: key.prefix, reason: CREATOR_REMOVED },
-      });
-      await publishEvent(tx, at, {
-        workspaceId,
-        type: keyEventType(kind, 'revoked'),
-        data: { key: toKeyView(revoked.record, now) },
-      });
+      const revoked = await revokeKeyIn(tx, kindId, actor, at, workspaceId, key.id, CREATOR_REMOVED);
+      if (revoked?.revokedNow) done[kindId].push(revoked.record);
     }
   }
   return toCredentialsView(done, now);
