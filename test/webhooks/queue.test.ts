@@ -67,6 +67,30 @@ describeEachBackend('the delivery queue', (backend) => {
     );
   }
 
+  /**
+   * Another node. SQLite's nodes are processes (a second pool in this one would wait on the first's lock
+   * forever, as better-sqlite3 blocks the thread): there, claims in one process queue on its connection instead.
+   */
+  function peer(): Store {
+    return backend.name === 'postgres' ? otherNode : store;
+  }
+
+  /** One round of four claims at once, alternating this node and the other; every delivery they leased. */
+  async function claimAtOnce(round: number, now: number, perEndpoint?: number) {
+    const claims = await Promise.all(
+      [store, peer(), store, peer()].map((node, index) =>
+        node.deliveries.claim({
+          lease: `node-${String(round)}-${String(index)}`,
+          now: iso(now),
+          leaseUntil: iso(now + 60_000),
+          limit: 15,
+          perEndpoint,
+        }),
+      ),
+    );
+    return claims.flat();
+  }
+
   async function drain(): Promise<void> {
     const now = Date.now();
     for (;;) {
@@ -98,23 +122,10 @@ describeEachBackend('the delivery queue', (backend) => {
     await drain();
     await publish(40);
     const now = Date.now();
-    // SQLite's nodes are processes (a second pool in this one would wait on the first's lock forever, as
-    // better-sqlite3 blocks the thread): claims in one process queue on its connection instead.
-    const node = backend.name === 'postgres' ? otherNode : store;
     const ids: string[] = [];
     // Claims at once may find the endpoint taken by another (it is skipped, not waited for): claim until none is left.
     for (let round = 0; round < 20 && ids.length < 40; round += 1) {
-      const claims = await Promise.all(
-        [store, node, store, node].map((node, index) =>
-          node.deliveries.claim({
-            lease: `node-${String(round)}-${String(index)}`,
-            now: iso(now),
-            leaseUntil: iso(now + 60_000),
-            limit: 15,
-          }),
-        ),
-      );
-      ids.push(...claims.flat().map((delivery) => delivery.id));
+      ids.push(...(await claimAtOnce(round, now)).map((delivery) => delivery.id));
     }
     expect(ids).toHaveLength(40);
     expect(new Set(ids).size).toBe(40);
@@ -128,7 +139,7 @@ describeEachBackend('the delivery queue', (backend) => {
     const now = Date.now();
     const claim = (node: Store, lease: string, limit: number) =>
       node.deliveries.claim({ lease, now: iso(now), leaseUntil: iso(now + 60_000), limit, perEndpoint: 1 });
-    const node = backend.name === 'postgres' ? otherNode : store;
+    const node = peer();
     // Two noisy events (20 deliveries), a minute older than the quiet one; another node holds three of them.
     await publishTo(noisy.workspaceId, now - 60_000);
     await publishTo(noisy.workspaceId, now - 60_000);
@@ -150,7 +161,7 @@ describeEachBackend('the delivery queue', (backend) => {
     const { workspaceId: single } = await workspaceWithEndpoints('Single', 1);
     const now = Date.now();
     for (let index = 0; index < 6; index += 1) await publishTo(single, now - 60_000 + index);
-    const node = backend.name === 'postgres' ? otherNode : store;
+    const node = peer();
     const claim = (node: Store, lease: string, perEndpoint: number) =>
       node.deliveries.claim({ lease, now: iso(now), leaseUntil: iso(now + 60_000), limit: 10, perEndpoint });
 
@@ -180,21 +191,9 @@ describeEachBackend('the delivery queue', (backend) => {
     const many = await workspaceWithEndpoints('Many', 20);
     const now = Date.now();
     for (let index = 0; index < 3; index += 1) await publishTo(many.workspaceId, now - 1000 + index);
-    const node = backend.name === 'postgres' ? otherNode : store;
     const endpoints: string[] = [];
     for (let round = 0; round < 5; round += 1) {
-      const claims = await Promise.all(
-        [store, node, store, node].map((node, index) =>
-          node.deliveries.claim({
-            lease: `node-${String(round)}-${String(index)}`,
-            now: iso(now),
-            leaseUntil: iso(now + 60_000),
-            limit: 15,
-            perEndpoint: 1,
-          }),
-        ),
-      );
-      endpoints.push(...claims.flat().map((delivery) => delivery.webhookId));
+      endpoints.push(...(await claimAtOnce(round, now, 1)).map((delivery) => delivery.webhookId));
     }
     expect(endpoints).toHaveLength(20);
     expect(new Set(endpoints).size).toBe(20);
