@@ -8,9 +8,13 @@ interface ConfirmDialogProps<T> {
   title: string;
   /** What confirming does, and what it cannot undo. */
   explanation: ReactNode;
+  /** More to read or choose before confirming, below the explanation. */
+  children?: ReactNode;
   confirmLabel: string;
   /** A red confirm button, for what cannot be undone. */
   danger?: boolean;
+  /** Keeps confirm disabled, e.g. while what the dialog shows is still loading. */
+  busy?: boolean;
   /** The request confirming sends; while it fails the dialog stays open and shows why. */
   action: () => Promise<T>;
   onDone: (result: T) => void;
@@ -21,8 +25,10 @@ interface ConfirmDialogProps<T> {
 export function ConfirmDialog<T>({
   title,
   explanation,
+  children,
   confirmLabel,
   danger = false,
+  busy = false,
   action,
   onDone,
   onCancel,
@@ -33,6 +39,7 @@ export function ConfirmDialog<T>({
       <div className="stack">
         <ProblemAlert error={confirm.error} />
         <p>{explanation}</p>
+        {children}
         <div className="dialog-actions">
           <button type="button" className="button" onClick={onCancel}>
             Cancel
@@ -40,7 +47,7 @@ export function ConfirmDialog<T>({
           <button
             type="button"
             className={danger ? 'button button-danger' : 'button button-primary'}
-            disabled={confirm.pending}
+            disabled={confirm.pending || busy}
             onClick={() => {
               confirm.run(action, onDone);
             }}

@@ -3,8 +3,7 @@ import { api, workspacePath } from '../api';
 import { plural } from '../format';
 import type { Member, MemberCredentials } from '../../../src/contract/members';
 import { useResource } from '../useResource';
-import { useSubmit } from '../useSubmit';
-import { Dialog } from './Dialog';
+import { ConfirmDialog } from './ConfirmDialog';
 import { ProblemAlert } from './ProblemAlert';
 
 interface RemoveMemberDialogProps {
@@ -31,60 +30,47 @@ export function RemoveMemberDialog({ workspaceId, member, onCancel, onDone }: Re
   const memberPath = workspacePath(workspaceId, `/members/${encodeURIComponent(member.user_id)}`);
   const made = useResource<MemberCredentials>(`${memberPath}/credentials`);
   const [revoke, setRevoke] = useState(false);
-  const confirm = useSubmit();
   const count =
     made.data && made.data.brand_keys.length + made.data.api_keys.length + made.data.webhooks.length;
 
   return (
-    <Dialog title={`Remove ${member.email}?`} onClose={onCancel}>
-      <div className="stack">
-        <ProblemAlert error={confirm.error} />
-        <p>They lose access to this workspace at once.</p>
-        {/* Without the list, the box is still offered: the service revokes whatever they made. */}
-        <ProblemAlert error={made.error} />
-        {made.data === undefined ? (
-          made.loading && <p className="muted">Checking what they created…</p>
-        ) : count === 0 ? (
-          <p>They created no keys or webhook endpoints that still work.</p>
-        ) : (
-          <CreatedList made={made.data} />
-        )}
-        {count !== 0 && (
-          <label className="choice">
-            <input
-              type="checkbox"
-              checked={revoke}
-              disabled={made.loading}
-              onChange={(change) => {
-                setRevoke(change.target.checked);
-              }}
-            />
-            Also revoke their keys and disable their webhooks
-          </label>
-        )}
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onCancel}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="button button-danger"
-            disabled={confirm.pending || made.loading}
-            onClick={() => {
-              confirm.run(
-                () =>
-                  api.delete<MemberCredentials | undefined>(
-                    revoke && count !== 0 ? `${memberPath}?revoke_credentials=true` : memberPath,
-                  ),
-                onDone,
-              );
+    <ConfirmDialog
+      title={`Remove ${member.email}?`}
+      explanation="They lose access to this workspace at once."
+      confirmLabel="Remove member"
+      danger
+      busy={made.loading}
+      action={() =>
+        api.delete<MemberCredentials | undefined>(
+          revoke && count !== 0 ? `${memberPath}?revoke_credentials=true` : memberPath,
+        )
+      }
+      onDone={onDone}
+      onCancel={onCancel}
+    >
+      {/* Without the list, the box is still offered: the service revokes whatever they made. */}
+      <ProblemAlert error={made.error} />
+      {made.data === undefined ? (
+        made.loading && <p className="muted">Checking what they created…</p>
+      ) : count === 0 ? (
+        <p>They created no keys or webhook endpoints that still work.</p>
+      ) : (
+        <CreatedList made={made.data} />
+      )}
+      {count !== 0 && (
+        <label className="choice">
+          <input
+            type="checkbox"
+            checked={revoke}
+            disabled={made.loading}
+            onChange={(change) => {
+              setRevoke(change.target.checked);
             }}
-          >
-            Remove member
-          </button>
-        </div>
-      </div>
-    </Dialog>
+          />
+          Also revoke their keys and disable their webhooks
+        </label>
+      )}
+    </ConfirmDialog>
   );
 }
 
