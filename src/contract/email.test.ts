@@ -94,7 +94,7 @@ describe('messageStatus', () => {
 });
 
 describe('RESERVED_HEADER', () => {
-  it('is spelled as the mail carries it, and as the README and docs/contracts.md name it', async () => {
+  it('is spelled as the mail carries it, and as docs/email.md and docs/contracts.md name it', async () => {
     // The mailer writes header names in its own case (…-ID, not …-Id): what a receiver sees is its spelling.
     const raw = await new Promise<string>((resolve, reject) => {
       new MailComposer({ from: 'a@example.com', text: 'x', headers: { [RESERVED_HEADER]: 'em_1' } })
@@ -105,7 +105,7 @@ describe('RESERVED_HEADER', () => {
         });
     });
     expect(raw.split('\r\n')).toContain(`${RESERVED_HEADER}: em_1`);
-    for (const doc of ['README.md', 'docs/contracts.md']) {
+    for (const doc of ['docs/email.md', 'docs/contracts.md']) {
       const named = readFileSync(new URL(`../../${doc}`, import.meta.url), 'utf8').match(
         /X-Brand-Context-I[Dd]/g,
       );

@@ -96,11 +96,11 @@ describe('The API reference at /docs', () => {
   });
 });
 
-/** The part of the README under `heading`, up to the next heading of the same level or higher. */
+/** The part of a docs page under `heading`, up to the next heading of the same level or higher. */
 function sectionOf(markdown: string, heading: string): string {
   const level = heading.indexOf(' ');
   const start = markdown.indexOf(`\n${heading}\n`);
-  if (start < 0) throw new Error(`the README has no "${heading}"`);
+  if (start < 0) throw new Error(`the page has no "${heading}"`);
   const rest = markdown.slice(start + heading.length + 2);
   const end = rest.search(new RegExp(`^#{1,${String(level)}} `, 'm'));
   return end < 0 ? rest : rest.slice(0, end);
@@ -185,16 +185,17 @@ async function publishEmailEvents(testApp: TestApp, workspaceId: string): Promis
   await attemptDue(capturing, clock);
 }
 
-describe('README "Webhooks"', () => {
+describe('docs/webhooks.md', () => {
   let database: TestDatabase;
   let testApp: TestApp;
-  let readme: string;
+  let webhooksPage: string;
+  let configurationPage: string;
   /** One event of each type, as the service queued it for an endpoint that subscribes to every event. */
   const sent = new Map<string, EventEnvelope>();
 
   /** The events table: each row's types and its sample `data`. */
   function eventRows(): { types: string[]; sample: unknown }[] {
-    return sectionOf(sectionOf(readme, '## Webhooks'), '### Events')
+    return sectionOf(webhooksPage, '## Events')
       .split('\n')
       .filter((line) => line.startsWith('| `'))
       .map((row) => {
@@ -206,7 +207,8 @@ describe('README "Webhooks"', () => {
   }
 
   beforeAll(async () => {
-    readme = await readFile(`${REPO_ROOT}README.md`, 'utf8');
+    webhooksPage = await readFile(`${REPO_ROOT}docs/webhooks.md`, 'utf8');
+    configurationPage = await readFile(`${REPO_ROOT}docs/configuration.md`, 'utf8');
     database = await sqliteBackend.create();
     testApp = await startTestApp(database);
     const { deps, clock } = testApp;
@@ -279,14 +281,14 @@ describe('README "Webhooks"', () => {
   });
 
   it('shows the envelope every event is sent in', () => {
-    const example = /### Events\n[\s\S]*?```json\n([\s\S]*?)```/.exec(sectionOf(readme, '## Webhooks'))?.[1];
+    const example = /\n## Events\n[\s\S]*?```json\n([\s\S]*?)```/.exec(webhooksPage)?.[1];
     const envelope = JSON.parse(example ?? '') as EventEnvelope;
     expect(shapeDifferences(envelope, sent.get(envelope.type), 'envelope')).toEqual([]);
     expect(envelope.id).toMatch(/^evt_/);
   });
 
   it('names every delivery setting in the configuration table, with the default retry schedule', () => {
-    const configuration = sectionOf(readme, '## Configuration');
+    const configuration = configurationPage;
     for (const variable of [
       'DELIVERY_WORKERS',
       'DELIVERY_RETRY_SCHEDULE',
@@ -297,6 +299,6 @@ describe('README "Webhooks"', () => {
       expect(configuration).toMatch(new RegExp(`^\\| \`${variable}\` \\|`, 'm'));
     }
     expect(configuration).toContain(`| \`DELIVERY_RETRY_SCHEDULE\` | \`${DEFAULT_RETRY_SCHEDULE}\` |`);
-    expect(sectionOf(readme, '## Webhooks')).toContain(`\`${DEFAULT_RETRY_SCHEDULE}\``);
+    expect(webhooksPage).toContain(`\`${DEFAULT_RETRY_SCHEDULE}\``);
   });
 });
