@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import ms from 'ms';
 import { parseAddress } from './contract/email.js';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './core/delivery-schedule.js';
+import { SIGNING_SECRET_BYTES } from './core/key-signature.js';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './http/transport.js';
 import type { AuthConfig } from './services/tokens.js';
 
@@ -417,15 +418,25 @@ export function parseOperationsSettings(env: NodeJS.ProcessEnv): OperationsConfi
 }
 
 /**
+ * A key-signing secret as BRAND_CONTEXT_KEY_SIGNING_SECRET and the key file write it, 32 bytes in base64
+ * (padding optional); undefined when `text` is not exactly that.
+ */
+export function decodeSigningSecret(text: string): Buffer | undefined {
+  const secret = Buffer.from(text, 'base64');
+  // Buffer.from skips what is not base64: read back, the text must be the same bytes.
+  const same = secret.toString('base64').replace(/=+$/, '') === text.replace(/=+$/, '');
+  return secret.length === SIGNING_SECRET_BYTES && same ? secret : undefined;
+}
+
+/**
  * BRAND_CONTEXT_KEY_SIGNING_SECRET, 32 bytes in base64 (README "Brand read keys"): kept out of the database, so a
  * copy of the database cannot make keys.
  */
 export function parseKeySigningSecret(env: NodeJS.ProcessEnv): Buffer | undefined {
   const text = env.BRAND_CONTEXT_KEY_SIGNING_SECRET?.trim() || undefined;
   if (text === undefined) return undefined;
-  const secret = Buffer.from(text, 'base64');
-  // Buffer.from skips what is not base64: read back, the text must be the same bytes.
-  if (secret.length !== 32 || secret.toString('base64').replace(/=+$/, '') !== text.replace(/=+$/, '')) {
+  const secret = decodeSigningSecret(text);
+  if (secret === undefined) {
     // Not echoed: it is a secret, even when mistyped.
     throw new ConfigError(
       'BRAND_CONTEXT_KEY_SIGNING_SECRET must be 32 bytes in base64 (openssl rand -base64 32), the same on every node',

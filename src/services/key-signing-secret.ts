@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { copyFile, link, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { type Config, ConfigError } from '../config.js';
+import { type Config, ConfigError, decodeSigningSecret } from '../config.js';
 import { SIGNING_SECRET_BYTES } from '../core/key-signature.js';
 
 /** The key file's name, in the directory of the SQLite database. */
@@ -96,8 +96,8 @@ async function readKeyFile(path: string): Promise<Buffer | undefined> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  const secret = Buffer.from(text.trim(), 'base64');
-  if (secret.length !== SIGNING_SECRET_BYTES || secret.toString('base64') !== text.trim()) {
+  const secret = decodeSigningSecret(text.trim());
+  if (secret === undefined) {
     throw new ConfigError(
       `the key file ${path} does not hold 32 bytes in base64: restore it, or delete it to make a new one (keys signed with the old one are then looked up instead)`,
     );
