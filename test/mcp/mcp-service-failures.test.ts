@@ -1,7 +1,7 @@
 import { createServer as createHttpServer } from 'node:http';
-import { createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HangingEndpoint } from '../support/webhook-receiver.js';
 import { callTool, connectMcp, type McpSession } from './mcp-harness.js';
 
 /** A JWT-shaped token: the service is never reached, so nobody checks its signature. */
@@ -65,16 +65,13 @@ describe('brand-context mcp: the service is down', () => {
 
 describe('brand-context mcp: the service does not answer', () => {
   let mcp: McpSession;
-  let silent: Server;
-  const sockets = new Set<Socket>();
+  let silent: HangingEndpoint;
 
   beforeAll(async () => {
     // Accepts connections and never answers, like a hung service.
-    silent = createServer((socket) => sockets.add(socket));
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const { port } = silent.address() as AddressInfo;
+    silent = await HangingEndpoint.start();
     mcp = await connectMcp({
-      BRAND_CONTEXT_URL: `http://127.0.0.1:${String(port)}`,
+      BRAND_CONTEXT_URL: `http://127.0.0.1:${String(silent.port)}`,
       BRAND_CONTEXT_ACCESS_TOKEN: TOKEN,
       BRAND_CONTEXT_WORKSPACE_ID: 'ws_any',
       BRAND_CONTEXT_TIMEOUT_MS: '300',
@@ -82,12 +79,7 @@ describe('brand-context mcp: the service does not answer', () => {
   });
   afterAll(async () => {
     await mcp.close();
-    for (const socket of sockets) socket.destroy();
-    await new Promise<void>((resolve) =>
-      silent.close(() => {
-        resolve();
-      }),
-    );
+    await silent.close();
   });
 
   it('returns a timeout tool error after BRAND_CONTEXT_TIMEOUT_MS instead of hanging', async () => {
