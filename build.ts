@@ -4,7 +4,7 @@
  * there covers src, tests and the console), so `npm start` and `npm test` do not wait 12 s for a second check.
  *
  * Why a bundle: Node.js 20 has no compile cache, and `serve` loaded 556 ES modules (Kysely alone about 260)
- * and 466 CommonJS files before its first answer, most of its cold start (README "Scale, measured").
+ * and 466 CommonJS files before its first answer, most of its cold start (docs/performance.md "Scale, measured").
  * What a command imports lazily (`await import()`) stays a chunk of its own, loaded only when needed.
  */
 import { readFile, rm } from 'node:fs/promises';

@@ -111,7 +111,7 @@ const REPLAYED_HEADERS = [
   'x-request-id',
   'brand-key-expires',
 ] as const;
-/** ...and these where the service sends them: the read limit's (README "Errors"), so both send as many bytes. */
+/** ...and these where the service sends them: the read limit's (docs/reading-brand-context.md "Errors"), so both send as many bytes. */
 const REPLAYED_IF_SENT = ['ratelimit-policy', 'ratelimit'] as const;
 /** The formats measured, each against a baseline serving its bytes. */
 const FORMATS = ['json', 'markdown'] as const satisfies readonly BrandFormat[];

@@ -26,7 +26,7 @@ export const READY_TIMEOUT_MS = 20_000;
  */
 export const SAMPLE_INTERVAL_MS = 50;
 const STOP_TIMEOUT_MS = 12_000;
-/** The service's delivery worker, on as in production (README "Webhooks"). */
+/** The service's delivery worker, on as in production (docs/webhooks.md "Webhooks"). */
 export const DELIVERY_WORKERS = 4;
 
 const execFileAsync = promisify(execFile);

@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/password-reset-timing.ts` (after `npm run build`): whether `POST /auth/v1/password-reset`
- * tells by its timing whether an account has the address (README "Account email"), as an attacker would
+ * tells by its timing whether an account has the address (docs/account-email.md "Account email"), as an attacker would
  * measure it. On each backend (an SQLite file; PostgreSQL too with BENCH_DATABASE_URL or TEST_DATABASE_URL),
  * the service runs as `serve` runs it, with BENCH_RESET_REQUESTS accounts made beforehand; that many
  * addresses of those accounts ("known") and as many addresses of no account ("unknown") are then asked for,
@@ -54,7 +54,7 @@ import {
 } from './harness.js';
 
 const RESET_PATH = '/auth/v1/password-reset';
-/** The service's defaults (README "Account email"): the measurement crosses both limits. */
+/** The service's defaults (docs/account-email.md "Account email"): the measurement crosses both limits. */
 const PER_EMAIL_ATTEMPTS = 3;
 const PER_IP_ATTEMPTS = 10;
 /** Discarded requests of each kind before the first measured ones, while V8 optimizes the route. */

@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (after bench/brand-agent.ts): the service at scale, as README "Operations" reports it.
+ * `npm run bench` (after bench/brand-agent.ts): the service at scale, as docs/performance.md "Scale, measured" reports it.
  *
  * 1. Many keys, each backend (SQLite file; PostgreSQL with BENCH_DATABASE_URL): the demo workspace (`seed`)
  *    and then BENCH_SCALE_KEYS real brand read keys, inserted straight into `brand_keys` in batches, each a
@@ -238,7 +238,7 @@ function openSink(databaseUrl: string): Promise<KeySink> {
 
 /**
  * Every service the bench spawns (they inherit this process's environment, bench/harness.ts `childEnv`) signs
- * keys with one BRAND_CONTEXT_KEY_SIGNING_SECRET, as nodes of one deployment do (README "Brand read keys"): on
+ * keys with one BRAND_CONTEXT_KEY_SIGNING_SECRET, as nodes of one deployment do (docs/keys.md "Brand read keys"): on
  * PostgreSQL there is no key file, and without it every key the cache misses would be looked up.
  */
 process.env.BRAND_CONTEXT_KEY_SIGNING_SECRET ||= randomBytes(32).toString('base64');

@@ -94,7 +94,7 @@ describe('parseDatabaseUrl', () => {
   });
 });
 
-/** The delivery settings of an environment that sets none (README "Configuration"). */
+/** The delivery settings of an environment that sets none (docs/configuration.md "Configuration"). */
 const DEFAULT_DELIVERY = {
   workers: 4,
   retrySchedule: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],

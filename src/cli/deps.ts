@@ -29,7 +29,7 @@ export async function withDeps<T>(
   }
   const store = await openStore(database);
   try {
-    // The secret `serve` signs keys with, so that it verifies the keys made here (README "Brand read keys").
+    // The secret `serve` signs keys with, so that it verifies the keys made here (docs/keys.md "Brand read keys").
     const { secret } = await loadKeySigningSecret(config);
     return await work({ store, clock: systemClock, keySigners: keySigners(secret) });
   } finally {

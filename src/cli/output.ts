@@ -59,7 +59,7 @@ export function table(headers: string[], rows: string[][]): string {
   return [line(headers), ...rows.map(line)].join('\n');
 }
 
-/** The command that gives `email`'s account a password (README "PostgreSQL"), indented as a step to run. */
+/** The command that gives `email`'s account a password (docs/postgresql.md "PostgreSQL"), indented as a step to run. */
 export function setPasswordCommand(email: string): string {
   return `  printf %s "$PASSWORD" | npx brand-context users set-password --email ${email}`;
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { singleLine } from '../core/inputs.js';
 
 /**
- * The brand context object (README "The brand context object"): what the read operation returns, and — minus
+ * The brand context object (docs/reading-brand-context.md "The brand context object"): what the read operation returns, and — minus
  * the server-set fields — the document that `brand import` and the management API accept. Every field is
  * always present in the output; empty values are "", [], {} or null, never missing. The console checks what
  * is typed with the same rules (web/src/brand/model.ts), so they are exported one by one.
@@ -169,7 +169,7 @@ const brandContextObject = z.object({
 export const brandContextSchema = brandContextObject.meta({ id: 'BrandContext' });
 
 /**
- * The read operation's JSON answer to a body naming `sections` (README "Formats and sections"): only those
+ * The read operation's JSON answer to a body naming `sections` (docs/reading-brand-context.md "Formats and sections"): only those
  * sections, between the fields that say which brand and which version it is, which are always there.
  */
 export const brandContextSectionsSchema = brandContextObject

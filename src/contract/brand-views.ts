@@ -5,7 +5,7 @@ import { type ColorRole, FONT_SLOTS, FONT_WEIGHTS, HEX_COLOR, KNOWLEDGE_KINDS } 
 type FontSlot = (typeof FONT_SLOTS)[number];
 
 /**
- * The read operation's options for AI clients (README "Formats and sections"): which rendering, which
+ * The read operation's options for AI clients (docs/reading-brand-context.md "Formats and sections"): which rendering, which
  * sections, and which knowledge entries. Absent, the operation answers the whole brand as JSON, exactly as
  * before they existed.
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { nameSchema, singleLine } from '../core/inputs.js';
 
 /**
- * Campaign drafts (README "Campaign drafts"): what an author may write, and how much, and how a campaign is
+ * Campaign drafts (docs/campaigns.md "Campaign drafts"): what an author may write, and how much, and how a campaign is
  * shown. Limits are generous for real email (inbox clients clip far earlier) yet keep one campaign well under
  * a few megabytes. The content fields are defined once, here: the API's bodies and answers, the services,
  * the MCP tools and the console derive their lists of fields from `CAMPAIGN_CONTENT_FIELDS`.

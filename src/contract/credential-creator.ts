@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * Who created a brand read key, workspace API key or webhook endpoint, as listings show it. Credentials
  * belong to the workspace, not to the person: they keep working when their creator leaves, so listings say
- * when that person is no longer a member (README "Management API", removing a member).
+ * when that person is no longer a member (docs/management-api.md "Management API", removing a member).
  */
 export const credentialCreatorSchema = z
   .object({

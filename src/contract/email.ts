@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { singleLine, singleLineIssue } from '../core/inputs.js';
 
 /**
- * Transactional email (README "Transactional email"): what `POST /email/v1/messages` takes, what the
+ * Transactional email (docs/email.md "Transactional email"): what `POST /email/v1/messages` takes, what the
  * message log shows, and the statuses a message and each of its recipients go through. Browser-safe: the
  * console's Email page builds its filters and badges from these.
  */
@@ -28,7 +28,7 @@ export const EMAIL_LIMITS = {
 export const EMAIL_REQUEST_LIMIT = 5 * 1024 * 1024;
 
 /**
- * Where a recipient's message is (README "Transactional email", statuses):
+ * Where a recipient's message is (docs/email.md "Transactional email", statuses):
  * - `queued`: accepted, not yet attempted;
  * - `deferred`: the relay answered 4xx or could not be reached; it is tried again;
  * - `sent`: the relay answered 250;
@@ -60,7 +60,7 @@ export function messageStatus(recipients: readonly EmailStatus[]): EmailStatus {
   return 'captured';
 }
 
-/** The `email.*` webhook events: one per status a recipient reaches (README "Webhooks", events). */
+/** The `email.*` webhook events: one per status a recipient reaches (docs/webhooks.md "Webhooks", events). */
 export const EMAIL_EVENT_TYPES = EMAIL_STATUSES.map((status) => `email.${status}` as const);
 export type EmailEventType = (typeof EMAIL_EVENT_TYPES)[number];
 

@@ -5,7 +5,7 @@ import { EMAIL_STATUSES } from './email.js';
 import { KEY_VIEW_SCHEMAS } from './keys.js';
 import { webhookSchema } from './webhooks.js';
 
-/** The pending invite of a member whose account has no password yet (README "Account email"). */
+/** The pending invite of a member whose account has no password yet (docs/account-email.md "Account email"). */
 export const memberInviteSchema = z
   .object({
     sent_at: z.string(),
@@ -49,7 +49,7 @@ export const addedMemberSchema = memberSchema
 export type AddedMember = z.output<typeof addedMemberSchema>;
 
 /**
- * What a member created that still works (README "Management API", removing a member): their active brand read
+ * What a member created that still works (docs/management-api.md "Management API", removing a member): their active brand read
  * keys and workspace API keys and their enabled webhook endpoints. Before a removal, what `revoke_credentials`
  * would revoke and disable; after one made with it, what it did.
  */

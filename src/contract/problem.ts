@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PROBLEMS, type ProblemCode } from '../core/errors.js';
 
-/** Every code a problem can carry (README "Errors"); src/core/errors.ts defines each one. */
+/** Every code a problem can carry (docs/reading-brand-context.md "Errors"); src/core/errors.ts defines each one. */
 export const PROBLEM_CODES = Object.keys(PROBLEMS) as [ProblemCode, ...ProblemCode[]];
 
 /** The body of every error answer: RFC 9457 problem details, plus the service's code and advice. */

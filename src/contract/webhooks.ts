@@ -5,7 +5,7 @@ import { singleLine } from '../core/inputs.js';
 import { KEY_KIND_LIST, type KEY_KINDS, type KeyKind, type KeyKindId } from '../core/key-kinds.js';
 
 /**
- * Webhooks (README "Webhooks"): the endpoints a workspace registers, the events they receive, and the log of
+ * Webhooks (docs/webhooks.md "Webhooks"): the endpoints a workspace registers, the events they receive, and the log of
  * deliveries. Browser-safe: the console builds its event picker and delivery log from these.
  */
 

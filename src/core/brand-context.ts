@@ -2,7 +2,7 @@ import { type BrandContext, type BrandDocument, brandDocumentSchema } from '../c
 import { parseInput } from './inputs.js';
 
 /**
- * The rules of the brand context object (README "The brand context object") beyond its shape, which
+ * The rules of the brand context object (docs/reading-brand-context.md "The brand context object") beyond its shape, which
  * src/contract/brand-context.ts defines: parsing a document, settling its ids, serializing the result.
  */
 export type {

@@ -3,7 +3,7 @@ import type { BrandDesignTokens, ColorTokens, FontTokens } from '../contract/bra
 import type { BrandContext, BrandSection } from './brand-context.js';
 
 /**
- * The brand's colors and fonts as a Design Tokens Community Group file (README "Formats and sections"), for
+ * The brand's colors and fonts as a Design Tokens Community Group file (docs/reading-brand-context.md "Formats and sections"), for
  * Style Dictionary, Tokens Studio and other design tools:
  *
  * - `color.<role>` for each role with a value, `color.palette.<name>` for the palette (names made token-safe);

@@ -3,7 +3,7 @@ import type { Font } from '../contract/brand-context.js';
 import type { Asset, BrandContext, BrandSection, KnowledgeEntry } from './brand-context.js';
 
 /**
- * The brand as Markdown for a system prompt (README "Formats and sections"): what a model needs to write
+ * The brand as Markdown for a system prompt (docs/reading-brand-context.md "Formats and sections"): what a model needs to write
  * and design on brand, in as few tokens as it reads well — headings per section, colors as one short table,
  * a font per line, knowledge as terse bullets grouped by kind (guidelines first: they are the rules), and
  * no ids, timestamps or byte counts, which a prompt never uses.

@@ -7,7 +7,7 @@ import { brandView, renderBrandView, WHOLE_BRAND_JSON } from './brand-views.js';
 
 /**
  * What the demo brand costs a model's context window, in o200k_base tokens (the encoding of current OpenAI
- * models, gpt-tokenizer's default): README "Formats and sections" promises a compact Markdown for prompts.
+ * models, gpt-tokenizer's default): docs/reading-brand-context.md "Formats and sections" promises a compact Markdown for prompts.
  */
 const demo = demoBrandContext();
 

@@ -10,7 +10,7 @@ import { brandDesignTokens } from './brand-dtcg.js';
 import { brandMarkdown } from './brand-markdown.js';
 
 /**
- * A view of a brand: one rendering of some of its sections (README "Formats and sections"). Views are
+ * A view of a brand: one rendering of some of its sections (docs/reading-brand-context.md "Formats and sections"). Views are
  * settled from the read operation's options so that requests asking the same thing in other words (another
  * order, a repeated section, a tag in capitals) share one `key`, hence one rendering in the cache and one
  * ETag.

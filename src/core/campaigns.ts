@@ -1,5 +1,5 @@
 /**
- * How campaign versions meet HTTP's conditional requests (README "Campaign drafts", src/core/entity-tags.ts);
+ * How campaign versions meet HTTP's conditional requests (docs/campaigns.md "Campaign drafts", src/core/entity-tags.ts);
  * what a campaign holds is the contract's (src/contract/campaigns.ts).
  */
 import { versionEtag } from './entity-tags.js';

@@ -1,7 +1,7 @@
 import ms from 'ms';
 
 /**
- * When deliveries are retried (README "Webhooks", retries): the delays after the first attempt, one per retry.
+ * When deliveries are retried (docs/webhooks.md "Webhooks", retries): the delays after the first attempt, one per retry.
  * The default is Standard Webhooks' schedule; after the last retry a delivery has failed.
  */
 export const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
@@ -37,7 +37,7 @@ export function nextAttemptAt(
   return delay === undefined ? undefined : now + delay;
 }
 
-/** The longest an endpoint backs off after failed attempts (README "Fair delivery"). */
+/** The longest an endpoint backs off after failed attempts (docs/webhooks.md "Fair delivery"). */
 export const MAX_ENDPOINT_BACKOFF_MS = 5 * 60 * 1000;
 
 /**

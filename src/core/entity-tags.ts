@@ -1,6 +1,6 @@
 /**
  * How versioned resources (the brand, campaign drafts) meet HTTP's conditional writes: the ETag of a
- * version, and whether an If-Match header lets a change to it go ahead (README "Brand" and "Campaign drafts").
+ * version, and whether an If-Match header lets a change to it go ahead (docs/management-api.md "Brand" and docs/campaigns.md "Campaign drafts").
  *
  * Browser-safe (no Node imports): the console sends the same ETags.
  */

@@ -1,6 +1,6 @@
 /**
  * Which endpoints a worker's claim takes webhook deliveries from, so that no workspace and no endpoint holds
- * more than its share of the delivery workers (README "Fair delivery"). A pure function of what the
+ * more than its share of the delivery workers (docs/webhooks.md "Fair delivery"). A pure function of what the
  * queue holds: the store reads it, this decides, the store leases.
  */
 

@@ -1,6 +1,6 @@
 import { KEY_KINDS } from './key-kinds.js';
 
-/** A brand read key expires 90 days after creation (README "Brand read keys"). */
+/** A brand read key expires 90 days after creation (docs/keys.md "Brand read keys"). */
 export const BRAND_KEY_LIFETIME_MS = KEY_KINDS.brand.lifetimeDays * 24 * 60 * 60 * 1000;
 
 /** Where a key (or personal access token) is in its life, in the order it lives it. */

@@ -5,7 +5,7 @@ import { KEY_FORMATS, type KeyFormat } from './secret-keys.js';
 
 /**
  * A signed key keeps its format's shape (the prefix, 30 base62 characters, the checksum), and the 30
- * characters say who made it (README "Brand read keys"):
+ * characters say who made it (docs/keys.md "Brand read keys"):
  *
  *   10 random characters (the nonce) | 8: its expiry, ms since 1970 | 12: its tag
  *
@@ -40,7 +40,7 @@ export const SIGNING_SECRET_BYTES = 32;
 export type KeySigners = Readonly<Partial<Record<KeyKindId, KeySigner>>>;
 
 /**
- * The signers of the signed kinds under `secret` (README "Brand read keys": where the secret lives); none
+ * The signers of the signed kinds under `secret` (docs/keys.md "Brand read keys": where the secret lives); none
  * without one, so that every new key is unsigned and every presented key is looked up.
  */
 export function keySigners(secret: Buffer | undefined): KeySigners {

@@ -1,7 +1,7 @@
 import type { KnowledgeEntry } from './brand-context.js';
 
 /**
- * Ranks a brand's knowledge entries by a free-text query, for the MCP tool search_brand_knowledge (README
+ * Ranks a brand's knowledge entries by a free-text query, for the MCP tool search_brand_knowledge (docs/mcp.md
  * "MCP"). Words are compared without case or accents ("cafe" finds "Café"), and a query word matches the
  * beginning of a word ("roast" finds "roasted"). Common English words ("how", "do", "the") are ignored unless
  * the query has nothing else, so a question ranks by what it asks about. An entry matching more of the

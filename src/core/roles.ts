@@ -1,7 +1,7 @@
 import { KEY_KINDS } from './key-kinds.js';
 
 /**
- * Workspace roles and what each may do (README "Management API"), as data: the one table every route consults.
+ * Workspace roles and what each may do (docs/management-api.md "Management API"), as data: the one table every route consults.
  * Brand read keys have no role at all: they can only call the read operation. Workspace API keys hold
  * the campaign permissions of their one workspace, and nothing else.
  */

@@ -58,9 +58,9 @@ function defineKeyFormat(prefix: string): KeyFormat {
 
 /** The format of every kind of key (src/core/key-kinds.ts), from its prefix. */
 export const KEY_FORMATS: Record<KeyKindId, KeyFormat> = mapKeyKinds((kind) => defineKeyFormat(kind.prefix));
-/** Brand read keys: read one workspace's brand context, nothing else (README "Brand read keys"). */
+/** Brand read keys: read one workspace's brand context, nothing else (docs/keys.md "Brand read keys"). */
 export const BRAND_KEY = KEY_FORMATS.brand;
-/** Workspace API keys: the campaign API of one workspace, nothing else (README "Workspace API keys"). */
+/** Workspace API keys: the campaign API of one workspace, nothing else (docs/campaigns.md "Workspace API keys"). */
 export const WORKSPACE_API_KEY = KEY_FORMATS.api;
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
@@ -75,7 +75,7 @@ export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 const WEBHOOK_SECRET_NAME = WEBHOOK_SECRET_PREFIX.slice(0, -1);
 
 /**
- * The one-time tokens of account links (README "Account email"): `bci_` (invite) or `bcr_` (password reset)
+ * The one-time tokens of account links (docs/account-email.md "Account email"): `bci_` (invite) or `bcr_` (password reset)
  * and 32 random bytes in base64url.
  */
 export const ACCOUNT_LINK_PREFIXES = { invite: 'bci_', password_reset: 'bcr_' } as const;

@@ -1,7 +1,7 @@
 import ipaddr from 'ipaddr.js';
 
 /**
- * Where webhooks may be sent (README "Webhooks", address rules): an `https://` URL whose host is public. A URL
+ * Where webhooks may be sent (docs/webhooks.md "Webhooks", address rules): an `https://` URL whose host is public. A URL
  * is judged twice: at creation, by what it says (its scheme, and its host when that is an address or a
  * name that is local by definition), and at every delivery, by the addresses its name resolves to then
  * (DNS can change in between: rebinding).
@@ -33,7 +33,7 @@ function parseAddress(text: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
 }
 
 /**
- * Only ordinary unicast addresses are public (README "Webhooks", address rules). ipaddr.js names the IPv4
+ * Only ordinary unicast addresses are public (docs/webhooks.md "Webhooks", address rules). ipaddr.js names the IPv4
  * ranges that are not: loopback, private, link-local (cloud metadata at 169.254.169.254), carrier-grade NAT,
  * reserved and documentation ranges, multicast. IPv6 must also lie in global unicast (2000::/3) and in no
  * range ipaddr.js names: this refuses unique-local and link-local, and every form that embeds an IPv4

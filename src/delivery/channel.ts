@@ -19,7 +19,7 @@ export interface ClaimedJob {
   release(): Promise<void>;
 }
 
-/** One kind of job of the delivery queue: webhook deliveries, email recipients (README "Webhooks"). */
+/** One kind of job of the delivery queue: webhook deliveries, email recipients (docs/webhooks.md "Webhooks"). */
 export interface DeliveryChannel {
   /** How log lines name the channel's jobs. */
   readonly name: string;
@@ -29,7 +29,7 @@ export interface DeliveryChannel {
   claim(claim: QueueClaim): Promise<ClaimedJob[]>;
   /**
    * An attempt of this channel still running after this long gives its worker slot back and waits aside
-   * for its answer (README "Fair delivery"): waiting costs a socket, not a slot. Undefined: its
+   * for its answer (docs/webhooks.md "Fair delivery"): waiting costs a socket, not a slot. Undefined: its
    * attempts hold their slot to the end.
    */
   readonly parkAfterMs?: number;

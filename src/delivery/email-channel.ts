@@ -16,14 +16,14 @@ import type { SmtpResult, SmtpSender } from './smtp-sender.js';
 /** What a captured recipient's event says: no SMTP_URL, so the message stayed on this machine. */
 export const CAPTURED_DETAIL = 'SMTP_URL is not set: kept in the mailbox';
 
-/** How the operator reads captured email (README "Account email"). */
+/** How the operator reads captured email (docs/account-email.md "Account email"). */
 const MAILBOX_COMMAND = 'npx brand-context mailbox';
 
 /** A relay that keeps failing is logged once a minute for each reason, not once for each copy. */
 const RELAY_WARNING_INTERVAL_MS = 60_000;
 
 /**
- * An attempt still waiting for the relay after this long waits aside, its worker slot free (README
+ * An attempt still waiting for the relay after this long waits aside, its worker slot free (docs/email.md
  * "SMTP"): the answer to a message's data may take a while, and webhooks should not wait for it.
  */
 const EMAIL_PARK_AFTER_MS = 2_000;
@@ -61,7 +61,7 @@ function reasonOf(status: EmailStatus, response: string): string {
 }
 
 /**
- * Email (README "Transactional email"): one job per recipient, sent as one SMTP transaction of its own and
+ * Email (docs/email.md "Transactional email"): one job per recipient, sent as one SMTP transaction of its own and
  * settled as the relay answered — or captured when there is no relay. Each status a recipient reaches is
  * recorded with its event, and published as `email.<status>` when it changed, in one transaction.
  */
@@ -159,7 +159,7 @@ export class EmailChannel implements DeliveryChannel {
     return settled;
   }
 
-  /** Tells the operator the relay is failing (README "Transactional email"), without flooding the log in an outage. */
+  /** Tells the operator the relay is failing (docs/email.md "Transactional email"), without flooding the log in an outage. */
   private warnNotSent(job: ClaimedEmail, status: EmailStatus, response: string): void {
     const reason = reasonOf(status, response);
     const now = this.clock.now();

@@ -3,7 +3,7 @@ import { parseAddress, RESERVED_HEADER } from '../contract/email.js';
 import type { EmailBody } from '../services/email-queue.js';
 import type { EmailMessageRecord } from '../store/store.js';
 
-/** README "SMTP": how long connecting and the relay's greeting may take. */
+/** docs/email.md "SMTP": how long connecting and the relay's greeting may take. */
 export const SMTP_TIMEOUT_MS = 10_000;
 /**
  * How long each of the relay's answers may take once connected — the one to the message's data above all:
@@ -99,7 +99,7 @@ export class SmtpSender {
   /**
    * One attempt; never throws. The headers are the message's (To and Cc as stored, never Bcc); only the
    * envelope names `recipient`. The Message-ID is the same on every attempt and for every recipient, so a
-   * receiver can drop a copy sent again (README "SMTP": at least once). `signal` aborts it (the worker is
+   * receiver can drop a copy sent again (docs/email.md "SMTP": at least once). `signal` aborts it (the worker is
    * stopping); past `deadlineMs` from now (before its lease ends), it gives up waiting and is deferred.
    */
   async send(

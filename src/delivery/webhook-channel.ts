@@ -12,10 +12,10 @@ import type { ClaimedDelivery, DeliveryOutcome, Repositories, WebhookRecord } fr
 import type { ClaimedJob, DeliveryChannel, RecordAttempt } from './channel.js';
 import type { AttemptResult, WebhookSender } from './webhook-sender.js';
 
-/** An endpoint whose every delivery has failed for this long is disabled (README "Webhooks"). */
+/** An endpoint whose every delivery has failed for this long is disabled (docs/webhooks.md "Webhooks"). */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60 * 1000;
 
-/** Attempts in flight to one endpoint at most, across nodes (README "Fair delivery"). */
+/** Attempts in flight to one endpoint at most, across nodes (docs/webhooks.md "Fair delivery"). */
 export const ENDPOINT_CONCURRENCY = 1;
 
 /**
@@ -34,7 +34,7 @@ export interface WebhookChannelOptions {
 }
 
 /**
- * Webhook deliveries (README "Webhooks", delivery): each attempt signed with the endpoint's secrets and
+ * Webhook deliveries (docs/webhooks.md "Webhooks", delivery): each attempt signed with the endpoint's secrets and
  * POSTed; its result recorded with when the next is due and the endpoint's run of failures.
  */
 export class WebhookChannel implements DeliveryChannel {
@@ -173,7 +173,7 @@ function outcomeOf(ok: boolean, next: number | undefined): DeliveryOutcome {
 
 /**
  * Keeps the endpoint's `failing_since`: a success clears it, a failure starts it, and a failure once it is
- * DISABLE_AFTER_FAILING_MS old disables the endpoint (README "Webhooks"). Returns whether it disabled it.
+ * DISABLE_AFTER_FAILING_MS old disables the endpoint (docs/webhooks.md "Webhooks"). Returns whether it disabled it.
  */
 async function trackFailures(
   tx: Pick<Repositories, 'webhooks' | 'audit'>,

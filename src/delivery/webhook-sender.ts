@@ -5,7 +5,7 @@ import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { type AddressPolicy, isPublicAddress } from '../core/webhook-address.js';
 
-/** README "Webhooks": 10 s for the whole attempt, at most 64 KiB of the answer read, redirects not followed. */
+/** docs/webhooks.md "Webhooks": 10 s for the whole attempt, at most 64 KiB of the answer read, redirects not followed. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 const MAX_RESPONSE_BYTES = 64 * 1024;
 /** How much of a failed answer's body the delivery log keeps, to say why. */

@@ -22,7 +22,7 @@ export interface DeliveryWorkerOptions {
   logger: FastifyBaseLogger;
   /**
    * Jobs this node sends at once, webhook deliveries and email together (`DELIVERY_WORKERS`); a webhook
-   * attempt still unanswered after a second stops counting (it parks: README "Fair delivery").
+   * attempt still unanswered after a second stops counting (it parks: docs/webhooks.md "Fair delivery").
    */
   concurrency: number;
   /** The delays between attempts (`DELIVERY_RETRY_SCHEDULE`). */
@@ -48,7 +48,7 @@ const DEFAULT_SWEEP_MS = 60_000;
 export const PARKED_PER_SLOT = 16;
 
 /**
- * The delivery queue's worker inside `serve` (README "Webhooks", delivery): it claims due jobs of each
+ * The delivery queue's worker inside `serve` (docs/webhooks.md "Webhooks", delivery): it claims due jobs of each
  * channel (webhook deliveries, email recipients) with a lease, sends each once, and records every attempt.
  * Several nodes may run one each on a shared database. Stopping lets attempts in flight finish (a webhook's
  * within its 10 s timeout, an email copy before its lease ends), or, if the caller gives up waiting, aborts

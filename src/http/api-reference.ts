@@ -1,5 +1,5 @@
 /**
- * The API reference at /docs (README "Management API"): GET /openapi.json's document rendered as one static,
+ * The API reference at /docs (docs/management-api.md "Management API"): GET /openapi.json's document rendered as one static,
  * accessible HTML page — landmarks, one heading per operation, native disclosure widgets for schemas, no
  * script — so that it reads the same in any browser or screen reader and needs nothing from elsewhere.
  * A pure function of the document; src/http/openapi.ts serves it.

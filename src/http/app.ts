@@ -108,7 +108,7 @@ class AccessLog extends LogController {
     reply: FastifyReply,
   ): void {
     const status = reply.statusCode;
-    // Counted here, once per request, rather than in a hook of its own (README "Operations").
+    // Counted here, once per request, rather than in a hook of its own (docs/operations.md "Operations").
     this.metrics?.requestCompleted(request.routeOptions.url, request.method, status, reply.elapsedTime);
     const level = error || status >= 500 ? 'error' : status >= 400 ? 'info' : 'debug';
     // Successful reads are the hot path: build no line (URL redaction included) that would be dropped.

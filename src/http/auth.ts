@@ -59,7 +59,7 @@ export function requireCsrfForCookieWrites(app: FastifyInstance) {
 
 /**
  * Every answer to a key-authenticated request, refusals after authentication included, says when the key
- * expires (README "Brand read keys"), so a client can rotate it before it stops working.
+ * expires (docs/keys.md "Brand read keys"), so a client can rotate it before it stops working.
  */
 export function announceKeyExpiry(reply: FastifyReply, principal: Principal): void {
   if (principal.kind === 'key' && principal.expiresHeader !== null)

@@ -7,7 +7,7 @@ export type CapturedBody = Buffer | Error;
  * The server's request class: its body can be taken as Node's HTTP parser delivers it (the parser `push`es
  * each piece, then `null`), without switching the stream to flowing mode. Reading a small body through
  * 'data' and 'end' costs listeners, ticks and events on every request: on the read operation, about 5 % of the
- * server's CPU (README "Performance").
+ * server's CPU (docs/performance.md "Performance").
  *
  * A capture is begun before the body arrives (`captureBody`, in the 'request' event), and ends one of two
  * ways: `takeBody` receives the body (the stream then ends, read), or `releaseBody` puts back into the stream

@@ -10,7 +10,7 @@ import { SESSION_COOKIE } from './auth.js';
 import type { ZodApp } from './context.js';
 import { pageSecurityHeaders } from './page-headers.js';
 
-/** Where the browsable API reference is served (README "Management API"). */
+/** Where the browsable API reference is served (docs/management-api.md "Management API"). */
 const DOCS_PATH = '/docs';
 const SCHEMA_REF = '#/components/schemas/';
 

@@ -58,11 +58,11 @@ export const BODY_PROBLEMS = [
   'unsupported_media_type',
 ] as const satisfies readonly ProblemCode[];
 
-/** The management API takes a bearer token or the console's session cookie (README "Console"). */
+/** The management API takes a bearer token or the console's session cookie (docs/console.md "Console"). */
 export const MANAGEMENT_SECURITY: Record<string, string[]>[] = [{ bearer: [] }, { sessionCookie: [] }];
 
 /**
- * Problems every management route answers before it runs (README "Management API"): the credential; any
+ * Problems every management route answers before it runs (docs/management-api.md "Management API"): the credential; any
  * input with a NUL character; a write made with the session cookie but no CSRF token; a workspace API key
  * outside the campaign routes, and a transactional email key anywhere; and on a workspace's routes (those
  * with a `permission`), the workspace and the caller's role in it. A write also fails, saving nothing, when

@@ -1,7 +1,7 @@
 import { BRAND_KEY, looksLikeJwt, WORKSPACE_API_KEY } from '../core/secret-keys.js';
 
 /**
- * Configuration of `brand-context mcp` (README "MCP"), read from the environment that an MCP client's config
+ * Configuration of `brand-context mcp` (docs/mcp.md "MCP"), read from the environment that an MCP client's config
  * sets. The MCP server is a plain HTTP client of a running service, so this is all it needs.
  */
 

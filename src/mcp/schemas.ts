@@ -12,7 +12,7 @@ import { problemSchema as serviceProblemSchema } from '../contract/problem.js';
  */
 
 /**
- * A schema as a tool advertises it in tools/list, which a client puts before the model on every turn (README
+ * A schema as a tool advertises it in tools/list, which a client puts before the model on every turn (docs/mcp.md
  * "MCP": the tool budget): without the JSON Schema draft URL and zod's ±2^53 bounds of every integer, and, for
  * a result, without descriptions (the tool's description says what it returns) or `additionalProperties`
  * (what the server sends is parsed with the schema first, so it never has another property). Validation is
@@ -56,7 +56,7 @@ export const campaignOutput = leanSchema(campaignSchema, true);
 export const campaignListOutput = leanSchema(campaignPageSchema, true);
 
 /**
- * RFC 9457 problem+json of the service (README "Errors"): tolerant of missing text, since only its text reaches
+ * RFC 9457 problem+json of the service (docs/reading-brand-context.md "Errors"): tolerant of missing text, since only its text reaches
  * the model, but the code must be one of the service's (an answer with another is not the service's).
  */
 export const problemSchema = serviceProblemSchema.partial().required({ code: true });

@@ -98,7 +98,7 @@ function brandRead(workspaceId: string, options: BrandViewOptions): SendSpec {
 
 const SNIPPET = 200;
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** How long before a credential expires each answer starts saying so (README "MCP"). */
+/** How long before a credential expires each answer starts saying so (docs/mcp.md "MCP"). */
 const EXPIRY_NOTICE_DAYS = 14;
 
 /**
@@ -120,7 +120,7 @@ export class ServiceClient {
   }
 
   /**
-   * POST /functions/v1/brand-agent with the options (README "Formats and sections"), with the brand read key
+   * POST /functions/v1/brand-agent with the options (docs/reading-brand-context.md "Formats and sections"), with the brand read key
    * when set, else the access token: the rendering as the service sends it (JSON, Markdown or design tokens).
    */
   async readBrand(workspaceId: string, options: BrandViewOptions): Promise<string> {

@@ -16,7 +16,7 @@ import { type PasswordHasher, passwordHasher } from './passwords.js';
 import type { SecretBox } from './secret-box.js';
 import type { TokenService } from './tokens.js';
 
-/** What account email needs besides the store (README "Account email"). */
+/** What account email needs besides the store (docs/account-email.md "Account email"). */
 export interface AccountMail {
   /** Seals the bodies, which carry one-time links. */
   secrets: SecretBox;
@@ -127,7 +127,7 @@ export async function queueInvite(
   return { sent_at: at, expires_at: link.expiresAt, delivery: 'queued', delivery_detail: null };
 }
 
-/** Throttles of the routes that take an email address or a link (README "Account email"). */
+/** Throttles of the routes that take an email address or a link (docs/account-email.md "Account email"). */
 export interface AccountLinkLimits {
   /** Password reset requests one IP address may make per window, whatever the addresses. */
   resetPerIp: AttemptLimit;
@@ -198,7 +198,7 @@ class AfterAnswerQueue {
 
 /**
  * The links of account email: accepting an invite, and asking for and confirming a password reset
- * (README "Account email"). Each link works once, until it expires; setting a password through one ends
+ * (docs/account-email.md "Account email"). Each link works once, until it expires; setting a password through one ends
  * the account's other links, and a password reset ends its sign-in sessions.
  */
 export class AccountLinks {
@@ -239,7 +239,7 @@ export class AccountLinks {
 
   /**
    * Queues a reset link for the account of `email`, if there is one. The caller learns nothing either way:
-   * whether the address has an account is first asked after the answer (README "Account email"), so the
+   * whether the address has an account is first asked after the answer (docs/account-email.md "Account email"), so the
    * work before the answer is the same for every address, throttled or not. That work asks the database for
    * a trivial answer, so that a request it could not serve is answered 503 rather than 202.
    * A request that is not served — 503, or its link could not be made after the answer (logged to `log`) —

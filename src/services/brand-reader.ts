@@ -47,7 +47,7 @@ function render(context: BrandContext, view: BrandView): ServedBrand {
 }
 
 /**
- * The read operation's brands: views of brand contexts (README "Formats and sections"), each rendered once per
+ * The read operation's brands: views of brand contexts (docs/reading-brand-context.md "Formats and sections"), each rendered once per
  * brand version and served from a bounded in-memory cache that the store's change feed keeps exact
  * (src/services/feed-cache.ts). Who may read which workspace is decided before (src/services/credentials.ts).
  */

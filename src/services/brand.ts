@@ -44,7 +44,7 @@ function preconditionFailed(workspaceId: string, version: number, ifMatch: strin
  * Stores `document` in place of the current brand, in one transaction. Callers parse it at their
  * boundary (the route's schema, or `parseBrandDocument` in the CLI), so an invalid one
  * never gets here. An identical document changes nothing (the version only moves when the brand does).
- * With `ifMatch` (README "Brand"), a document based on a version someone has saved over since answers 412
+ * With `ifMatch` (docs/management-api.md "Brand"), a document based on a version someone has saved over since answers 412
  * and writes nothing; the write itself checks the version, so two saves based on the same one cannot both
  * land. Without it, or with `*`, the document replaces whatever version is current.
  */

@@ -2,7 +2,7 @@ import type { CredentialCreator } from '../contract/credential-creator.js';
 import type { Deps } from './deps.js';
 
 /**
- * Who created what a workspace lists (README "Management API", removing a member): each user id with their
+ * Who created what a workspace lists (docs/management-api.md "Management API", removing a member): each user id with their
  * email, and whether they are still a member. One read of the members; an account that is no longer one is
  * looked up by itself (a listing names few of them). Null stays null: the operator, or no longer known.
  */

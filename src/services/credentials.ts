@@ -89,7 +89,7 @@ const SURFACES: Record<Surface, SurfaceRules> = {
     unprefixed: 'user',
     otherKind: (kind) => new AppError(KEY_KINDS[kind.id].problems.notAllowed),
   },
-  // Transactional email keys only: no user, no other key (README "Transactional email").
+  // Transactional email keys only: no user, no other key (docs/email.md "Transactional email").
   email: {
     missing: () => new AppError('email_key_missing'),
     notBearer: () => new AppError('email_key_invalid', { reason: 'scheme' }),
@@ -112,7 +112,7 @@ function bearerToken(header: string): string | undefined {
 /**
  * Key lookups of one kind, batched: the misses of every request whose bytes arrived in one turn of the event
  * loop go to the store as one query (setImmediate runs once that turn's I/O is handled), which costs far less
- * per key than a query each (README "Operations"). Each caller gets its own key, or undefined; a failed query
+ * per key than a query each (docs/operations.md "Operations"). Each caller gets its own key, or undefined; a failed query
  * fails each of them with its error. Nothing is memoized here: FeedCache is the cache, kept exact by the
  * change feed.
  */
@@ -172,7 +172,7 @@ export function requireKeyPermission(principal: Principal, permission: Permissio
 }
 
 /**
- * Authentication and authorization for every surface (README "Errors" and "Management API"): who a request's
+ * Authentication and authorization for every surface (docs/reading-brand-context.md "Errors" and docs/management-api.md "Management API"): who a request's
  * credential is, and whether it may do something in a workspace. Keys are checked format → checksum →
  * cache → signature or store → lifecycle; expiry and revocation are judged against the clock on every request,
  * never cached as a verdict. A cached key is answered synchronously: the read operation's hot path awaits

@@ -9,7 +9,7 @@ import { OPERATOR } from './audit.js';
 
 export const DEMO_OWNER_EMAIL = 'owner@acme-coffee.example';
 
-/** `seed --json` (README "Command line"). The key and password are returned here once and stored only as hashes. */
+/** `seed --json` (docs/command-line.md "Command line"). The key and password are returned here once and stored only as hashes. */
 export interface DemoSeed {
   workspace_id: string;
   brand_read_key: string;

@@ -3,7 +3,7 @@ import type { EmailMessageRecord, Repositories } from '../store/store.js';
 import { type EventRepositories, publishEvent } from './events.js';
 
 /**
- * Publishes `email.<status>` for a recipient of a message sent through /email/v1 (README "Webhooks",
+ * Publishes `email.<status>` for a recipient of a message sent through /email/v1 (docs/webhooks.md "Webhooks",
  * events), in the transaction that records the status. Account email (invites, resets) is the service's
  * own business and publishes nothing.
  */

@@ -53,7 +53,7 @@ export interface EmailBody {
 }
 
 /**
- * Queues `draft` for delivery (README "Transactional email"): one queue job per recipient, due at once,
+ * Queues `draft` for delivery (docs/email.md "Transactional email"): one queue job per recipient, due at once,
  * except recipients of the workspace's suppression list (product email only: isSuppressible), settled as
  * `suppressed` here. Call it with the transaction of the change that sends the mail (an invite with the
  * membership it announces): it goes out if and only if that change commits.

@@ -9,7 +9,7 @@ import type { Deps } from './deps.js';
 import { requireWorkspace } from './workspaces.js';
 
 /*
- * What the operator sets up for a workspace's transactional email (README "Transactional email"): the
+ * What the operator sets up for a workspace's transactional email (docs/email.md "Transactional email"): the
  * addresses and domains it may send from, and the suppressed addresses it may send to again. The
  * workspace reads both in Settings → Email; it removes suppressions itself.
  */

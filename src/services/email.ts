@@ -24,7 +24,7 @@ import { publishEmailEvent } from './email-events.js';
 import type { EventRepositories } from './events.js';
 import type { SecretBox } from './secret-box.js';
 
-/** How long an Idempotency-Key names its request (README "Transactional email", idempotency). */
+/** How long an Idempotency-Key names its request (docs/email.md "Transactional email", idempotency). */
 const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** Where a message log is read: the email API sees the messages sent through it, the console every one. */
@@ -155,7 +155,7 @@ const ADDRESS_LIKE = /[@<>]/;
 const SOURCE_ROUTE = /[%!]/;
 
 /**
- * 422 `sender_misleading` for a sender that would pass for someone else (README "Transactional email"): a
+ * 422 `sender_misleading` for a sender that would pass for someone else (docs/email.md "Transactional email"): a
  * display name of from or reply_to that reads as an address, as in `"ceo@evil.test" <hello@acme.example>`
  * (mail clients show the name, not the address), or a from address routed on past its allowed domain.
  */
@@ -191,7 +191,7 @@ async function requireAllowedSender(
 }
 
 /**
- * Transactional email (README "Transactional email"): messages a workspace sends through /email/v1 with its
+ * Transactional email (docs/email.md "Transactional email"): messages a workspace sends through /email/v1 with its
  * transactional email key, and the message log its owners and admins read in the console. Sending queues
  * the message (src/services/email-queue.ts); the delivery worker sends it.
  */

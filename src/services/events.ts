@@ -10,7 +10,7 @@ export type EventRepositories = keyof EventStore;
 export interface PublishedEvent {
   workspaceId: string;
   type: WebhookEventType;
-  /** What happened, never a secret (README "Webhooks", events). */
+  /** What happened, never a secret (docs/webhooks.md "Webhooks", events). */
   data: Record<string, unknown>;
 }
 

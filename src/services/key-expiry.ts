@@ -28,8 +28,8 @@ const NOTICES = [
 type SweepDeps = Deps<'keyNotices' | 'workspaces' | 'email' | EventRepositories> & { clock: Clock };
 
 /**
- * Publishes the expiry events that are due (README "Webhooks", events), and emails the workspace's owners
- * and admins of a key about to expire (README "Account email"). Safe on any number of nodes at once: each
+ * Publishes the expiry events that are due (docs/webhooks.md "Webhooks", events), and emails the workspace's owners
+ * and admins of a key about to expire (docs/account-email.md "Account email"). Safe on any number of nodes at once: each
  * notice is recorded in the transaction that publishes it, and only the transaction that recorded it first
  * publishes. Returns how many events it published.
  */

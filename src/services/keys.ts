@@ -192,7 +192,7 @@ export async function revokeKeyIn(
   return revoked;
 }
 
-/** How the key list names a key found working by its signature with no row (README "Brand read keys"). */
+/** How the key list names a key found working by its signature with no row (docs/keys.md "Brand read keys"). */
 export const UNRECORDED_KEY_NAME = 'Unrecorded key (refused)';
 
 /** A key its signature verified, which turned out to have no row: what is known of it without the key itself. */
@@ -207,7 +207,7 @@ export interface UnrecordedKey {
 }
 
 /**
- * Records a signed key that has no row as revoked (README "Brand read keys", unrecorded keys): the change feed
+ * Records a signed key that has no row as revoked (docs/keys.md "Brand read keys", unrecorded keys): the change feed
  * then has every node refuse it, and the key list shows it, audited and announced to webhooks as a
  * revocation by the service. 'exists' when another node recorded it first (or its row was there after all);
  * 'no_workspace' when the workspace it names does not exist, so there is nothing to list it in.
@@ -271,7 +271,7 @@ function replacementDays(kindId: KeyKindId, replaced: KeyView): number | undefin
 }
 
 /**
- * Rotation's first step (README "Brand read keys"): a replacement for a key of the workspace, named after it
+ * Rotation's first step (docs/keys.md "Brand read keys"): a replacement for a key of the workspace, named after it
  * unless `name` is given, living as long as it did unless `expiresInDays` is given. An unknown key id is
  * refused before anything is created: a typo must not leave an extra live key behind. The old key stays valid
  * until it is revoked.

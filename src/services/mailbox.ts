@@ -14,7 +14,7 @@ const mailboxSchema = z.object({
 });
 
 /**
- * The development mailbox of the whole installation (README "Transactional email", no SMTP_URL): the
+ * The development mailbox of the whole installation (docs/email.md "Transactional email", no SMTP_URL): the
  * captured messages of every workspace and of none (a password reset), newest first, with their bodies,
  * optionally only those to `to`. The operator's, at the CLI: it holds every account's one-time links.
  */

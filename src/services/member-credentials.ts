@@ -7,7 +7,7 @@ import { revokeKeyIn, toKeyView } from './keys.js';
 import { toWebhookView } from './webhooks.js';
 
 /*
- * A member's credentials (README "Management API", removing a member): the brand read keys, workspace API keys
+ * A member's credentials (docs/management-api.md "Management API", removing a member): the brand read keys, workspace API keys
  * and webhook endpoints they created. They belong to the workspace and keep working when their creator
  * leaves; removing the member with `revoke_credentials` revokes the keys and disables the endpoints with them.
  */

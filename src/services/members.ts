@@ -47,7 +47,7 @@ function refuseUnlessManages(actorRole: Role, target: Role): void {
 
 /**
  * Adds the account with this email (created if it does not exist yet) to the workspace. An account without a
- * password is invited: an email with a link to choose one (README "Account email"), unless a temporary
+ * password is invited: an email with a link to choose one (docs/account-email.md "Account email"), unless a temporary
  * `password` is given. That is set only on an account that has none: a new one, or one added earlier
  * without a password; an account with its own password answers 409 `account_has_password` and nothing
  * changes. The audit event says that a temporary password was set, never what it is.
@@ -149,7 +149,7 @@ export async function resendInvite(
 }
 
 /**
- * What a member created that still works (README "Management API", removing a member): what removing them with
+ * What a member created that still works (docs/management-api.md "Management API", removing a member): what removing them with
  * `revoke_credentials` would revoke and disable. Asked by whoever may remove them: not an admin of an owner.
  */
 export async function listMemberCredentials(

@@ -142,7 +142,7 @@ function processMetrics(): Registry {
 }
 
 /**
- * What `GET /metrics` exports (README "Operations", docs/operations.md lists every metric). Each app has its
+ * What `GET /metrics` exports (docs/operations.md "Operations", docs/operations.md lists every metric). Each app has its
  * own registry. The hot path only adds to plain numbers; prom-client reads them, the caches, the change feed
  * and the queue when scraped.
  */

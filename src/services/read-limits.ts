@@ -90,7 +90,7 @@ function secondsOf(ms: number, windowSeconds: number): number {
 }
 
 /**
- * The per-credential budget of the read operation (README "Configuration", `RATE_LIMIT_READS`). Every read
+ * The per-credential budget of the read operation (docs/configuration.md "Configuration", `RATE_LIMIT_READS`). Every read
  * after authentication takes one point, 304s included; over the budget the read is refused with 429
  * `rate_limited`. With Redis the budget is shared by every node; when Redis is down or slow, each node
  * counts on its own with the same budget, so reads go on and one credential still gets at most the

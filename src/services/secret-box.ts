@@ -17,7 +17,7 @@ export function generateWebhookSecret(): string {
  * secrets (shown again by GET …/secret, and used to sign) and email bodies (sent by a worker later, and they
  * may carry one-time links). The key is `BRAND_CONTEXT_ENCRYPTION_KEY` (32 bytes, base64)
  * when set, which keeps a copy of the database alone from revealing them; otherwise one generated once and
- * kept in the database's settings (README "Configuration").
+ * kept in the database's settings (docs/configuration.md "Configuration").
  *
  * A box exists only with its key in hand (`SecretBox.load`), so sealing and opening never touch the store:
  * they are safe inside any transaction, even on SQLite, whose one connection is the transaction's until it

@@ -64,7 +64,7 @@ interface Unconfirmed extends UnrecordedKey {
 }
 
 /**
- * Verifies signed keys without looking them up (README "Brand read keys" and "Scale, measured"). A signature
+ * Verifies signed keys without looking them up (docs/keys.md "Brand read keys" and docs/performance.md "Scale, measured"). A signature
  * proves that a holder of the signing secret made the key for the workspace and when it expires; it cannot
  * prove that the key was not revoked since, nor that the service made it (a leaked secret makes keys too). So:
  *

@@ -111,7 +111,7 @@ export interface WebhookSettings extends AddressPolicy {
 }
 
 /**
- * Webhook endpoints and their deliveries (README "Webhooks"). Only owners and admins reach these (the routes'
+ * Webhook endpoints and their deliveries (docs/webhooks.md "Webhooks"). Only owners and admins reach these (the routes'
  * permissions); every change is audited. URLs are checked against the address rules when they are set, and
  * again, after DNS, at every delivery (src/delivery/webhook-sender.ts).
  */

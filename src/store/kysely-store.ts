@@ -18,7 +18,7 @@ import { type Backend, Session } from './session.js';
 import type { Repositories, Store, UnitOfWork } from './store.js';
 
 /**
- * The writes announced on the change feed: those that change what the read operation caches (README
+ * The writes announced on the change feed: those that change what the read operation caches (docs/reading-brand-context.md
  * "Reading brand context"): whether a workspace exists, its brand, and the keys of the kinds kept in memory
  * (`cached` in src/core/key-kinds.ts). Other keys, user tokens and the rest are looked up on every request,
  * so their writes evict nothing.

@@ -50,7 +50,7 @@ function fromSqliteError(error: unknown): unknown {
 
 /**
  * Prepared statements kept per SQL text. Kysely's driver prepares every query afresh, which cost ~15 % of a
- * key lookup (README "Operations"); the service's queries are a few hundred distinct texts at most, so a
+ * key lookup (docs/operations.md "Operations"); the service's queries are a few hundred distinct texts at most, so a
  * bounded cache holds all of the hot ones.
  */
 const CACHED_STATEMENTS = 500;

@@ -348,7 +348,7 @@ export interface DeliveryOutcome {
 }
 
 /**
- * The delivery queue (README "Webhooks", delivery): a transactional outbox. Events are enqueued in the
+ * The delivery queue (docs/webhooks.md "Webhooks", delivery): a transactional outbox. Events are enqueued in the
  * transaction of the change that causes them; workers claim due deliveries with a lease, so one worker at a
  * time sends each, and a lease that runs out (a node died) frees the delivery for another.
  */
@@ -419,7 +419,7 @@ export interface KeyNoticesRepository {
   record(keyId: string, notice: string, sentAt: string): Promise<boolean>;
 }
 
-/** A message accepted for sending (README "Transactional email"), with what its headers say. */
+/** A message accepted for sending (docs/email.md "Transactional email"), with what its headers say. */
 export interface EmailMessageRecord {
   id: string;
   /** Null for account email that belongs to no workspace (a password reset). */
@@ -573,7 +573,7 @@ export interface EmailQueueRepository {
   release(recipientId: string, lease: string): Promise<void>;
 }
 
-/** A one-time link's token, by its hash: an invite or a password reset (README "Account email"). */
+/** A one-time link's token, by its hash: an invite or a password reset (docs/account-email.md "Account email"). */
 export interface AccountTokenRecord {
   id: string;
   tokenHash: string;

@@ -22,7 +22,7 @@ const CONTRACT_CSP: Record<string, string> = {
   'base-uri': "'none'",
   'form-action': "'self'",
   'frame-ancestors': "'none'",
-  // The development mailbox frames a captured message's own page (README "Without SMTP_URL").
+  // The development mailbox frames a captured message's own page (docs/email.md "Without SMTP_URL").
   'frame-src': "'self'",
 };
 

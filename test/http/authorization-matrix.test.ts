@@ -115,7 +115,7 @@ const EXPECTED: Record<Access, Record<CallerKind, Outcome>> = {
   consoleSession: everyCaller('missing_token'),
   // Signing out is a cookie write: without the session's CSRF token it is refused, whoever asks.
   signOut: everyCaller('csrf_failed'),
-  // POST /functions/v1/brand-agent (README "Reading brand context"): brand read keys, and members' user tokens.
+  // POST /functions/v1/brand-agent (docs/reading-brand-context.md "Reading brand context"): brand read keys, and members' user tokens.
   read: {
     anonymous: 'missing_key',
     expiredSession: 'token_expired',
@@ -124,7 +124,7 @@ const EXPECTED: Record<Access, Record<CallerKind, Outcome>> = {
     forgedToken: 'invalid_token',
     brandKey: 'ok',
     otherBrandKey: 'workspace_forbidden',
-    // A workspace API key reaches campaigns only (README "Workspace API keys"); the read operation takes brand read keys.
+    // A workspace API key reaches campaigns only (docs/campaigns.md "Workspace API keys"); the read operation takes brand read keys.
     apiKey: 'malformed_key',
     otherApiKey: 'malformed_key',
     emailKey: 'malformed_key',
@@ -221,7 +221,7 @@ const EXPECTED: Record<Access, Record<CallerKind, Outcome>> = {
     member: 'insufficient_role',
     outsider: 'workspace_forbidden',
   },
-  // /email/v1 (README "Transactional email"): transactional email keys, each acting in its own workspace;
+  // /email/v1 (docs/email.md "Transactional email"): transactional email keys, each acting in its own workspace;
   // nothing else is even looked up.
   'email.send': {
     ...everyCaller('email_key_invalid'),
@@ -332,7 +332,7 @@ const ROUTES: RouteRow[] = [
   // Whether anyone is signed in: 200 for every caller, `signed_in` false for all but a session cookie.
   ...withHead({ method: 'GET', path: '/auth/v1/session/status', access: 'public', ok: 200 }),
   { method: 'DELETE', path: '/auth/v1/session', access: 'signOut', ok: 204 },
-  // Account email's links (README "Account email"): a fresh link per call, since each works once.
+  // Account email's links (docs/account-email.md "Account email"): a fresh link per call, since each works once.
   {
     method: 'POST',
     path: '/auth/v1/invites/accept',
@@ -458,7 +458,7 @@ const ROUTES: RouteRow[] = [
       return { params: { user_id: user.id } };
     },
   },
-  // What removing a member with revoke_credentials would end (README "Management API", removing a member).
+  // What removing a member with revoke_credentials would end (docs/management-api.md "Management API", removing a member).
   ...withHead({
     method: 'GET',
     path: '/api/v1/workspaces/{id}/members/{user_id}/credentials',
@@ -950,7 +950,7 @@ describeEachBackend('Authorization matrix: every route × every kind of caller',
     const expected: Record<string, string> = {};
     const actual: Record<string, string> = {};
     for (const row of ROUTES) {
-      // The read operation names its workspace in the body, so its checks (README "Errors") read the body before the 403.
+      // The read operation names its workspace in the body, so its checks (docs/reading-brand-context.md "Errors") read the body before the 403.
       if (row.access === 'read') continue;
       if (row.build === undefined || (await row.build(f, f.owner.user)).body === undefined) continue;
       for (const caller of CALLERS) {

@@ -141,7 +141,7 @@ describeEachBackend('input hygiene', (backend) => {
     expect(await snapshotTables(f.database.config)).toEqual(before);
   });
 
-  /** Single-line text of every kind: what a line break or control character would break (README "Errors"). */
+  /** Single-line text of every kind: what a line break or control character would break (docs/reading-brand-context.md "Errors"). */
   const singleLineCases: {
     name: string;
     method: HTTPMethods;

@@ -240,7 +240,7 @@ describeEachBackend('Management API: sign in, workspace, brand, key, read, revok
 
     expect(response.body).not.toContain(key);
     expect(response.body).not.toContain(key.slice(4, 34));
-    // The only brk_ text is the public 8-character prefix that listings show too (README "Brand read keys").
+    // The only brk_ text is the public 8-character prefix that listings show too (docs/keys.md "Brand read keys").
     const brkMentions = response.body.match(/brk_[0-9A-Za-z]*/g) ?? [];
     expect(brkMentions.every((mention) => mention === keyOf().prefix)).toBe(true);
     expect(response.body).not.toContain(accessToken);

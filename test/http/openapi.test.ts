@@ -41,7 +41,7 @@ interface OpenApiDocument {
 
 const REDOCLY_CONFIG = fileURLToPath(new URL('../../redocly.yaml', import.meta.url));
 const PROBLEM_REF = '#/components/schemas/Problem';
-/** What the read operation answers, by format (README "Formats and sections"). */
+/** What the read operation answers, by format (docs/reading-brand-context.md "Formats and sections"). */
 const READ_MEDIA_TYPES = ['application/json', 'text/markdown', 'application/design-tokens+json'];
 
 async function openApiDocument(testApp: TestApp): Promise<OpenApiDocument> {

@@ -19,7 +19,7 @@ const BEFORE = '0008_revoked_keys';
 /**
  * A database of a version that kept the key-signing secret in `settings`, brought up to date: the secret is
  * deleted, keys it signed keep working (looked up by their rows), and no new key can be made with it
- * (README "Brand read keys").
+ * (docs/keys.md "Brand read keys").
  */
 describeEachBackend('Upgrading a database that kept the key-signing secret', (backend) => {
   let database: TestDatabase;

@@ -17,7 +17,7 @@ import { addUser, type TestUser } from './users.js';
 /** What the HTTP suites read back: the contract's shapes (src/contract/). */
 export type { AuditEvent, Problem };
 
-/** The app on a fresh database, with two workspaces and a caller of every kind (README "Authentication"). */
+/** The app on a fresh database, with two workspaces and a caller of every kind (docs/management-api.md "Authentication"). */
 export interface Fixture extends TestApp {
   database: TestDatabase;
   /** The workspace most tests work in: the demo brand, a user of each role, a brand read key and an API key. */

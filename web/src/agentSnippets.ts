@@ -1,7 +1,7 @@
 import { KEY_KINDS } from '../../src/core/key-kinds';
 
 /**
- * Copy-ready calls of the read operation (README "Reading brand context") and the MCP client block (README
+ * Copy-ready calls of the read operation (docs/reading-brand-context.md "Reading brand context") and the MCP client block (docs/mcp.md
  * "MCP"), filled in with this service's address and a workspace's id. Keys and tokens stay out: the
  * snippets read them from the environment, or say where to create one.
  */

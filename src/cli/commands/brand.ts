@@ -44,7 +44,7 @@ function list(value: string | undefined): string[] | undefined {
 }
 
 /**
- * The export options checked by the read operation's own schema (README "Formats and sections"), so both
+ * The export options checked by the read operation's own schema (docs/reading-brand-context.md "Formats and sections"), so both
  * refuse the same views; a refusal is a usage error naming the option and the value it cannot take.
  */
 function exportView(options: ExportOptions) {

@@ -55,7 +55,7 @@ export function serveCommand(program: Command): void {
       // METRICS_TOKEN has no key shape to recognise: every line is masked for its value (src/logger.ts).
       const logger = createLogger(config.logLevel, undefined, [config.operations.metricsToken]);
       const store = await openStore(config.database);
-      // Never from the database: from the environment, or a key file beside SQLite's (README "Brand read keys").
+      // Never from the database: from the environment, or a key file beside SQLite's (docs/keys.md "Brand read keys").
       const signing = await loadKeySigningSecret(config);
       const deps = { store, clock: systemClock, keySigners: keySigners(signing.secret) };
       // One box for the app and the worker, its key read (or made) before either starts (src/services/secret-box.ts).

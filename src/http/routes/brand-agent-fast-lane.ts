@@ -46,7 +46,7 @@ function takesBody(headers: IncomingHttpHeaders): boolean {
 }
 
 /**
- * The read operation's usual request, answered before Fastify builds a request and a reply for it (README
+ * The read operation's usual request, answered before Fastify builds a request and a reply for it (docs/performance.md
  * "Performance"): a JSON body of `action` and `workspace_id` (perhaps `format`), a credential and a brand that
  * are cached. Each step is the route's own (src/http/routes/brand-agent.ts), in the route's order; the first
  * that does not simply pass hands the request to the route with what was learned so far, so every refusal, and
@@ -124,7 +124,7 @@ export function brandAgentFastLane(
       metrics?.requestCompleted(BRAND_AGENT_PATH, 'POST', status, performance.now() - started);
     };
 
-    /** The body, then the workspace the credential may read, then the brand (README "Errors", from 400 on). */
+    /** The body, then the workspace the credential may read, then the brand (docs/reading-brand-context.md "Errors", from 400 on). */
     const afterBody = (
       principal: Principal,
       learned: HandedOverRead,

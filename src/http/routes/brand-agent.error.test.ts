@@ -11,7 +11,7 @@ import { OPERATOR } from '../../services/audit.js';
 const SPEC_401 = 'Revoke the key and create a replacement in Settings → Agent Access.';
 const REALM = 'Bearer realm="brand-context"';
 const INVALID_TOKEN = `${REALM}, error="invalid_token"`;
-/** A valid body to add a read option to (README "Formats and sections"). */
+/** A valid body to add a read option to (docs/reading-brand-context.md "Formats and sections"). */
 const VIEW = { action: 'context', workspace_id: 'ws_x' };
 
 describeEachBackend('POST /functions/v1/brand-agent: errors', (backend) => {

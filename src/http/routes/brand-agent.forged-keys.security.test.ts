@@ -7,7 +7,7 @@ import { describeEachBackend, snapshotTables } from '../../../test/support/datab
 import { PATH } from '../../../test/support/fixtures/brand-agent.js';
 import { auditLog, call, useFixture } from '../../../test/support/http-fixture.js';
 
-/** How long every node may take to refuse a signed key that has no row (README "Brand read keys"). */
+/** How long every node may take to refuse a signed key that has no row (docs/keys.md "Brand read keys"). */
 const UNRECORDED_REFUSAL_MS = 5000;
 
 /** The values of the settings table that could be a signing secret: 32 bytes in base64 or base64url. */

@@ -10,7 +10,7 @@ import { PATH } from '../../../test/support/fixtures/brand-agent.js';
 import { useFixture } from '../../../test/support/http-fixture.js';
 
 /**
- * Keys the key cache does not hold, verified by their signature instead of a lookup (README "Brand read keys"),
+ * Keys the key cache does not hold, verified by their signature instead of a lookup (docs/keys.md "Brand read keys"),
  * as clients send them: over a socket, where the read operation's fast lane answers (logs at info).
  */
 describeEachBackend('POST /functions/v1/brand-agent: signed keys', (backend) => {

@@ -23,7 +23,7 @@ import { handedOverRead, replayedBody } from './brand-agent-handover.js';
 import { BODY_PROBLEMS, withProblems } from '../schemas.js';
 
 export const BRAND_AGENT_PATH = '/functions/v1/brand-agent';
-/** Brand-Key-Expires as the API reference shows it (README "Formats and sections"); src/http/auth.ts sends it. */
+/** Brand-Key-Expires as the API reference shows it (docs/reading-brand-context.md "Formats and sections"); src/http/auth.ts sends it. */
 const KEY_EXPIRY_HEADER = {
   type: 'string',
   format: 'date-time',
@@ -35,7 +35,7 @@ const ETAG_HEADER = {
   description:
     "The view's ETag (format, sections and filters, and the brand's version): send it as If-None-Match to get 304 while neither changed.",
 };
-/** The read budget (README "Configuration", RATE_LIMIT_READS); src/services/read-limits.ts makes them. */
+/** The read budget (docs/configuration.md "Configuration", RATE_LIMIT_READS); src/services/read-limits.ts makes them. */
 const RATE_LIMIT_HEADERS = {
   'RateLimit-Policy': {
     type: 'string',
@@ -110,7 +110,7 @@ export function isJson(contentType: string | undefined): boolean {
 }
 
 /**
- * `POST /functions/v1/brand-agent`: the checks of README "Errors", each in its order; who may read what is
+ * `POST /functions/v1/brand-agent`: the checks of docs/reading-brand-context.md "Errors", each in its order; who may read what is
  * src/services/credentials.ts's to say. The credential is checked in `onRequest`, before the body is even
  * read, so an unauthenticated caller learns nothing about body rules. A brand read key is the usual
  * credential; a member's user token is accepted too (the MCP server's).
@@ -140,7 +140,7 @@ export function brandAgentRoutes(app: ZodApp): void {
       learned?.principal ?? credentials.resolve({ authorization: request.headers.authorization }, 'read');
     request.principal = principal instanceof Promise ? await principal : principal;
     announceKeyExpiry(reply, request.principal);
-    // The credential's budget once it is known (README "Errors"): an unknown key takes no one's; 304s count.
+    // The credential's budget once it is known (docs/reading-brand-context.md "Errors"): an unknown key takes no one's; 304s count.
     if (readLimits) {
       reply.header('ratelimit-policy', readLimits.policy);
       reply.header('ratelimit', await (learned?.limit ?? readLimits.take(request.principal)));

@@ -181,7 +181,7 @@ async function sessionScope(scope: ZodApp): Promise<void> {
 }
 
 /**
- * `/auth/v1`: sign-in for a user token, the links of account email (README "Account email"), and the
+ * `/auth/v1`: sign-in for a user token, the links of account email (docs/account-email.md "Account email"), and the
  * console's session.
  */
 async function authRoutes(auth: ZodApp, options: Pick<RouteTreeOptions, 'installDir'>): Promise<void> {

@@ -4,7 +4,7 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
 type AnyDatabase = Kysely<any>;
 
 /**
- * Webhook endpoints, the events they are sent, and the delivery queue (README "Webhooks"): a transactional
+ * Webhook endpoints, the events they are sent, and the delivery queue (docs/webhooks.md "Webhooks"): a transactional
  * outbox, written in the transaction of the change that causes it and claimed by workers with a lease.
  */
 export async function up(db: AnyDatabase): Promise<void> {

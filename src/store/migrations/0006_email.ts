@@ -6,7 +6,7 @@ type AnyDatabase = Kysely<any>;
 const EMAIL_STATUS_CHECK = sql`status in ('queued', 'deferred', 'sent', 'bounced', 'failed', 'suppressed', 'captured')`;
 
 /**
- * Transactional email (README "Transactional email") and account email (invites, password resets): keys,
+ * Transactional email (docs/email.md "Transactional email") and account email (invites, password resets): keys,
  * allowed senders, messages with one queue job per recipient, their events, suppressions, idempotency keys,
  * and the one-time tokens of account links. No secret is stored as it is shown: keys and tokens as SHA-256,
  * message bodies sealed like webhook secrets (they may carry a customer's or an account's one-time link).

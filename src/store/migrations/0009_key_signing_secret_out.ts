@@ -5,7 +5,7 @@ type AnyDatabase = Kysely<any>;
 
 /**
  * The secret that signed brand read keys was kept in `settings`, so a copy of the database could make keys that
- * worked. It now lives outside the database (README "Brand read keys"), and the old one is deleted: keys it
+ * worked. It now lives outside the database (docs/keys.md "Brand read keys"), and the old one is deleted: keys it
  * signed still work, looked up by their rows like unsigned keys, and nobody can make new ones with it.
  */
 export async function up(db: AnyDatabase): Promise<void> {

@@ -5,7 +5,7 @@ type AnyDatabase = Kysely<any>;
 
 /**
  * Who created each webhook endpoint, as brand read keys and workspace API keys already record: removing a
- * member lists what they created and can disable it, and listings mark what a former member created (README
+ * member lists what they created and can disable it, and listings mark what a former member created (docs/management-api.md
  * "Management API", removing a member). Endpoints created before this are attributed from the audit log's
  * `webhook.created` entry when a user made them and their account still exists; the rest stay unattributed.
  */

@@ -4,7 +4,7 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
 type AnyDatabase = Kysely<any>;
 
 /**
- * Fair delivery (README "Fair delivery"): a claim counts the attempts in flight per endpoint and per
+ * Fair delivery (docs/webhooks.md "Fair delivery"): a claim counts the attempts in flight per endpoint and per
  * workspace, takes each endpoint's oldest due deliveries, and passes over endpoints backing off after a
  * failed attempt.
  */

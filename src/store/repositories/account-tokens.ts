@@ -37,7 +37,7 @@ function ended(ending: LinkEnding, at: string) {
   return ending === 'replaced' ? { replaced_at: at } : { expires_at: at };
 }
 
-/** The one-time tokens of invite and password-reset links (README "Account email"). */
+/** The one-time tokens of invite and password-reset links (docs/account-email.md "Account email"). */
 export class AccountTokensTable implements AccountTokensRepository {
   constructor(private readonly session: Session) {}
 

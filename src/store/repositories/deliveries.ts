@@ -134,7 +134,7 @@ export class DeliveriesTable implements DeliveriesRepository {
   }
 
   /**
-   * Fair claim (README "Fair delivery"): a look without the write lock finds the endpoints with due
+   * Fair claim (docs/webhooks.md "Fair delivery"): a look without the write lock finds the endpoints with due
    * deliveries and orders them (src/core/fair-claim.ts); an idle queue, or one whose endpoints are all busy
    * or backing off, costs a few index probes per endpoint with queued deliveries, and no lock. Then, in one
    * transaction, the endpoints are taken in that order (on PostgreSQL, their rows locked FOR NO KEY UPDATE,

@@ -5,7 +5,7 @@ import { toEmailMessage, toEmailRecipient } from './email.js';
 import { claimDue, type QueueClaim, countQueued, releaseLease } from './queue-claim.js';
 
 /**
- * The recipients of messages as jobs of the delivery queue (README "Transactional email"): claimed with a
+ * The recipients of messages as jobs of the delivery queue (docs/email.md "Transactional email"): claimed with a
  * lease like webhook deliveries, each settled on its own, and the message's status kept as its recipients'.
  */
 export class EmailQueueTable implements EmailQueueRepository {

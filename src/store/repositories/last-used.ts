@@ -32,7 +32,7 @@ function latestPerId(stamps: readonly UsageStamp[]): UsageStamp[] {
 /**
  * Moves `last_used_at` forward only, so nodes flushing in any order agree on the latest use. A flush is one
  * statement per batch of thousands (POSTGRES_BATCH, SQLITE_BATCH) on either backend: one round trip per key
- * made a node with 50,000 keys in use take 10 s to stop (README "Operations").
+ * made a node with 50,000 keys in use take 10 s to stop (docs/operations.md "Operations").
  */
 export async function stampLastUse(
   session: Session,

@@ -4,7 +4,7 @@ import type { DeliveryStatus } from '../../contract/webhooks.js';
 import type { Database } from '../schema.js';
 import type { Session } from '../session.js';
 
-/** The tables of the delivery queue's jobs: webhook deliveries, and email recipients (README "Webhooks"). */
+/** The tables of the delivery queue's jobs: webhook deliveries, and email recipients (docs/webhooks.md "Webhooks"). */
 type QueueTable = 'deliveries' | 'email_recipients';
 
 /** What a worker asks of a claim: up to `limit` jobs due by `now`, leased to `lease` until `leaseUntil`. */

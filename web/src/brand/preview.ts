@@ -52,7 +52,7 @@ export interface FormatPreview {
 const indentJson = (text: string) => JSON.stringify(JSON.parse(text), null, 2);
 
 /**
- * Each format's answer of the read operation (README "Formats and sections") once `document` (one the service
+ * Each format's answer of the read operation (docs/reading-brand-context.md "Formats and sections") once `document` (one the service
  * accepts: see `accept`) is saved, rendered by the service's own code.
  */
 export function previewFormats(

@@ -15,7 +15,7 @@ interface ConflictAlertProps {
 }
 
 /**
- * A save refused with 412 because someone else saved first (README "Console"). Shown where the user
+ * A save refused with 412 because someone else saved first (docs/console.md "Console"). Shown where the user
  * clicked Save, and focused there, with Reload (and, where offered, Keep editing).
  */
 export function ConflictAlert({ detail, resolution, onReload, onKeepEditing, children }: ConflictAlertProps) {

@@ -2,7 +2,7 @@ import type { CredentialCreator } from '../../../src/contract/credential-creator
 import { Email } from './Email';
 
 /**
- * Who created a key or webhook endpoint (README "Management API", removing a member), and a "Former member"
+ * Who created a key or webhook endpoint (docs/management-api.md "Management API", removing a member), and a "Former member"
  * badge once they have left the workspace: what they made keeps working until someone revokes or disables it.
  * `none` names a creator the listing does not know (the CLI).
  */

@@ -22,7 +22,7 @@ export function removalNotice(email: string, revoked: MemberCredentials | undefi
 }
 
 /**
- * Asks before removing a member (README "Console", Members), listing the keys and webhook endpoints they
+ * Asks before removing a member (docs/console.md "Console", Members), listing the keys and webhook endpoints they
  * created that still work: those belong to the workspace and outlive the membership unless the box is ticked,
  * which revokes and disables them in the same request (`?revoke_credentials=true`).
  */

@@ -18,7 +18,7 @@ function emailOf(token: string): string {
 }
 
 /**
- * Where an invite email's link leads (README "Account email"): the invited person chooses their password,
+ * Where an invite email's link leads (docs/account-email.md "Account email"): the invited person chooses their password,
  * and is signed in to the console with it.
  */
 export function AcceptInvite() {

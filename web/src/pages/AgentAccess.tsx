@@ -121,7 +121,7 @@ function Snippets({ workspaceId, onNotice }: SnippetsProps) {
   );
 }
 
-/** Settings → Agent Access (README "Brand read keys"): the workspace id, keys, and how to rotate one. */
+/** Settings → Agent Access (docs/keys.md "Brand read keys"): the workspace id, keys, and how to rotate one. */
 export function AgentAccess() {
   const workspace = useWorkspace();
   const [notice, showNotice] = useNotice(COPY_NOTICE);

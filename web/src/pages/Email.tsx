@@ -23,7 +23,7 @@ const LEAD =
 
 const MANAGERS_ONLY = 'Only owners and admins see this workspace’s email.';
 
-/** Settings → Email (README "Transactional email"): keys, senders, the message log, suppressions, the mailbox. */
+/** Settings → Email (docs/email.md "Transactional email"): keys, senders, the message log, suppressions, the mailbox. */
 export function EmailSettings() {
   const workspace = useWorkspace();
   if (!canManage(workspace))

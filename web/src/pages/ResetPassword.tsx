@@ -10,7 +10,7 @@ import { StatusMessage } from '../components/StatusMessage';
 import { useSubmit } from '../useSubmit';
 
 /**
- * "Forgot password?" (README "Account email"): without a token, asks for a reset link; with the token of the
+ * "Forgot password?" (docs/account-email.md "Account email"): without a token, asks for a reset link; with the token of the
  * link in the email, sets the new password.
  */
 export function ResetPassword() {

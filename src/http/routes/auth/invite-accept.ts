@@ -5,7 +5,7 @@ import { LINK_REQUEST } from './password-reset-confirm.js';
 
 /**
  * POST /auth/v1/invites/accept: the invite link's token and the password its account chooses, once; answers
- * with a session as POST /auth/v1/token does (README "Account email").
+ * with a session as POST /auth/v1/token does (docs/account-email.md "Account email").
  */
 export function acceptInviteRoute(app: ZodApp): void {
   app.post(

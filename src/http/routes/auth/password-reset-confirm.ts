@@ -14,7 +14,7 @@ export const LINK_REQUEST = {
 
 /**
  * POST /auth/v1/password-reset/confirm: sets a new password with a reset link's token, and ends every sign-in
- * session of the account (README "Account email").
+ * session of the account (docs/account-email.md "Account email").
  */
 export function confirmPasswordResetRoute(app: ZodApp): void {
   app.post(

@@ -12,7 +12,7 @@ const ACCEPTED = {
 
 /**
  * POST /auth/v1/password-reset: emails a reset link to the account of an address, if there is one; the
- * answer is the same either way (README "Account email").
+ * answer is the same either way (docs/account-email.md "Account email").
  */
 export function requestPasswordResetRoute(app: ZodApp): void {
   app.post(

@@ -24,7 +24,7 @@ const idempotencyHeaders = z.object({
 
 /**
  * POST /email/v1/messages: queues a message from an allowed sender of the key's workspace, one delivery per
- * distinct recipient (README "Transactional email"). 202: it is sent by the delivery worker, not here.
+ * distinct recipient (docs/email.md "Transactional email"). 202: it is sent by the delivery worker, not here.
  */
 export function sendEmailRoute(app: ZodApp): void {
   app.post(

@@ -43,7 +43,7 @@ function linksInNewTab(html: string): string {
 
 /**
  * GET /api/v1/workspaces/{id}/email-messages/{message_id}/content.html: a captured message's HTML body as
- * the console's mailbox frames it (README "Without SMTP_URL"). Captured messages only, as …/content.
+ * the console's mailbox frames it (docs/email.md "Without SMTP_URL"). Captured messages only, as …/content.
  */
 export function emailMessageHtmlRoute(app: ZodApp): void {
   app.get(

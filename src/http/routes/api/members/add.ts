@@ -15,7 +15,7 @@ import {
 
 /**
  * POST /api/v1/workspaces/{id}/members: adds an account by email (created if new). An account without a
- * password is emailed an invite, or given the temporary password sent along (README "Account email").
+ * password is emailed an invite, or given the temporary password sent along (docs/account-email.md "Account email").
  * Admins cannot add owners.
  */
 export function addMemberRoute(app: ZodApp): void {

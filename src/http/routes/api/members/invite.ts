@@ -13,7 +13,7 @@ import {
 
 /**
  * POST /api/v1/workspaces/{id}/members/{user_id}/invite: emails a member who has not chosen a password yet a
- * new invite; the links sent before stop working (README "Account email").
+ * new invite; the links sent before stop working (docs/account-email.md "Account email").
  */
 export function resendInviteRoute(app: ZodApp): void {
   app.post(

@@ -21,7 +21,7 @@ export function createWebhookRoute(app: ZodApp): void {
         operationId: 'createWebhook',
         summary: 'Create a webhook endpoint',
         description:
-          'The URL must be https:// and reach a public address (README "Webhooks"); a refused one is 400 naming `url`. A workspace has at most `WEBHOOK_ENDPOINT_LIMIT` endpoints (25 by default): past it, 409 `webhook_limit_reached`.',
+          'The URL must be https:// and reach a public address (docs/webhooks.md "Webhooks"); a refused one is 400 naming `url`. A workspace has at most `WEBHOOK_ENDPOINT_LIMIT` endpoints (25 by default): past it, 409 `webhook_limit_reached`.',
         security: MANAGEMENT_SECURITY,
         params: workspaceParams,
         body: newWebhookSchema,

@@ -122,7 +122,7 @@ describeEachBackend('Webhooks API: the happy paths', (backend) => {
       const response = await webhooksApi(f, owner.token, workspaceId).list();
 
       expect(response.statusCode).toBe(200);
-      // Each with its creator, a member still (README "Management API", removing a member).
+      // Each with its creator, a member still (docs/management-api.md "Management API", removing a member).
       const creator = { user_id: owner.user.id, email: owner.user.email, former_member: false };
       expect(response.json()).toEqual({
         webhooks: created.map((webhook) => ({ ...withoutSecret(webhook), creator })),
