@@ -11,7 +11,7 @@ export const SMTP_TIMEOUT_MS = 10_000;
  * sent again (RFC 5321 4.5.3.2.6 gives that answer 10 minutes). The attempt's deadline (its lease) comes
  * first.
  */
-export const SMTP_REPLY_TIMEOUT_MS = 10 * 60_000;
+const SMTP_REPLY_TIMEOUT_MS = 10 * 60_000;
 
 /** What the relay made of one attempt for one recipient, and its answer (or why there was none). */
 export interface SmtpResult {

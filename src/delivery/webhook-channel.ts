@@ -22,7 +22,7 @@ export const ENDPOINT_CONCURRENCY = 1;
  * A webhook attempt with no answer after this long waits aside, its slot free for the next job: healthy
  * receivers answer well within it, and one that hangs holds a slot this long instead of the 10 s timeout.
  */
-export const PARK_AFTER_MS = 1000;
+const PARK_AFTER_MS = 1000;
 
 export interface WebhookChannelOptions {
   deps: Deps;

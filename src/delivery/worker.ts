@@ -45,7 +45,7 @@ const DEFAULT_SWEEP_MS = 60_000;
  * Attempts waiting aside for an answer (parked, see DeliveryChannel.parkAfterMs), per worker slot: beyond
  * that, a slow attempt keeps its slot. One endpoint parks at most one at a time (ENDPOINT_CONCURRENCY).
  */
-export const PARKED_PER_SLOT = 16;
+const PARKED_PER_SLOT = 16;
 
 /**
  * The delivery queue's worker inside `serve` (docs/webhooks.md "Webhooks", delivery): it claims due jobs of each

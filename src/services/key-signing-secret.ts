@@ -61,7 +61,7 @@ export function keySigningNotice(source: KeySigningSource): { level: 'info' | 'w
  * The key file's secret, made if there is none: written to a file of its own (mode 0600) and then linked into
  * place, which fails if another process linked first, so that processes starting at once all read one secret.
  */
-export async function readOrCreateKeyFile(path: string): Promise<Buffer> {
+async function readOrCreateKeyFile(path: string): Promise<Buffer> {
   const existing = await readKeyFile(path);
   if (existing !== undefined) return existing;
   const temporary = `${path}.${String(process.pid)}.${randomBytes(6).toString('hex')}.tmp`;

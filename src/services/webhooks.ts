@@ -106,7 +106,7 @@ function enabledChange(
 }
 
 /** The address rules, and how many endpoints one workspace may have (`WEBHOOK_ENDPOINT_LIMIT`, 25 by default). */
-export interface WebhookSettings extends AddressPolicy {
+interface WebhookSettings extends AddressPolicy {
   endpointLimit?: number | undefined;
 }
 
