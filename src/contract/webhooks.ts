@@ -20,7 +20,7 @@ export function keyEventType(kind: KeyKind, event: KeyEvent): KeyEventType {
 
 const KEY_EVENT_TYPES = KEY_KIND_LIST.flatMap((kind) => KEY_EVENTS.map((event) => keyEventType(kind, event)));
 
-/** Every event an endpoint can subscribe to, in the order the README and the console list them. */
+/** Every event an endpoint can subscribe to, in the order docs/webhooks.md and the console list them. */
 export const WEBHOOK_EVENT_TYPES = [
   ...KEY_EVENT_TYPES,
   'brand.updated',

@@ -16,7 +16,7 @@ interface Window {
 const MIN_SWEEP_SIZE = 1024;
 
 /**
- * Fixed-window attempt counts per key, timed by the injected clock (README: sign-in), so tests move a
+ * Fixed-window attempt counts per key, timed by the injected clock (docs/management-api.md: sign-in), so tests move a
  * manual clock instead of waiting for a window to end. Ended windows are swept whenever the number of
  * keys has doubled since the last sweep: memory stays bounded by the keys seen in one window.
  */

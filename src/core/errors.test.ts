@@ -41,7 +41,7 @@ describe('PROBLEMS', () => {
   });
 
   it.each(['invalid_key', 'key_expired', 'key_revoked'] as const)(
-    'gives %s the resolution README "Errors" documents for a 401',
+    'gives %s the resolution docs/reading-brand-context.md "Errors" documents for a 401',
     (code) => {
       expect(PROBLEMS[code].resolution).toBe(SPEC_401);
     },
@@ -58,14 +58,14 @@ describe('PROBLEMS', () => {
     },
   );
 
-  it('gives workspace_forbidden (403) the resolution README "Errors" documents', () => {
+  it('gives workspace_forbidden (403) the resolution docs/reading-brand-context.md "Errors" documents', () => {
     expect(PROBLEMS.workspace_forbidden).toMatchObject({
       status: 403,
       resolution: 'Confirm that the key was created within that workspace.',
     });
   });
 
-  it('gives workspace_not_found (404) the resolution README "Errors" documents', () => {
+  it('gives workspace_not_found (404) the resolution docs/reading-brand-context.md "Errors" documents', () => {
     expect(PROBLEMS.workspace_not_found).toMatchObject({
       status: 404,
       resolution: 'Check the workspace id in Settings → Agent Access.',

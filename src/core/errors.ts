@@ -1,7 +1,7 @@
 /**
  * Every error a client can see: its HTTP status, title, detail and the advice it carries. Throw sites pass
  * values (`new AppError('workspace_not_found', { workspaceId })`); the prose is all here. The 401/403/404
- * resolutions are the wording the README's "Errors" section promises; the rest follow its tone.
+ * resolutions are the wording docs/reading-brand-context.md "Errors" promises; the rest follow its tone.
  *
  * Browser-safe (no Node imports): the console and the MCP server import the codes too.
  */

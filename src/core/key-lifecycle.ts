@@ -27,7 +27,7 @@ export function lifecycleTimes(stored: {
 /**
  * The state of a key at `now` (personal access tokens follow the same lifecycle). Revocation is a fact, not a
  * time: a revoked key is revoked at once on every node, whatever the revoking process's clock wrote into
- * `revokedAt` (README: "Time on several nodes"). It wins over expiry (an expired key may still be revoked, and
+ * `revokedAt` (docs/postgresql.md "Time on several nodes"). It wins over expiry (an expired key may still be revoked, and
  * then reads as revoked); expiry is reached at the exact expiry instant of the judging node's clock.
  */
 export function brandKeyStatus(key: BrandKeyTimes, now: number): BrandKeyStatus {

@@ -24,7 +24,7 @@ import type { Metrics } from '../services/metrics.js';
 import { CapturingRequest } from './captured-body.js';
 import { closingProblem, handleError } from './problem.js';
 
-/** How long the server waits for its clients (README → Configuration). */
+/** How long the server waits for its clients (docs/configuration.md). */
 export interface HttpTimeouts {
   /** For the request line and headers (Node's headersTimeout); a stalled client gets 408. */
   headersMs: number;

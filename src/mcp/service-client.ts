@@ -102,7 +102,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const EXPIRY_NOTICE_DAYS = 14;
 
 /**
- * A small client of the service's HTTP API (README: the read operation, the management API, campaign drafts). Every failure — a problem+json answer,
+ * A small client of the service's HTTP API (docs/reading-brand-context.md, docs/management-api.md, docs/campaigns.md). Every failure — a problem+json answer,
  * an unreachable service, a timeout, an answer of an unexpected shape — becomes a ServiceError whose text
  * never contains a credential.
  */

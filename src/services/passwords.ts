@@ -54,7 +54,7 @@ export const DEFAULT_PASSWORD_WORK_LIMITS: PasswordWorkLimits = {
 
 /**
  * Hashes and checks passwords with a bound on the scrypt work in flight, so a burst of sign-ins cannot
- * exhaust memory (README: sign-in): at most `concurrent` derivations run, `queued` more wait, and the rest
+ * exhaust memory (docs/management-api.md: sign-in): at most `concurrent` derivations run, `queued` more wait, and the rest
  * are refused at once with 503 and Retry-After.
  */
 export class PasswordHasher {

@@ -7,7 +7,7 @@ import type { UserRecord } from '../store/store.js';
 import type { IssuedSession } from '../contract/session.js';
 import type { TokenService } from './tokens.js';
 
-/** README: sign-in. Throttling, not lockout: a stranger's wrong guesses do not keep the owner out. */
+/** docs/management-api.md: sign-in. Throttling, not lockout: a stranger's wrong guesses do not keep the owner out. */
 export interface SignInLimits {
   /** Attempts one IP address may make per window, whatever the accounts and outcomes. */
   perIp: AttemptLimit;
@@ -25,7 +25,7 @@ export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
 };
 
 /**
- * Password sign-in, throttled per address, per account and address, and per account (README: sign-in).
+ * Password sign-in, throttled per address, per account and address, and per account (docs/management-api.md: sign-in).
  * An unknown email costs the same scrypt work as a wrong password, so timing does not tell which accounts
  * exist; all scrypt work goes through the hasher's bound.
  */

@@ -231,8 +231,8 @@ export class SignedKeys {
         expires_at: new Date(key.expiresAt).toISOString(),
       },
       outcome === 'recorded'
-        ? `a ${KEY_KINDS[kind].label} with a valid signature had no row: it is now listed as revoked and refused on every node; its signing secret may have leaked (README "Brand read keys")`
-        : `a ${KEY_KINDS[kind].label} with a valid signature names a workspace that does not exist: refused; its signing secret may have leaked (README "Brand read keys")`,
+        ? `a ${KEY_KINDS[kind].label} with a valid signature had no row: it is now listed as revoked and refused on every node; its signing secret may have leaked (docs/keys.md "Brand read keys")`
+        : `a ${KEY_KINDS[kind].label} with a valid signature names a workspace that does not exist: refused; its signing secret may have leaked (docs/keys.md "Brand read keys")`,
     );
     return [];
   }

@@ -62,9 +62,9 @@ type VerifiedPayload<Required extends RegisteredClaim> = JWTPayload & {
   [Claim in Required]-?: NonNullable<JWTPayload[Claim]>;
 };
 
-/** Every token this service issues carries all of these (README: Management API). */
+/** Every token this service issues carries all of these (docs/management-api.md). */
 const LOCAL_CLAIMS = ['iss', 'aud', 'sub', 'iat', 'exp', 'jti'] as const;
-/** The provider's token must say when it was issued and when it expires (README: identity provider). */
+/** The provider's token must say when it was issued and when it expires (docs/management-api.md "Tokens from an identity provider"). */
 const PROVIDER_CLAIMS = ['iat', 'exp'] as const;
 
 /**

@@ -14,7 +14,7 @@ async function verifiedBySignature(server: ServerProcess): Promise<number> {
 }
 
 /**
- * Where `serve` and the CLI find the secret that signs brand read keys: never in the database (README "Brand
+ * Where `serve` and the CLI find the secret that signs brand read keys: never in the database (docs/keys.md "Brand
  * read keys"), so each process must be given the same one, or (SQLite) read the same key file.
  */
 describeEachBackend('The key-signing secret, shared by the CLI and serve', (backend) => {

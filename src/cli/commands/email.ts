@@ -23,7 +23,9 @@ function senderLine(sender: EmailSender): string {
 export function emailSendersCommand(program: Command): void {
   const senders = program
     .command('email-senders')
-    .description('add, list and remove the senders a workspace may use (README "Transactional email")');
+    .description(
+      'add, list and remove the senders a workspace may use (docs/email.md "Transactional email")',
+    );
 
   senders
     .command('add')

@@ -45,7 +45,7 @@ export function serveCommand(program: Command): void {
   program
     .command('serve')
     .description(
-      'start the HTTP service and its delivery worker; environment variables configure it (DATABASE_URL, PORT, HOST and the others: README "Configuration")',
+      'start the HTTP service and its delivery worker; environment variables configure it (DATABASE_URL, PORT, HOST and the others: docs/configuration.md)',
     )
     .option('--demo', 'on an empty database, first create the demo workspace and print its key')
     .option('--json', 'print the demo seed as one JSON line')

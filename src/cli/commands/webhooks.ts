@@ -39,7 +39,7 @@ function withCliAdvice(error: unknown, workspaceId: string, webhookId: string): 
 export function webhooksCommand(program: Command): void {
   const webhooks = program
     .command('webhooks')
-    .description('create, list and delete webhook endpoints (README "Webhooks")');
+    .description('create, list and delete webhook endpoints (docs/webhooks.md)');
 
   webhooks
     .command('create')

@@ -169,7 +169,7 @@ export function brandAgentRoutes(app: ZodApp): void {
           {
             200: {
               description:
-                'The brand in the format the body asks (README "Formats and sections"): the brand context object (json, the default; with `sections`, only those between `workspace_id` and `updated_at`, `version`), Markdown, or design tokens. Each view has its own ETag; `Cache-Control: private, no-cache`.',
+                'The brand in the format the body asks (docs/reading-brand-context.md "Formats and sections"): the brand context object (json, the default; with `sections`, only those between `workspace_id` and `updated_at`, `version`), Markdown, or design tokens. Each view has its own ETag; `Cache-Control: private, no-cache`.',
               headers: {
                 ...VIEW_HEADERS,
                 'Cache-Control': {
