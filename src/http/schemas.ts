@@ -82,14 +82,7 @@ export function managementProblems(access: 'read' | 'write', permission?: Permis
     'email_key_not_allowed',
     'invalid_request',
   ];
-  if (access === 'write')
-    problems.push(
-      'csrf_failed',
-      'storage_full',
-      'invalid_json',
-      'payload_too_large',
-      'unsupported_media_type',
-    );
+  if (access === 'write') problems.push('csrf_failed', 'storage_full', ...BODY_PROBLEMS);
   if (permission === undefined || !API_KEY_PERMISSIONS.includes(permission))
     problems.push('api_key_not_allowed');
   if (permission !== undefined) problems.push('workspace_not_found', 'workspace_forbidden');

@@ -3,7 +3,6 @@ import { brandEtag, replaceBrand } from '../../../../services/brand.js';
 import { actorOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
 import {
-  BODY_PROBLEMS,
   ifMatchHeaders,
   jsonResponse,
   MANAGEMENT_SECURITY,
@@ -40,7 +39,7 @@ export function putBrandRoute(app: ZodApp): void {
               headers: VERSION_ETAG_HEADER,
             },
           },
-          [...managementProblems('write', 'brand.write'), ...BODY_PROBLEMS, 'precondition_failed'],
+          [...managementProblems('write', 'brand.write'), 'precondition_failed'],
         ),
       },
     },

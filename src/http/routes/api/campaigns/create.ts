@@ -4,7 +4,6 @@ import { actorOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
 import { CAMPAIGN_BODY_LIMIT, campaignSchema, newCampaignSchema } from '../../../../contract/campaigns.js';
 import {
-  BODY_PROBLEMS,
   jsonResponse,
   MANAGEMENT_SECURITY,
   managementProblems,
@@ -28,7 +27,7 @@ export function createCampaignRoute(app: ZodApp): void {
         body: newCampaignSchema,
         response: withProblems(
           { 201: jsonResponse('The new draft (version 1), with its Location and ETag', campaignSchema) },
-          [...managementProblems('write', 'campaigns.write'), ...BODY_PROBLEMS],
+          [...managementProblems('write', 'campaigns.write')],
         ),
       },
     },

@@ -8,7 +8,6 @@ import {
   campaignSchema,
 } from '../../../../contract/campaigns.js';
 import {
-  BODY_PROBLEMS,
   campaignParams,
   ifMatchHeaders,
   jsonResponse,
@@ -39,7 +38,6 @@ export function updateCampaignRoute(app: ZodApp): void {
           { 200: jsonResponse('The draft with the edit applied, at its next version', campaignSchema) },
           [
             ...managementProblems('write', 'campaigns.write'),
-            ...BODY_PROBLEMS,
             'campaign_not_found',
             'campaign_not_draft',
             'version_mismatch',

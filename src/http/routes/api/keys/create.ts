@@ -3,7 +3,6 @@ import { actorOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
 import { createdKeySchema } from '../../../../contract/keys.js';
 import {
-  BODY_PROBLEMS,
   jsonResponse,
   MANAGEMENT_SECURITY,
   managementProblems,
@@ -31,7 +30,7 @@ export function createKeyRoute(keys: KeyRoutes) {
           }),
           response: withProblems(
             { 201: jsonResponse('The new key, shown in this response only', createdKeySchema) },
-            [...managementProblems('write', 'keys.write'), ...BODY_PROBLEMS],
+            [...managementProblems('write', 'keys.write')],
           ),
         },
       },

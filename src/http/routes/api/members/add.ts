@@ -5,7 +5,6 @@ import { actorOf, membershipOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
 import { addedMemberSchema } from '../../../../contract/members.js';
 import {
-  BODY_PROBLEMS,
   jsonResponse,
   MANAGEMENT_SECURITY,
   managementProblems,
@@ -43,7 +42,6 @@ export function addMemberRoute(app: ZodApp): void {
         }),
         response: withProblems({ 201: jsonResponse('The new member', addedMemberSchema) }, [
           ...managementProblems('write', 'members.write'),
-          ...BODY_PROBLEMS,
           'member_exists',
           'account_has_password',
         ]),

@@ -4,13 +4,7 @@ import { MAX_TOKEN_DAYS } from '../../../../core/inputs.js';
 import { userPrincipalOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
 import { createdAccessTokenSchema } from '../../../../contract/access-tokens.js';
-import {
-  BODY_PROBLEMS,
-  jsonResponse,
-  MANAGEMENT_SECURITY,
-  managementProblems,
-  withProblems,
-} from '../../../schemas.js';
+import { jsonResponse, MANAGEMENT_SECURITY, managementProblems, withProblems } from '../../../schemas.js';
 
 /** POST /api/v1/tokens: a personal access token (a user JWT with a `jti`) for the MCP server or scripts. */
 export function createTokenRoute(app: ZodApp): void {
@@ -32,7 +26,7 @@ export function createTokenRoute(app: ZodApp): void {
           {
             201: jsonResponse('The new token, shown in this response only', createdAccessTokenSchema),
           },
-          [...managementProblems('write'), ...BODY_PROBLEMS, 'session_required'],
+          [...managementProblems('write'), 'session_required'],
         ),
       },
     },

@@ -2,7 +2,6 @@ import { createdWebhookSchema, newWebhookSchema } from '../../../../contract/web
 import { actorOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
 import {
-  BODY_PROBLEMS,
   jsonResponse,
   MANAGEMENT_SECURITY,
   managementProblems,
@@ -27,7 +26,7 @@ export function createWebhookRoute(app: ZodApp): void {
         body: newWebhookSchema,
         response: withProblems(
           { 201: jsonResponse('The endpoint and its signing secret (whsec_…)', createdWebhookSchema) },
-          [...managementProblems('write', 'webhooks.write'), ...BODY_PROBLEMS, 'webhook_limit_reached'],
+          [...managementProblems('write', 'webhooks.write'), 'webhook_limit_reached'],
         ),
       },
     },

@@ -2,7 +2,6 @@ import { webhookChangesSchema, webhookSchema } from '../../../../contract/webhoo
 import { actorOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
 import {
-  BODY_PROBLEMS,
   jsonResponse,
   MANAGEMENT_SECURITY,
   managementProblems,
@@ -25,7 +24,6 @@ export function updateWebhookRoute(app: ZodApp): void {
         body: webhookChangesSchema,
         response: withProblems({ 200: jsonResponse('The endpoint as changed', webhookSchema) }, [
           ...managementProblems('write', 'webhooks.write'),
-          ...BODY_PROBLEMS,
           'webhook_not_found',
         ]),
       },

@@ -3,13 +3,7 @@ import { createWorkspace, toWorkspaceView } from '../../../../services/workspace
 import { actorOf, userPrincipalOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
 import { workspaceSchema } from '../../../../contract/workspaces.js';
-import {
-  BODY_PROBLEMS,
-  jsonResponse,
-  MANAGEMENT_SECURITY,
-  managementProblems,
-  withProblems,
-} from '../../../schemas.js';
+import { jsonResponse, MANAGEMENT_SECURITY, managementProblems, withProblems } from '../../../schemas.js';
 
 /** POST /api/v1/workspaces: creates a workspace with an empty brand; the caller becomes its owner. */
 export function createWorkspaceRoute(app: ZodApp): void {
@@ -24,7 +18,7 @@ export function createWorkspaceRoute(app: ZodApp): void {
         body: z.strictObject({ name: z.string() }),
         response: withProblems(
           { 201: jsonResponse('The new workspace; the caller is its owner', workspaceSchema) },
-          [...managementProblems('write'), ...BODY_PROBLEMS],
+          [...managementProblems('write')],
         ),
       },
     },
