@@ -18,18 +18,30 @@ export function isEntityTagList(header: string): boolean {
   return ENTITY_TAGS.test(header);
 }
 
+/** A tag without its weakness: `W/"x"` is `"x"`. */
+function opaque(tag: string): string {
+  return tag.replace(/^W\//, '');
+}
+
 function tagsOf(header: string): string[] {
-  return header.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+  return header.split(',').map((tag) => opaque(tag.trim()));
+}
+
+/**
+ * Whether a list of entity tags (If-Match, If-None-Match) is `*` or names `etag`, compared weakly (`W/"x"`
+ * matches `"x"`), since proxies that compress a response weaken its ETag.
+ */
+export function listsEntityTag(header: string, etag: string): boolean {
+  const wanted = opaque(etag);
+  return tagsOf(header).some((tag) => tag === '*' || tag === wanted);
 }
 
 /**
  * Whether an `If-Match` header lets a change to the representation tagged `etag` go ahead: no header or
- * `*` always does. Weak tags are compared as strong ones, since proxies that compress a response weaken
- * its ETag.
+ * `*` always does. Weak tags are compared as strong ones (listsEntityTag).
  */
 export function ifMatchAllows(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return true;
-  return tagsOf(header).some((tag) => tag === '*' || tag === etag);
+  return header === undefined || listsEntityTag(header, etag);
 }
 
 /** Whether `header` names particular versions, so the change must land on the one it matched or not at all. */

@@ -1,3 +1,5 @@
+import { listsEntityTag } from '../core/entity-tags.js';
+
 /**
  * RFC 9110 §13.1.2 `If-None-Match` as an origin server evaluates it: true when the header is `*` or lists the
  * representation's entity tag, compared weakly (`W/"x"` matches `"x"`). An origin does not look at
@@ -5,10 +7,5 @@
  * carries If-None-Match, so honouring it would make conditional reads from fetch never answer 304.
  */
 export function ifNoneMatchMatches(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  const opaque = etag.startsWith('W/') ? etag.slice(2) : etag;
-  return header.split(',').some((candidate) => {
-    const tag = candidate.trim();
-    return tag === '*' || (tag.startsWith('W/') ? tag.slice(2) : tag) === opaque;
-  });
+  return header !== undefined && listsEntityTag(header, etag);
 }
