@@ -29,13 +29,13 @@ export interface Config {
   keySigningSecret: Buffer | undefined;
 }
 
-/** A budget of requests per window (README "Operations"). */
+/** A budget of requests per window (docs/operations.md "Operations"). */
 export interface RateLimit {
   points: number;
   windowMs: number;
 }
 
-/** Metrics and rate limits (README "Operations"). */
+/** Metrics and rate limits (docs/operations.md "Operations"). */
 export interface OperationsConfig {
   /** Counting for GET /metrics; false with METRICS=off (nothing counted, no /metrics: to measure its cost). */
   metrics: boolean;
@@ -47,7 +47,7 @@ export interface OperationsConfig {
   redisUrl: string | undefined;
 }
 
-/** Transactional and account email (README "Transactional email", "Account email"). */
+/** Transactional and account email (docs/email.md "Transactional email", docs/account-email.md "Account email"). */
 export interface EmailConfig {
   /**
    * The relay: `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…:465`. Unset: nothing leaves
@@ -60,7 +60,7 @@ export interface EmailConfig {
   publicUrl: string | undefined;
 }
 
-/** The delivery queue and webhooks (README "Webhooks"). */
+/** The delivery queue and webhooks (docs/webhooks.md "Webhooks"). */
 export interface DeliveryConfig {
   /** Deliveries this node sends at once; 0 runs no worker on this node. */
   workers: number;
@@ -84,7 +84,7 @@ export class ConfigError extends Error {
 export const DEFAULT_SQLITE_PATH = './data/brand-context.db';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-/** README "Configuration": `postgres://…` → PostgreSQL; `sqlite:PATH` or unset → SQLite at ./data/brand-context.db. */
+/** docs/configuration.md "Configuration": `postgres://…` → PostgreSQL; `sqlite:PATH` or unset → SQLite at ./data/brand-context.db. */
 export function parseDatabaseUrl(url: string | undefined, cwd = process.cwd()): DatabaseConfig {
   if (url === undefined || url === '') return { kind: 'sqlite', path: resolve(cwd, DEFAULT_SQLITE_PATH) };
   if (/^postgres(ql)?:\/\//.test(url)) {
@@ -328,7 +328,7 @@ export function relayAddress(smtpUrl: string): string {
 }
 
 /**
- * What `serve` warns of at start (README "Account email"): settings with which account email would come
+ * What `serve` warns of at start (docs/account-email.md "Account email"): settings with which account email would come
  * from an address relays refuse, or hold links to where users cannot reach this server. `listenUrl` is where
  * links point without PUBLIC_URL.
  */
@@ -429,7 +429,7 @@ export function decodeSigningSecret(text: string): Buffer | undefined {
 }
 
 /**
- * BRAND_CONTEXT_KEY_SIGNING_SECRET, 32 bytes in base64 (README "Brand read keys"): kept out of the database, so a
+ * BRAND_CONTEXT_KEY_SIGNING_SECRET, 32 bytes in base64 (docs/keys.md "Brand read keys"): kept out of the database, so a
  * copy of the database cannot make keys.
  */
 export function parseKeySigningSecret(env: NodeJS.ProcessEnv): Buffer | undefined {

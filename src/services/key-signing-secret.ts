@@ -18,7 +18,7 @@ export interface KeySigningSecret {
 }
 
 /**
- * The secret that signs brand read keys (README "Brand read keys"), never kept in the database, so that a copy
+ * The secret that signs brand read keys (docs/keys.md "Brand read keys"), never kept in the database, so that a copy
  * of it cannot make keys: BRAND_CONTEXT_KEY_SIGNING_SECRET when set; else, for a SQLite file, a key file made
  * once in the database's directory and shared by `serve` and every CLI command; else (PostgreSQL, or SQLite in
  * memory) none, and keys are not signed: each key the cache misses is looked up.
