@@ -1,13 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { loadConfig, lintFromString } from '@redocly/openapi-core';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { describeEachBackend, sqliteBackend, type TestDatabase } from '../support/databases.js';
 import { call, type CallOptions, outcome, useFixture } from '../support/http-fixture.js';
 import { campaignsApi, newDraft } from '../support/fixtures/campaigns.js';
 import { emailKeyWithSender, message, sendEmail } from '../support/fixtures/email.js';
+import { schemaAt } from '../support/openapi-conformance.js';
 
 interface MediaType {
   schema: {
@@ -318,16 +317,6 @@ describe('GET /openapi.json', () => {
     expect(found).toEqual([]);
   });
 });
-
-/** A JSON Schema 2020-12 validator of `document`'s schema at `pointer` (e.g. `/components/schemas/BrandContext`). */
-function schemaAt(document: OpenApiDocument, pointer: string): (value: unknown) => boolean {
-  const ajv = new Ajv2020({ strict: false });
-  addFormats.default(ajv);
-  ajv.addSchema(document, 'openapi.json');
-  const validate = ajv.getSchema(`openapi.json#${pointer}`);
-  if (!validate) throw new Error(`no schema at ${pointer}`);
-  return (value) => validate(value) === true;
-}
 
 describe('POST /functions/v1/brand-agent in GET /openapi.json: each answer as it is', () => {
   const fixture = useFixture(sqliteBackend);

@@ -139,6 +139,12 @@ function validatorOf(checker: Checker, pointer: string): ValidateFunction {
   return validate;
 }
 
+/** A JSON Schema 2020-12 validator of `document`'s schema at `pointer` (e.g. `/components/schemas/BrandContext`). */
+export function schemaAt(document: OpenApiDocument, pointer: string): (value: unknown) => boolean {
+  const validate = validatorOf(checkerFor(document), pointer);
+  return (value) => validate(value);
+}
+
 function isJsonMediaType(mediaType: string): boolean {
   return mediaType === 'application/json' || mediaType.endsWith('+json');
 }
