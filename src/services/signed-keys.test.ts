@@ -250,8 +250,8 @@ describeEachBackend('Verifying keys by their signature', (backend) => {
     const asked: number[] = [];
     const keys: Store['keys'] = Object.create(store.keys) as Store['keys'];
     // Counted once answered: a key is confirmed when the answer comes, not when the question is asked.
-    keys.existingHashes = async (kind, hashes) => {
-      const existing = await store.keys.existingHashes(kind, hashes);
+    keys.findByHashes = async (kind, hashes) => {
+      const existing = await store.keys.findByHashes(kind, hashes);
       asked.push(hashes.length);
       return existing;
     };

@@ -186,12 +186,11 @@ export class SignedKeys {
         const ofKind = batch.filter((key) => key.kind === kind);
         if (ofKind.length === 0) continue;
         try {
-          const recorded = new Set(
-            await this.store.keys.existingHashes(
-              kind,
-              ofKind.map((key) => key.keyHash),
-            ),
+          const found = await this.store.keys.findByHashes(
+            kind,
+            ofKind.map((key) => key.keyHash),
           );
+          const recorded = new Set(found.map((key) => key.keyHash));
           for (const key of ofKind) {
             if (recorded.has(key.keyHash)) this.confirmed.set(key.id, true);
             else retry.push(...(await this.refuse(key)));

@@ -183,14 +183,10 @@ export interface KeysRepository {
   createUnlessExists(kind: KeyKindId, key: KeyRecord): Promise<boolean>;
   /**
    * The keys of `kind` whose hashes are among `keyHashes`, in one query, each once and in no particular
-   * order: a hash that matches none is simply absent (src/services/credentials.ts batches its lookups).
+   * order: a hash that matches none is simply absent (src/services/credentials.ts batches its lookups, and
+   * src/services/signed-keys.ts confirms with it that keys its signatures verified have rows).
    */
   findByHashes(kind: KeyKindId, keyHashes: readonly string[]): Promise<KeyCredential[]>;
-  /**
-   * Which of `keyHashes` are keys of `kind`, in one query (src/services/signed-keys.ts confirms keys its
-   * signatures verified): their hashes, in no particular order.
-   */
-  existingHashes(kind: KeyKindId, keyHashes: readonly string[]): Promise<string[]>;
   /** Newest first. */
   list(kind: KeyKindId, workspaceId: string): Promise<KeyRecord[]>;
   /**

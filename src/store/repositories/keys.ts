@@ -105,8 +105,6 @@ function toRow(key: KeyRecord): KeyColumns {
 export class KeysTables implements KeysRepository {
   /** findByHashes's query per kind, built once: a key lookup runs on every read that misses the key cache. */
   private readonly byHashes = new Map<KeyKindId, CompiledQuery<CredentialRow>>();
-  /** existingHashes's query per kind, built once: it confirms keys verified by signature in batches. */
-  private readonly hashesIn = new Map<KeyKindId, CompiledQuery<{ key_hash: string }>>();
 
   /**
    * @param announcedKinds the kinds whose creation and revocation are announced on the change feed (use
@@ -162,24 +160,6 @@ export class KeysTables implements KeysRepository {
       expiresAt: row.expires_at,
       revokedAt: row.revoked_at,
     }));
-  }
-
-  async existingHashes(kind: KeyKindId, keyHashes: readonly string[]): Promise<string[]> {
-    let query = this.hashesIn.get(kind);
-    if (query === undefined) {
-      query = this.session.db
-        .selectFrom(KEY_TABLES[kind])
-        .select('key_hash')
-        .where(HASH_LISTS[this.session.backend.kind].where)
-        .compile();
-      prepareByName(query.sql);
-      this.hashesIn.set(kind, query);
-    }
-    const { rows } = await this.session.db.executeQuery<{ key_hash: string }>({
-      ...query,
-      parameters: [HASH_LISTS[this.session.backend.kind].bind(keyHashes)],
-    });
-    return rows.map((row) => row.key_hash);
   }
 
   async list(kind: KeyKindId, workspaceId: string): Promise<KeyRecord[]> {
