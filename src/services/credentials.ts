@@ -13,8 +13,7 @@ import { brandKeyStatus, type BrandKeyTimes, lifecycleTimes } from '../core/key-
 import type { KeySigners, SignedKeyFacts } from '../core/key-signature.js';
 import { can, type Permission } from '../core/roles.js';
 import { hashKey, KEY_FORMATS, looksLikeJwt } from '../core/secret-keys.js';
-import type { KeyCredential, KeysRepository, MembershipRecord, Store } from '../store/store.js';
-import type { EventRepositories } from './events.js';
+import type { KeyCredential, KeysRepository, MembershipRecord } from '../store/store.js';
 import { FeedCache, type MaybePromise } from './feed-cache.js';
 import type { CacheStats } from './metrics.js';
 import { type SignatureStats, SignedKeys, type SignedKeysLog } from './signed-keys.js';

@@ -54,7 +54,7 @@ export interface SignedKeysLog {
 }
 
 /** What confirming keys touches: their rows, and recording those that have none as revoked. */
-type SignedKeysStore = Pick<
+export type SignedKeysStore = Pick<
   Store,
   'keys' | 'audit' | 'workspaces' | EventRepositories | 'changes' | 'transaction'
 >;
