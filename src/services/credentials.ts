@@ -16,7 +16,7 @@ import { hashKey, KEY_FORMATS, looksLikeJwt } from '../core/secret-keys.js';
 import type { KeyCredential, KeysRepository, MembershipRecord } from '../store/store.js';
 import { FeedCache, type MaybePromise } from './feed-cache.js';
 import type { CacheStats } from './metrics.js';
-import { type SignatureStats, SignedKeys, type SignedKeysLog } from './signed-keys.js';
+import { type SignatureStats, SignedKeys, type SignedKeysLog, type SignedKeysStore } from './signed-keys.js';
 import type { TokenService, UserPrincipal } from './tokens.js';
 import type { UsageRecorder } from './usage.js';
 
@@ -187,10 +187,7 @@ export class Credentials {
    *   its signature verified but that has no row is reported (src/services/signed-keys.ts).
    */
   constructor(
-    private readonly store: Pick<
-      Store,
-      'keys' | 'audit' | 'workspaces' | EventRepositories | 'changes' | 'transaction'
-    >,
+    private readonly store: SignedKeysStore,
     private readonly clock: Clock,
     private readonly tokens: TokenService,
     signing: { signers: KeySigners; log: SignedKeysLog },
