@@ -169,27 +169,33 @@ export async function revokeKeyIn(
   keyId: string,
   reason?: string,
 ): Promise<Revocation<KeyRecord> | undefined> {
-  const kind = KEY_KINDS[kindId];
   const revoked = await tx.keys.revoke(kindId, workspaceId, keyId, at);
-  if (revoked?.revokedNow) {
-    await recordAudit(tx, actor, at, {
-      workspaceId,
-      action: `${kind.auditTarget}.revoked`,
-      targetType: kind.auditTarget,
-      targetId: keyId,
-      details: {
-        name: revoked.record.name,
-        prefix: revoked.record.prefix,
-        ...(reason !== undefined && { reason }),
-      },
-    });
-    await publishEvent(tx, at, {
-      workspaceId,
-      type: keyEventType(kind, 'revoked'),
-      data: { key: toKeyView(revoked.record, Date.parse(at)) },
-    });
-  }
+  if (revoked?.revokedNow) await announceRevocation(tx, kindId, actor, at, revoked.record, reason);
   return revoked;
+}
+
+/** Audits a key's revocation as `actor`'s (with `reason` when given) and announces its `…revoked` event. */
+async function announceRevocation(
+  tx: Pick<Repositories, 'audit' | EventRepositories>,
+  kindId: KeyKindId,
+  actor: Actor,
+  at: string,
+  record: KeyRecord,
+  reason?: string,
+): Promise<void> {
+  const kind = KEY_KINDS[kindId];
+  await recordAudit(tx, actor, at, {
+    workspaceId: record.workspaceId,
+    action: `${kind.auditTarget}.revoked`,
+    targetType: kind.auditTarget,
+    targetId: record.id,
+    details: { name: record.name, prefix: record.prefix, ...(reason !== undefined && { reason }) },
+  });
+  await publishEvent(tx, at, {
+    workspaceId: record.workspaceId,
+    type: keyEventType(kind, 'revoked'),
+    data: { key: toKeyView(record, Date.parse(at)) },
+  });
 }
 
 /** How the key list names a key found working by its signature with no row (docs/keys.md "Brand read keys"). */
@@ -219,7 +225,6 @@ export async function recordUnrecordedKey(
 ): Promise<'recorded' | 'exists' | 'no_workspace'> {
   const now = deps.clock.now();
   const at = new Date(now).toISOString();
-  const { auditTarget } = KEY_KINDS[kindId];
   const record: KeyRecord = {
     id: key.id,
     workspaceId: key.workspaceId,
@@ -236,18 +241,7 @@ export async function recordUnrecordedKey(
   return deps.store.transaction(async (tx) => {
     if ((await tx.workspaces.get(key.workspaceId)) === undefined) return 'no_workspace';
     if (!(await tx.keys.createUnlessExists(kindId, record))) return 'exists';
-    await recordAudit(tx, SYSTEM, at, {
-      workspaceId: key.workspaceId,
-      action: `${auditTarget}.revoked`,
-      targetType: auditTarget,
-      targetId: key.id,
-      details: { name: record.name, prefix: record.prefix, reason: 'unrecorded' },
-    });
-    await publishEvent(tx, at, {
-      workspaceId: key.workspaceId,
-      type: keyEventType(KEY_KINDS[kindId], 'revoked'),
-      data: { key: toKeyView(record, now) },
-    });
+    await announceRevocation(tx, kindId, SYSTEM, at, record, 'unrecorded');
     return 'recorded';
   });
 }
