@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../test/support/clock.js';
+import { ManualClock } from '#test/support/clock.js';
 import { AttemptWindows } from './attempt-windows.js';
 
 function windowsOf(attempts: number, windowSeconds: number): { windows: AttemptWindows; clock: ManualClock } {

@@ -12,7 +12,7 @@ import {
 import { brandContextSchema } from '../contract/brand-context.js';
 import { AppError, type FieldIssue } from './errors.js';
 import { formatFieldPath } from './inputs.js';
-import { BRAND_CONTEXT_KEY_ORDER, EMPTY_BRAND_SECTIONS } from '../../test/support/fixtures/brand-agent.js';
+import { BRAND_CONTEXT_KEY_ORDER, EMPTY_BRAND_SECTIONS } from '#test/support/fixtures/brand-agent.js';
 
 function parsed(input: unknown): BrandDocument {
   return parseBrandDocument(input);

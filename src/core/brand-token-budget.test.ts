@@ -1,7 +1,7 @@
 import { countTokens } from 'gpt-tokenizer';
 import { countTokens as countO200kTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { demoBrandContext } from '../../test/support/fixtures/demo-brand.js';
+import { demoBrandContext } from '#test/support/fixtures/demo-brand.js';
 import { BRAND_SECTIONS, type BrandSection } from './brand-context.js';
 import { brandView, renderBrandView, WHOLE_BRAND_JSON } from './brand-views.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { demoBrandContext } from '../../test/support/fixtures/demo-brand.js';
+import { demoBrandContext } from '#test/support/fixtures/demo-brand.js';
 import { BRAND_SECTIONS, serializeBrandContext } from './brand-context.js';
 import {
   brandView,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { demoBrandContext } from '../../test/support/fixtures/demo-brand.js';
+import { demoBrandContext } from '#test/support/fixtures/demo-brand.js';
 import { searchKnowledge, searchWords } from './knowledge-search.js';
 
 const entry = (title: string, tags: string[], content: string) => ({ title, tags, content });

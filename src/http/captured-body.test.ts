@@ -2,7 +2,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crlf, exchange } from '../../test/support/raw-http.js';
+import { crlf, exchange } from '#test/support/raw-http.js';
 import { type CapturedBody, CapturingRequest } from './captured-body.js';
 
 const post = (body: string, declared = Buffer.byteLength(body)) =>

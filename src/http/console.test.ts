@@ -3,8 +3,8 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachBackend } from '../../test/support/databases.js';
-import { useFixture } from '../../test/support/http-fixture.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { useFixture } from '#test/support/http-fixture.js';
 
 describeEachBackend('the console’s pages and assets', (backend) => {
   // A stand-in for the built console; it must exist before the app starts, so this hook comes first.

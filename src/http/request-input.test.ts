@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { describeEachBackend } from '../../test/support/databases.js';
-import { readContext } from '../../test/support/fixtures/brand-agent.js';
-import { problemOf, useFixture } from '../../test/support/http-fixture.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { readContext } from '#test/support/fixtures/brand-agent.js';
+import { problemOf, useFixture } from '#test/support/http-fixture.js';
 import { MAX_JSON_DEPTH } from '../core/inputs.js';
 
 /*

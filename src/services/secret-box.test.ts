@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
-import { sqliteBackend, type TestDatabase } from '../../test/support/databases.js';
+import { sqliteBackend, type TestDatabase } from '#test/support/databases.js';
 import { DEFAULT_EMAIL_FROM } from '../config.js';
 import { openStore } from '../store/open-store.js';
 import type { Repositories, Store } from '../store/store.js';

@@ -7,7 +7,7 @@ import { BRAND_KEY, hashKey } from '../core/secret-keys.js';
 import { type ChangeFeed, ChangeHub } from '../store/change-feed.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
-import { describeEachBackend, type TestDatabase } from '../../test/support/databases.js';
+import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
 import { OPERATOR } from './audit.js';
 import { createBrandKey, listBrandKeys, UNRECORDED_KEY_NAME } from './keys.js';
 import { SignedKeys, type SignedKeysLog } from './signed-keys.js';

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { IssuedSession } from '../../src/contract/session.js';
 import { DEFAULT_EMAIL_FROM } from '../../src/config.js';
 import { setPassword } from '../../src/services/workspaces.js';
-import { DAY_MS } from '../support/clock.js';
-import { MINUTE_MS } from '../support/fixtures/campaigns.js';
-import { describeEachBackend } from '../support/databases.js';
+import { DAY_MS } from '#test/support/clock.js';
+import { MINUTE_MS } from '#test/support/fixtures/campaigns.js';
+import { describeEachBackend } from '#test/support/databases.js';
 import {
   acceptInvite,
   bounceEmailsTo,
@@ -17,7 +17,7 @@ import {
   NEW_PASSWORD,
   resendInvite,
   useAccountEmailFixture,
-} from '../support/fixtures/account-email.js';
+} from '#test/support/fixtures/account-email.js';
 import {
   type Member,
   membersApi,
@@ -25,7 +25,7 @@ import {
   newEmail,
   signIn,
   TEMPORARY,
-} from '../support/fixtures/members.js';
+} from '#test/support/fixtures/members.js';
 import {
   auditLog,
   call,
@@ -35,8 +35,8 @@ import {
   problemOf,
   refused,
   unchanged,
-} from '../support/http-fixture.js';
-import { addUser } from '../support/users.js';
+} from '#test/support/http-fixture.js';
+import { addUser } from '#test/support/users.js';
 
 /** Adds a new account to the fixture's workspace as its owner: the invite goes out. */
 async function invite(f: Fixture, role: 'admin' | 'member' = 'member'): Promise<Member> {

@@ -2,10 +2,10 @@ import { expect, it } from 'vitest';
 import { OPERATOR } from '../../src/services/audit.js';
 import { sweepKeyExpiry } from '../../src/services/key-expiry.js';
 import { KEY_SERVICES } from '../../src/services/keys.js';
-import { DAY_MS, ManualClock } from '../support/clock.js';
-import { describeEachBackend } from '../support/databases.js';
-import { emailsTo, type ReadEmail } from '../support/fixtures/account-email.js';
-import { type Fixture, useFixture } from '../support/http-fixture.js';
+import { DAY_MS, ManualClock } from '#test/support/clock.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { emailsTo, type ReadEmail } from '#test/support/fixtures/account-email.js';
+import { type Fixture, useFixture } from '#test/support/http-fixture.js';
 
 /** The subjects of the key expiry emails each of the fixture's members got, by role. */
 async function noticesByRole(f: Fixture): Promise<Record<'owner' | 'admin' | 'member', string[]>> {

@@ -3,8 +3,8 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { IssuedSession } from '../../src/contract/session.js';
 import { DEFAULT_ACCOUNT_LINK_LIMITS } from '../../src/services/account-email.js';
-import { startTestApp } from '../support/app.js';
-import { describeEachBackend, snapshotTables, type TestDatabase } from '../support/databases.js';
+import { startTestApp } from '#test/support/app.js';
+import { describeEachBackend, snapshotTables, type TestDatabase } from '#test/support/databases.js';
 import {
   answerReset,
   confirmReset,
@@ -16,11 +16,11 @@ import {
   NEW_PASSWORD,
   requestReset,
   useAccountEmailFixture,
-} from '../support/fixtures/account-email.js';
-import { cookieHeader, expectRateLimited, freshIp, PASSWORD } from '../support/fixtures/auth.js';
-import { signIn } from '../support/fixtures/members.js';
-import { call, type Fixture, outcome, problemOf, refused, unchanged } from '../support/http-fixture.js';
-import { addUser } from '../support/users.js';
+} from '#test/support/fixtures/account-email.js';
+import { cookieHeader, expectRateLimited, freshIp, PASSWORD } from '#test/support/fixtures/auth.js';
+import { signIn } from '#test/support/fixtures/members.js';
+import { call, type Fixture, outcome, problemOf, refused, unchanged } from '#test/support/http-fixture.js';
+import { addUser } from '#test/support/users.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 const ACCEPTED = {

@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { addMember } from '../../src/services/members.js';
 import { findOrCreateUser } from '../../src/services/workspaces.js';
 import { OPERATOR } from '../../src/services/audit.js';
-import { bounceEmailsTo, emailsTo, linkIn } from '../support/fixtures/account-email.js';
+import { bounceEmailsTo, emailsTo, linkIn } from '#test/support/fixtures/account-email.js';
 import {
   type BrowserFixture,
   describeInBrowser,

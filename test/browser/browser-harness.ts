@@ -14,8 +14,8 @@ import { createBrandKey } from '../../src/services/keys.js';
 import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from '../../src/services/sign-in.js';
 import { createWorkspace, findOrCreateUser } from '../../src/services/workspaces.js';
 import type { Role } from '../../src/core/roles.js';
-import { listenOnLoopback, startTestApp, type TestApp } from '../support/app.js';
-import { sqliteBackend, type TestDatabase } from '../support/databases.js';
+import { listenOnLoopback, startTestApp, type TestApp } from '#test/support/app.js';
+import { sqliteBackend, type TestDatabase } from '#test/support/databases.js';
 import type { UserRecord } from '../../src/store/store.js';
 
 /*

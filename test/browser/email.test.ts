@@ -21,9 +21,9 @@ import {
   screenshot,
   useBrowserFixture,
 } from './browser-harness.js';
-import { emailKeyWithSender } from '../support/fixtures/email.js';
-import { SmtpRelay } from '../support/smtp-server.js';
-import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { emailKeyWithSender } from '#test/support/fixtures/email.js';
+import { SmtpRelay } from '#test/support/smtp-server.js';
+import { WebhookReceiver } from '#test/support/webhook-receiver.js';
 
 const SENDER = 'orders@acme-coffee.example';
 

@@ -18,7 +18,7 @@ import {
   useBrowserFixture,
   WAIT_MS,
 } from './browser-harness.js';
-import { emailKeyWithSender } from '../support/fixtures/email.js';
+import { emailKeyWithSender } from '#test/support/fixtures/email.js';
 
 /** The little of the DOM the page-side check below touches (the project compiles without lib.dom). */
 interface Box {

@@ -21,7 +21,7 @@ import {
   useBrowserFixture,
   whereInWindow,
 } from './browser-harness.js';
-import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { WebhookReceiver } from '#test/support/webhook-receiver.js';
 
 /** The delivery worker `serve` runs, on the suite's store, with the real clock so signatures carry real time. */
 function startWorker(f: BrowserFixture): DeliveryWorker {

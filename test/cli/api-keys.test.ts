@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CreatedKey, KeyView } from '../../src/contract/keys.js';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { describeEachBackend } from '../support/databases.js';
-import { bearer } from '../support/users.js';
+import { startTestApp, type TestApp } from '#test/support/app.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { bearer } from '#test/support/users.js';
 import { useCliWorkspace } from './cli-process.js';
 
 const API_KEY = /^wsk_[0-9A-Za-z]{36}$/;

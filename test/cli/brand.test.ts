@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { BrandContext } from '../../src/core/brand-context.js';
 import type { DemoSeed } from '../../src/services/demo.js';
-import { describeEachBackend, snapshotTables } from '../support/databases.js';
+import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
 import { runCli, useCliWorkspace } from './cli-process.js';
 
 /** A brand context without the fields the server sets on every write. */

@@ -1,7 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
-import type { TestBackend, TestDatabase } from '../support/databases.js';
+import type { TestBackend, TestDatabase } from '#test/support/databases.js';
 
 /**
  * Runs the BUILT command-line interface (`node dist/cli/main.js`, what the `brand-context` bin points at)

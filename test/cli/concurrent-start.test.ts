@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachBackend, type TestDatabase } from '../support/databases.js';
+import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
 
 const run = promisify(execFile);
 

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CapturedEmail, EmailSender, EmailSuppression } from '../../src/contract/email.js';
 import type { CreatedKey, KeyView } from '../../src/contract/keys.js';
 import { listAuditLog } from '../../src/services/audit.js';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { DAY_MS } from '../support/clock.js';
-import { describeEachBackend } from '../support/databases.js';
-import { capturedEmail, suppress } from '../support/fixtures/email.js';
-import { bearer } from '../support/users.js';
+import { startTestApp, type TestApp } from '#test/support/app.js';
+import { DAY_MS } from '#test/support/clock.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { capturedEmail, suppress } from '#test/support/fixtures/email.js';
+import { bearer } from '#test/support/users.js';
 import { useCliWorkspace } from './cli-process.js';
 
 const EMAIL_KEY = /^tek_[0-9A-Za-z]{36}$/;

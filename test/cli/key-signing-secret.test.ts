@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DemoSeed } from '../../src/services/demo.js';
 import { KEY_FILE_NAME } from '../../src/services/key-signing-secret.js';
-import { describeEachBackend, snapshotTables, type TestDatabase } from '../support/databases.js';
+import { describeEachBackend, snapshotTables, type TestDatabase } from '#test/support/databases.js';
 import { killAllChildren, readBrand, runCli, runCliJson, ServerProcess } from './cli-process.js';
 
 /** The counter of keys the key cache missed that their signature verified, as `serve` exports it. */

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import type { KeyView, CreatedKey } from '../../src/contract/keys.js';
-import { DAY_MS } from '../support/clock.js';
-import { describeEachBackend } from '../support/databases.js';
+import { DAY_MS } from '#test/support/clock.js';
+import { describeEachBackend } from '#test/support/databases.js';
 import { BRAND_KEY, keysIn, useCliWorkspace } from './cli-process.js';
 
 interface RotatedKey extends CreatedKey {

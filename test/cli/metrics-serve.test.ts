@@ -5,7 +5,7 @@ import { queueEmail } from '../../src/services/email-queue.js';
 import { SecretBox } from '../../src/services/secret-box.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
-import { describeEachBackend, type TestDatabase } from '../support/databases.js';
+import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
 import { killAllChildren, ServerProcess, setUp } from './cli-process.js';
 
 const ENCRYPTION_KEY = randomBytes(32);

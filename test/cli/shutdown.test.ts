@@ -3,8 +3,8 @@ import { connect, type Socket } from 'node:net';
 import { once } from 'node:events';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DemoSeed } from '../../src/services/demo.js';
-import { describeEachBackend, type TestDatabase } from '../support/databases.js';
-import { closedSocket, crlf, parseResponses, type RawResponse, receiver } from '../support/raw-http.js';
+import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
+import { closedSocket, crlf, parseResponses, type RawResponse, receiver } from '#test/support/raw-http.js';
 import { keysIn, killAllChildren, runCliJson, ServerProcess } from './cli-process.js';
 
 /** The nth (0-based) final response in `data`, once it has arrived whole. */

@@ -3,7 +3,7 @@ import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
 import { SecretBox } from '../../src/services/secret-box.js';
 import { openStore } from '../../src/store/open-store.js';
-import { describeEachBackend, type TestDatabase } from '../support/databases.js';
+import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
 import { killAllChildren, runCli, runCliJson } from './cli-process.js';
 
 describeEachBackend('brand-context users and the API share accounts', (backend) => {

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import type { CreatedWebhook, Webhook } from '../../src/contract/webhooks.js';
-import { describeEachBackend } from '../support/databases.js';
+import { describeEachBackend } from '#test/support/databases.js';
 import { useCliWorkspace } from './cli-process.js';
 
 /** A Standard Webhooks secret: whsec_ and 32 random bytes in base64. */

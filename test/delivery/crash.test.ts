@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
 import { OPERATOR } from '../../src/services/audit.js';
 import { createBrandKey } from '../../src/services/keys.js';
-import { describeEachBackend } from '../support/databases.js';
-import { verifiedEvent } from '../support/webhook-receiver.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { verifiedEvent } from '#test/support/webhook-receiver.js';
 import { createKeyAsOwner, useDeliverySuite } from './processes.js';
 
 describeEachBackend('The delivery queue survives a node that dies', (backend) => {

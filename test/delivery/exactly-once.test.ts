@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
 import type { CreatedKey } from '../../src/contract/keys.js';
 import type { ServerProcess } from '../cli/cli-process.js';
-import { describeEachBackend } from '../support/databases.js';
-import { repeatedIds, verifiedEvent } from '../support/webhook-receiver.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { repeatedIds, verifiedEvent } from '#test/support/webhook-receiver.js';
 import { createKeyThrough, signIn, useDeliverySuite } from './processes.js';
 
 const EVENTS_PER_SERVER = 100;

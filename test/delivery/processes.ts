@@ -10,8 +10,8 @@ import { WebhookService } from '../../src/services/webhooks.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { DeliveryAttemptRecord, DeliveryRecord, Store } from '../../src/store/store.js';
 import { killAllChildren, pollUntil, ServerProcess, setUp } from '../cli/cli-process.js';
-import type { TestBackend, TestDatabase } from '../support/databases.js';
-import { WebhookReceiver } from '../support/webhook-receiver.js';
+import type { TestBackend, TestDatabase } from '#test/support/databases.js';
+import { WebhookReceiver } from '#test/support/webhook-receiver.js';
 
 /**
  * `brand-context serve` children with their delivery worker, and what the tests make and read on the same

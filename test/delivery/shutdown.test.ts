@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { describeEachBackend } from '../support/databases.js';
-import { verifiedEvent } from '../support/webhook-receiver.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { verifiedEvent } from '#test/support/webhook-receiver.js';
 import { createKeyAsOwner, useDeliverySuite } from './processes.js';
 
 /** Longer than serve gives attempts in flight when it stops (8 s), shorter than an attempt's timeout (10 s). */

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, it } from 'vitest';
-import { describeEachBackend } from '../support/databases.js';
-import { verifiedEvent } from '../support/webhook-receiver.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { verifiedEvent } from '#test/support/webhook-receiver.js';
 import { createKeyAsOwner, useDeliverySuite } from './processes.js';
 
 /** Three of a worker's looks at the queue (every 500 ms). */

@@ -15,18 +15,18 @@ import { WebhookService } from '../../src/services/webhooks.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { EmailMessageRecord, EmailMessageWithRecipients, Store } from '../../src/store/store.js';
-import { startTestApp } from '../support/app.js';
-import { describeEachBackend, type TestDatabase } from '../support/databases.js';
+import { startTestApp } from '#test/support/app.js';
+import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
 import {
   EMAIL_MESSAGES_URL,
   emailKeyWithSender,
   FROM,
   message,
   suppress,
-} from '../support/fixtures/email.js';
-import { call } from '../support/http-fixture.js';
-import { SmtpRelay } from '../support/smtp-server.js';
-import { WebhookReceiver } from '../support/webhook-receiver.js';
+} from '#test/support/fixtures/email.js';
+import { call } from '#test/support/http-fixture.js';
+import { SmtpRelay } from '#test/support/smtp-server.js';
+import { WebhookReceiver } from '#test/support/webhook-receiver.js';
 
 /** A sender in a frozen process: its attempt never ends by itself, only when its worker stops. */
 class FrozenSender extends SmtpSender {

@@ -6,8 +6,8 @@ import { SecretBox } from '../../src/services/secret-box.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { killAllChildren, ServerProcess, setUp } from '../cli/cli-process.js';
-import { describeEachBackend, type TestDatabase } from '../support/databases.js';
-import { SmtpRelay } from '../support/smtp-server.js';
+import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
+import { SmtpRelay } from '#test/support/smtp-server.js';
 
 /** Shared by the server and the test process, so the bodies one seals the other opens. */
 const ENCRYPTION_KEY = randomBytes(32);

@@ -16,8 +16,8 @@ import { createApiKey, createBrandKey } from '../../src/services/keys.js';
 import { DEMO_BRAND } from '../../src/services/demo-brand.js';
 import { findOrCreateUser } from '../../src/services/workspaces.js';
 import type { UserRecord } from '../../src/store/store.js';
-import { describeEachBackend, snapshotTables } from '../support/databases.js';
-import { NEW_PASSWORD } from '../support/fixtures/account-email.js';
+import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
+import { NEW_PASSWORD } from '#test/support/fixtures/account-email.js';
 import {
   capturedEmail,
   type EmailKeys,
@@ -25,9 +25,9 @@ import {
   message,
   sendEmail,
   suppress,
-} from '../support/fixtures/email.js';
-import { type Fixture as SharedFixture, isoNow, outcome, useFixture } from '../support/http-fixture.js';
-import { addUser } from '../support/users.js';
+} from '#test/support/fixtures/email.js';
+import { type Fixture as SharedFixture, isoNow, outcome, useFixture } from '#test/support/http-fixture.js';
+import { addUser } from '#test/support/users.js';
 
 /*
  * Who may call what, kept as data: every route the app registers (ROUTES), every kind of caller (CALLERS)

@@ -16,11 +16,11 @@ import { sweepKeyExpiry } from '../../src/services/key-expiry.js';
 import { addMember, removeMember } from '../../src/services/members.js';
 import { createWorkspace, findOrCreateUser } from '../../src/services/workspaces.js';
 import { REPO_ROOT } from '../cli/cli-process.js';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { DAY_MS, type ManualClock } from '../support/clock.js';
-import { sqliteBackend, type TestDatabase } from '../support/databases.js';
-import { emailKeyWithSender } from '../support/fixtures/email.js';
-import { SmtpRelay } from '../support/smtp-server.js';
+import { startTestApp, type TestApp } from '#test/support/app.js';
+import { DAY_MS, type ManualClock } from '#test/support/clock.js';
+import { sqliteBackend, type TestDatabase } from '#test/support/databases.js';
+import { emailKeyWithSender } from '#test/support/fixtures/email.js';
+import { SmtpRelay } from '#test/support/smtp-server.js';
 
 /** Every `src` and `href` of the page, resolved against the page's own URL. */
 function referencesOf(html: string, pageUrl: string): string[] {

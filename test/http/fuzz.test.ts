@@ -9,10 +9,10 @@ import {
 } from '../../src/core/secret-keys.js';
 import { OPERATOR } from '../../src/services/audit.js';
 import { generateWebhookSecret } from '../../src/services/secret-box.js';
-import { describeEachBackend } from '../support/databases.js';
-import { campaignsUrl, newDraft } from '../support/fixtures/campaigns.js';
-import { emailKeyWithSender, emailMessagesUrl, sendEmail } from '../support/fixtures/email.js';
-import { useFixture } from '../support/http-fixture.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { campaignsUrl, newDraft } from '#test/support/fixtures/campaigns.js';
+import { emailKeyWithSender, emailMessagesUrl, sendEmail } from '#test/support/fixtures/email.js';
+import { useFixture } from '#test/support/http-fixture.js';
 
 /** mulberry32: a seeded PRNG, so that a failure reproduces from the printed seed. */
 function prng(seed: number): () => number {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { describeEachBackend, type TestDatabase } from '../support/databases.js';
+import { startTestApp, type TestApp } from '#test/support/app.js';
+import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
 
 describeEachBackend('Health endpoints', (backend) => {
   let database: TestDatabase;

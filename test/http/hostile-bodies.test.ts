@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
-import { describeEachBackend, snapshotTables } from '../support/databases.js';
-import { addUser } from '../support/users.js';
-import { call, problemOf, useFixture } from '../support/http-fixture.js';
-import { campaignsUrl } from '../support/fixtures/campaigns.js';
+import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
+import { addUser } from '#test/support/users.js';
+import { call, problemOf, useFixture } from '#test/support/http-fixture.js';
+import { campaignsUrl } from '#test/support/fixtures/campaigns.js';
 
 /** `depth` arrays inside each other around `inner`: `[[[…inner…]]]`. */
 function nested(depth: number, inner = '0'): string {

@@ -5,11 +5,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { OPERATOR } from '../../src/services/audit.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
 import type { UserRecord } from '../../src/store/store.js';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { describeEachBackend, type TestDatabase } from '../support/databases.js';
-import { addUser, bearer } from '../support/users.js';
-import { problemOf } from '../support/http-fixture.js';
-import { readContext } from '../support/fixtures/brand-agent.js';
+import { startTestApp, type TestApp } from '#test/support/app.js';
+import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
+import { addUser, bearer } from '#test/support/users.js';
+import { problemOf } from '#test/support/http-fixture.js';
+import { readContext } from '#test/support/fixtures/brand-agent.js';
 
 const ISSUER = 'https://idp.test/';
 const AUDIENCE = 'brand-context';

@@ -1,9 +1,9 @@
 import type { HTTPMethods } from 'fastify';
 import { expect, it } from 'vitest';
 import { WORKSPACE_API_KEY } from '../../src/core/secret-keys.js';
-import { describeEachBackend, snapshotTables } from '../support/databases.js';
-import { call, problemOf, useFixture } from '../support/http-fixture.js';
-import { campaignsUrl, newDraft } from '../support/fixtures/campaigns.js';
+import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
+import { call, problemOf, useFixture } from '#test/support/http-fixture.js';
+import { campaignsUrl, newDraft } from '#test/support/fixtures/campaigns.js';
 
 /*
  * Input that every route must refuse cleanly on both backends: PostgreSQL text cannot hold a NUL character

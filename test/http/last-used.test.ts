@@ -3,10 +3,10 @@ import { OPERATOR } from '../../src/services/audit.js';
 import { createBrandKey, revokeBrandKey } from '../../src/services/keys.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
 import type { UserRecord } from '../../src/store/store.js';
-import { startTestApp, type TestApp, type TestAppOptions } from '../support/app.js';
-import { describeEachBackend, snapshotTables, type TestDatabase } from '../support/databases.js';
-import { addUser, bearer } from '../support/users.js';
-import { readContext } from '../support/fixtures/brand-agent.js';
+import { startTestApp, type TestApp, type TestAppOptions } from '#test/support/app.js';
+import { describeEachBackend, snapshotTables, type TestDatabase } from '#test/support/databases.js';
+import { addUser, bearer } from '#test/support/users.js';
+import { readContext } from '#test/support/fixtures/brand-agent.js';
 
 interface Listed {
   id: string;

@@ -4,9 +4,9 @@ import type { BrandContext } from '../../src/core/brand-context.js';
 import { DEMO_BRAND } from '../../src/services/demo-brand.js';
 import { findOrCreateUser } from '../../src/services/workspaces.js';
 import type { UserRecord } from '../../src/store/store.js';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { describeEachBackend, type TestDatabase } from '../support/databases.js';
-import { bearer } from '../support/users.js';
+import { startTestApp, type TestApp } from '#test/support/app.js';
+import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
+import { bearer } from '#test/support/users.js';
 import type { CreatedKey } from '../../src/contract/keys.js';
 
 interface KeyView {

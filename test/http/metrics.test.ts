@@ -18,11 +18,11 @@ import { Metrics } from '../../src/services/metrics.js';
 import { SecretBox } from '../../src/services/secret-box.js';
 import { WebhookService } from '../../src/services/webhooks.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { describeEachBackend, sqliteBackend, type TestDatabase } from '../support/databases.js';
-import { readContext } from '../support/fixtures/brand-agent.js';
-import { call, problemOf, useFixture } from '../support/http-fixture.js';
-import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { startTestApp, type TestApp } from '#test/support/app.js';
+import { describeEachBackend, sqliteBackend, type TestDatabase } from '#test/support/databases.js';
+import { readContext } from '#test/support/fixtures/brand-agent.js';
+import { call, problemOf, useFixture } from '#test/support/http-fixture.js';
+import { WebhookReceiver } from '#test/support/webhook-receiver.js';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8';

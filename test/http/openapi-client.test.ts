@@ -6,11 +6,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import ts from 'typescript';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { listenOnLoopback } from '../support/app.js';
-import { describeEachBackend } from '../support/databases.js';
-import { PASSWORD } from '../support/fixtures/auth.js';
-import { useFixture } from '../support/http-fixture.js';
-import { addUser } from '../support/users.js';
+import { listenOnLoopback } from '#test/support/app.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { PASSWORD } from '#test/support/fixtures/auth.js';
+import { useFixture } from '#test/support/http-fixture.js';
+import { addUser } from '#test/support/users.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -1,12 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { loadConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { describeEachBackend, sqliteBackend, type TestDatabase } from '../support/databases.js';
-import { call, type CallOptions, outcome, useFixture } from '../support/http-fixture.js';
-import { campaignsApi, newDraft } from '../support/fixtures/campaigns.js';
-import { emailKeyWithSender, message, sendEmail } from '../support/fixtures/email.js';
-import { schemaAt } from '../support/openapi-conformance.js';
+import { startTestApp, type TestApp } from '#test/support/app.js';
+import { describeEachBackend, sqliteBackend, type TestDatabase } from '#test/support/databases.js';
+import { call, type CallOptions, outcome, useFixture } from '#test/support/http-fixture.js';
+import { campaignsApi, newDraft } from '#test/support/fixtures/campaigns.js';
+import { emailKeyWithSender, message, sendEmail } from '#test/support/fixtures/email.js';
+import { schemaAt } from '#test/support/openapi-conformance.js';
 
 interface MediaType {
   schema: {

@@ -9,10 +9,10 @@ import type { RateLimit } from '../../src/config.js';
 import { OPERATOR } from '../../src/services/audit.js';
 import { createBrandKey } from '../../src/services/keys.js';
 import { connectRedis, redisAddress } from '../../src/services/read-limits.js';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { describeEachBackend, type TestDatabase } from '../support/databases.js';
-import { readContext } from '../support/fixtures/brand-agent.js';
-import { useFixture } from '../support/http-fixture.js';
+import { startTestApp, type TestApp } from '#test/support/app.js';
+import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
+import { readContext } from '#test/support/fixtures/brand-agent.js';
+import { useFixture } from '#test/support/http-fixture.js';
 
 /** The shared Redis of CI and development; each run counts under its own key prefix. */
 const SHARED_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -1,8 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect, it } from 'vitest';
-import { describeEachBackend } from '../support/databases.js';
-import { call, useFixture } from '../support/http-fixture.js';
-import { campaignsUrl } from '../support/fixtures/campaigns.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { call, useFixture } from '#test/support/http-fixture.js';
+import { campaignsUrl } from '#test/support/fixtures/campaigns.js';
 
 /*
  * Keys and tokens reach the service in places they should not be (a query string, a mistyped path, a header

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { OPERATOR } from '../../src/services/audit.js';
 import { createBrandKey } from '../../src/services/keys.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
-import { listenOnLoopback, startTestApp, type TestApp } from '../support/app.js';
-import { describeEachBackend, type TestDatabase } from '../support/databases.js';
-import { exchange, type RawExchange } from '../support/raw-http.js';
+import { listenOnLoopback, startTestApp, type TestApp } from '#test/support/app.js';
+import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
+import { exchange, type RawExchange } from '#test/support/raw-http.js';
 
 /**
  * Generated raw requests over real sockets: malformed request lines, methods, targets, headers, framing and

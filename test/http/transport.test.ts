@@ -2,9 +2,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { OPERATOR } from '../../src/services/audit.js';
 import { createBrandKey } from '../../src/services/keys.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
-import { listenOnLoopback, startTestApp, type TestApp } from '../support/app.js';
-import { describeEachBackend, type TestDatabase } from '../support/databases.js';
-import { crlf, exchange, type RawExchange, type RawResponse } from '../support/raw-http.js';
+import { listenOnLoopback, startTestApp, type TestApp } from '#test/support/app.js';
+import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
+import { crlf, exchange, type RawExchange, type RawResponse } from '#test/support/raw-http.js';
 
 const KEY_SHAPED = /(brk|wsk)_[0-9A-Za-z]{36}/;
 /** Short timeouts, so that slow clients are cut off within the test. */

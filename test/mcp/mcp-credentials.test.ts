@@ -5,7 +5,7 @@ import { replaceBrand } from '../../src/services/brand.js';
 import { DEMO_BRAND } from '../../src/services/demo-brand.js';
 import { createApiKey, createBrandKey, KEY_SERVICES } from '../../src/services/keys.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
-import { addUser, bearer } from '../support/users.js';
+import { addUser, bearer } from '#test/support/users.js';
 import {
   callTool,
   connectMcp,

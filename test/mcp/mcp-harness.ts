@@ -5,9 +5,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import { expect } from 'vitest';
 import { CLI_PATH, REPO_ROOT } from '../cli/cli-process.js';
-import { listenOnLoopback, startTestApp, type TestApp } from '../support/app.js';
-import { sqliteBackend, type TestDatabase } from '../support/databases.js';
-import { bearer } from '../support/users.js';
+import { listenOnLoopback, startTestApp, type TestApp } from '#test/support/app.js';
+import { sqliteBackend, type TestDatabase } from '#test/support/databases.js';
+import { bearer } from '#test/support/users.js';
 
 /**
  * Runs the BUILT `brand-context mcp` (`node dist/cli/main.js mcp`, run `npm run build` first) under the

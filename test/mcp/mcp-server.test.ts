@@ -8,7 +8,7 @@ import { createCampaign, scheduleCampaign } from '../../src/services/campaigns.j
 import { DEMO_BRAND } from '../../src/services/demo-brand.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
 import type { Campaign } from '../../src/mcp/schemas.js';
-import { addUser } from '../support/users.js';
+import { addUser } from '#test/support/users.js';
 import {
   callTool,
   connectMcp,

@@ -1,7 +1,7 @@
 import { createServer as createHttpServer } from 'node:http';
 import { type AddressInfo, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HangingEndpoint } from '../support/webhook-receiver.js';
+import { HangingEndpoint } from '#test/support/webhook-receiver.js';
 import { callTool, connectMcp, type McpSession } from './mcp-harness.js';
 
 /** A JWT-shaped token: the service is never reached, so nobody checks its signature. */

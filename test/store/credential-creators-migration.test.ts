@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeError } from '../../src/store/errors.js';
 import { migrationProvider } from '../../src/store/migrations/index.js';
 import { openStore } from '../../src/store/open-store.js';
-import { describeEachBackend, type TestDatabase } from '../support/databases.js';
+import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
 
 /** The migration that records who created each webhook endpoint, and attributes the endpoints made before it. */
 const CREATORS = '0010_credential_creators';

@@ -5,11 +5,11 @@ import { type BrandDocument, emptyBrand } from '../../src/core/brand-context.js'
 import { OPERATOR } from '../../src/services/audit.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
 import { killAllChildren, runCli } from '../cli/cli-process.js';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { postgresBackend, snapshotTables, type TestDatabase } from '../support/databases.js';
-import { failBrandWritesWith } from '../support/postgres-errors.js';
-import { mountSmallDisk, type SmallDisk, smallDiskSkipReason } from '../support/small-disk.js';
-import { addUser, bearer, type TestUser } from '../support/users.js';
+import { startTestApp, type TestApp } from '#test/support/app.js';
+import { postgresBackend, snapshotTables, type TestDatabase } from '#test/support/databases.js';
+import { failBrandWritesWith } from '#test/support/postgres-errors.js';
+import { mountSmallDisk, type SmallDisk, smallDiskSkipReason } from '#test/support/small-disk.js';
+import { addUser, bearer, type TestUser } from '#test/support/users.js';
 
 const DISK_BYTES = 8 * 1024 * 1024;
 /** Room for SQLite's shared-memory index and a few pages, far less than a big brand needs. */

@@ -7,7 +7,7 @@ import type {
   Store,
 } from '../../src/store/store.js';
 import { emptyBrand } from '../../src/core/brand-context.js';
-import { describeEachBackend, type TestDatabase } from '../support/databases.js';
+import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
 
 let sequence = 0;
 const unique = (prefix: string) => `${prefix}_email${String(++sequence).padStart(8, '0')}`;

@@ -7,8 +7,8 @@ import { BRAND_KEY, hashKey } from '../../src/core/secret-keys.js';
 import { OPERATOR } from '../../src/services/audit.js';
 import { createBrandKey, revokeBrandKey } from '../../src/services/keys.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { describeEachBackend, type TestDatabase } from '../support/databases.js';
+import { startTestApp, type TestApp } from '#test/support/app.js';
+import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
 
 /** Runs one statement on the database through a connection of the test's own, not the app's. */
 async function runOnDatabase(database: TestDatabase, statement: string): Promise<void> {

@@ -8,10 +8,10 @@ import { KeySigner } from '../../src/core/key-signature.js';
 import { BRAND_KEY, hashKey } from '../../src/core/secret-keys.js';
 import { migrationProvider } from '../../src/store/migrations/index.js';
 import { openStore } from '../../src/store/open-store.js';
-import { listenOnLoopback, startTestApp, type TestApp } from '../support/app.js';
-import { DAY_MS } from '../support/clock.js';
-import { describeEachBackend, snapshotTables, type TestDatabase } from '../support/databases.js';
-import { PATH } from '../support/fixtures/brand-agent.js';
+import { listenOnLoopback, startTestApp, type TestApp } from '#test/support/app.js';
+import { DAY_MS } from '#test/support/clock.js';
+import { describeEachBackend, snapshotTables, type TestDatabase } from '#test/support/databases.js';
+import { PATH } from '#test/support/fixtures/brand-agent.js';
 
 /** The migration before the signing secret left the database. */
 const BEFORE = '0008_revoked_keys';

@@ -8,16 +8,16 @@ import { createBrandKey } from '../../src/services/keys.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
 import { killAllChildren, pollUntil, runCli } from '../cli/cli-process.js';
 import { DEFAULT_ACCOUNT_LINK_LIMITS } from '../../src/services/account-email.js';
-import { startTestApp } from '../support/app.js';
-import { postgresBackend, sqliteBackend, type TestDatabase } from '../support/databases.js';
-import { emailsTo, requestReset } from '../support/fixtures/account-email.js';
-import { failBrandWritesWith, onBrandWrite } from '../support/postgres-errors.js';
+import { startTestApp } from '#test/support/app.js';
+import { postgresBackend, sqliteBackend, type TestDatabase } from '#test/support/databases.js';
+import { emailsTo, requestReset } from '#test/support/fixtures/account-email.js';
+import { failBrandWritesWith, onBrandWrite } from '#test/support/postgres-errors.js';
 import {
   type PrivatePostgres,
   privatePostgresSkipReason,
   startPrivatePostgres,
-} from '../support/private-postgres.js';
-import { addUser, bearer } from '../support/users.js';
+} from '#test/support/private-postgres.js';
+import { addUser, bearer } from '#test/support/users.js';
 
 /** What every request that needs an unavailable database gets. */
 function expectUnavailable(response: LightMyRequestResponse): void {

@@ -12,7 +12,7 @@ import type {
   KeyRecord,
   Store,
 } from '../../src/store/store.js';
-import { describeEachBackend, type TestDatabase } from '../support/databases.js';
+import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
 
 let sequence = 0;
 const unique = (prefix: string) => `${prefix}_contract${String(++sequence).padStart(8, '0')}`;

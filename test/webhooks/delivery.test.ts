@@ -18,10 +18,10 @@ import { WebhookService } from '../../src/services/webhooks.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
-import { testAccountMail } from '../support/fixtures/account-email.js';
-import { DAY_MS, ManualClock } from '../support/clock.js';
-import { describeEachBackend, type TestDatabase } from '../support/databases.js';
-import { type Arrival, WebhookReceiver } from '../support/webhook-receiver.js';
+import { testAccountMail } from '#test/support/fixtures/account-email.js';
+import { DAY_MS, ManualClock } from '#test/support/clock.js';
+import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
+import { type Arrival, WebhookReceiver } from '#test/support/webhook-receiver.js';
 
 const DRAFT = { name: 'Launch', subject: 'Hello', preheader: '', body_html: '<p>Hi</p>', body_text: 'Hi' };
 

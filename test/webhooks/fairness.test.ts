@@ -12,8 +12,8 @@ import { WebhookService } from '../../src/services/webhooks.js';
 import { createWorkspace } from '../../src/services/workspaces.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
-import { describeEachBackend, type TestDatabase } from '../support/databases.js';
-import { HangingEndpoint, WebhookReceiver } from '../support/webhook-receiver.js';
+import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
+import { HangingEndpoint, WebhookReceiver } from '#test/support/webhook-receiver.js';
 
 /** More endpoints than the default limit allows one workspace: the test raises it. */
 const HANGING_ENDPOINTS = 60;

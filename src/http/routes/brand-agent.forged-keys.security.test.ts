@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { KeySigner } from '../../core/key-signature.js';
 import { BRAND_KEY } from '../../core/secret-keys.js';
-import { listenOnLoopback, startTestApp, type TestApp } from '../../../test/support/app.js';
-import { DAY_MS } from '../../../test/support/clock.js';
-import { describeEachBackend, snapshotTables } from '../../../test/support/databases.js';
-import { PATH } from '../../../test/support/fixtures/brand-agent.js';
-import { auditLog, call, useFixture } from '../../../test/support/http-fixture.js';
+import { listenOnLoopback, startTestApp, type TestApp } from '#test/support/app.js';
+import { DAY_MS } from '#test/support/clock.js';
+import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
+import { PATH } from '#test/support/fixtures/brand-agent.js';
+import { auditLog, call, useFixture } from '#test/support/http-fixture.js';
 
 /** How long every node may take to refuse a signed key that has no row (docs/keys.md "Brand read keys"). */
 const UNRECORDED_REFUSAL_MS = 5000;

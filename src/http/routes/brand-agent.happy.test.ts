@@ -6,15 +6,15 @@ import { createApiKey, createBrandKey } from '../../services/keys.js';
 import { getBrand, replaceBrand } from '../../services/brand.js';
 import { DEMO_BRAND } from '../../services/demo-brand.js';
 import { createWorkspace } from '../../services/workspaces.js';
-import { listenOnLoopback } from '../../../test/support/app.js';
-import { describeEachBackend, snapshotTables } from '../../../test/support/databases.js';
+import { listenOnLoopback } from '#test/support/app.js';
+import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
 import {
   BRAND_CONTEXT_KEY_ORDER,
   EMPTY_BRAND_SECTIONS,
   readContext,
-} from '../../../test/support/fixtures/brand-agent.js';
-import { createEmailKey } from '../../../test/support/fixtures/keys.js';
-import { call, useFixture } from '../../../test/support/http-fixture.js';
+} from '#test/support/fixtures/brand-agent.js';
+import { createEmailKey } from '#test/support/fixtures/keys.js';
+import { call, useFixture } from '#test/support/http-fixture.js';
 import { OPERATOR } from '../../services/audit.js';
 import { parseBrandDocument } from '../../core/brand-context.js';
 

@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { OPERATOR } from '../../services/audit.js';
 import { createBrandKey } from '../../services/keys.js';
-import { describeEachBackend, sqliteBackend } from '../../../test/support/databases.js';
-import { PATH, readContext } from '../../../test/support/fixtures/brand-agent.js';
-import { type Fixture, problemOf, useFixture } from '../../../test/support/http-fixture.js';
-import { addUser } from '../../../test/support/users.js';
+import { describeEachBackend, sqliteBackend } from '#test/support/databases.js';
+import { PATH, readContext } from '#test/support/fixtures/brand-agent.js';
+import { type Fixture, problemOf, useFixture } from '#test/support/http-fixture.js';
+import { addUser } from '#test/support/users.js';
 
 const MINUTE = { points: 3, windowMs: 60_000 };
 const POLICY = '"reads";q=3;w=60';

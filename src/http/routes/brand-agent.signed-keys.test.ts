@@ -3,11 +3,11 @@ import { KeySigner } from '../../core/key-signature.js';
 import { BRAND_KEY } from '../../core/secret-keys.js';
 import { OPERATOR } from '../../services/audit.js';
 import { createBrandKey, revokeBrandKey } from '../../services/keys.js';
-import { listenOnLoopback } from '../../../test/support/app.js';
-import { DAY_MS } from '../../../test/support/clock.js';
-import { describeEachBackend } from '../../../test/support/databases.js';
-import { PATH } from '../../../test/support/fixtures/brand-agent.js';
-import { useFixture } from '../../../test/support/http-fixture.js';
+import { listenOnLoopback } from '#test/support/app.js';
+import { DAY_MS } from '#test/support/clock.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { PATH } from '#test/support/fixtures/brand-agent.js';
+import { useFixture } from '#test/support/http-fixture.js';
 
 /**
  * Keys the key cache does not hold, verified by their signature instead of a lookup (docs/keys.md "Brand read keys"),

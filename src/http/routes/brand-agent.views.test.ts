@@ -7,11 +7,11 @@ import { replaceBrand } from '../../services/brand.js';
 import { DEMO_BRAND } from '../../services/demo-brand.js';
 import { openStore } from '../../store/open-store.js';
 import { pollUntil } from '../../../test/cli/cli-process.js';
-import { listenOnLoopback } from '../../../test/support/app.js';
-import { describeEachBackend } from '../../../test/support/databases.js';
-import { BRAND_CONTEXT_KEY_ORDER, PATH, readContext } from '../../../test/support/fixtures/brand-agent.js';
-import { brandApi } from '../../../test/support/fixtures/brand.js';
-import { useFixture } from '../../../test/support/http-fixture.js';
+import { listenOnLoopback } from '#test/support/app.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { BRAND_CONTEXT_KEY_ORDER, PATH, readContext } from '#test/support/fixtures/brand-agent.js';
+import { brandApi } from '#test/support/fixtures/brand.js';
+import { useFixture } from '#test/support/http-fixture.js';
 
 /** The `## Heading` each section has in Markdown: the name is the `#` title and the description a paragraph. */
 const MARKDOWN_HEADINGS: Partial<Record<BrandSection, string>> = {

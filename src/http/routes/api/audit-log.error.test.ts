@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { describeEachBackend } from '../../../../test/support/databases.js';
-import { auditLogUrl, call, problemOf, refused, useFixture } from '../../../../test/support/http-fixture.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { auditLogUrl, call, problemOf, refused, useFixture } from '#test/support/http-fixture.js';
 
 describeEachBackend('Audit log (GET /api/v1/workspaces/{id}/audit-log): errors', (backend) => {
   const fixture = useFixture(backend);

@@ -2,8 +2,8 @@ import { expect, it } from 'vitest';
 import type { AuditPage } from '../../../contract/audit.js';
 import { OPERATOR } from '../../../services/audit.js';
 import { createBrandKey } from '../../../services/keys.js';
-import { describeEachBackend } from '../../../../test/support/databases.js';
-import { auditLog, auditLogUrl, call, useFixture } from '../../../../test/support/http-fixture.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { auditLog, auditLogUrl, call, useFixture } from '#test/support/http-fixture.js';
 
 describeEachBackend('Audit log (GET /api/v1/workspaces/{id}/audit-log): the happy paths', (backend) => {
   const fixture = useFixture(backend);

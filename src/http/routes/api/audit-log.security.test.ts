@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { describeEachBackend } from '../../../../test/support/databases.js';
+import { describeEachBackend } from '#test/support/databases.js';
 import {
   auditLog,
   auditLogUrl,
@@ -7,7 +7,7 @@ import {
   outcome,
   refused,
   useFixture,
-} from '../../../../test/support/http-fixture.js';
+} from '#test/support/http-fixture.js';
 
 describeEachBackend('Audit log (GET /api/v1/workspaces/{id}/audit-log): security', (backend) => {
   const fixture = useFixture(backend);

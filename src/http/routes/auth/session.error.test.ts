@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
-import { describeEachBackend } from '../../../../test/support/databases.js';
-import { problemOf, useFixture } from '../../../../test/support/http-fixture.js';
-import { consoleAccount, consoleSessionApi } from '../../../../test/support/fixtures/auth.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { problemOf, useFixture } from '#test/support/http-fixture.js';
+import { consoleAccount, consoleSessionApi } from '#test/support/fixtures/auth.js';
 
 describeEachBackend('the console session (/auth/v1/session, cookie + CSRF): errors', (backend) => {
   const fixture = useFixture(backend, { extend: consoleAccount });

@@ -1,13 +1,13 @@
 import { expect, it } from 'vitest';
-import { DAY_MS } from '../../../../test/support/clock.js';
-import { describeEachBackend } from '../../../../test/support/databases.js';
-import { problemOf, useFixture } from '../../../../test/support/http-fixture.js';
+import { DAY_MS } from '#test/support/clock.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { problemOf, useFixture } from '#test/support/http-fixture.js';
 import {
   consoleAccount,
   type ConsoleSession,
   consoleSessionApi,
   setCookies,
-} from '../../../../test/support/fixtures/auth.js';
+} from '#test/support/fixtures/auth.js';
 
 describeEachBackend('the console session (/auth/v1/session, cookie + CSRF): the happy paths', (backend) => {
   const fixture = useFixture(backend, { extend: consoleAccount });

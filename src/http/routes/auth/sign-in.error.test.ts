@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
 import { PasswordHasher } from '../../../services/passwords.js';
-import { startTestApp } from '../../../../test/support/app.js';
-import { describeEachBackend } from '../../../../test/support/databases.js';
-import { problemOf, useFixture } from '../../../../test/support/http-fixture.js';
+import { startTestApp } from '#test/support/app.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { problemOf, useFixture } from '#test/support/http-fixture.js';
 import {
   freshIp,
   PASSWORD,
@@ -11,7 +11,7 @@ import {
   signInApi,
   withoutRequestId,
   WRONG_PASSWORD,
-} from '../../../../test/support/fixtures/auth.js';
+} from '#test/support/fixtures/auth.js';
 
 describeEachBackend('POST /auth/v1/token: sign-in, errors', (backend) => {
   const fixture = useFixture(backend, { app: { signInLimits: SIGN_IN_LIMITS }, extend: signInAccounts });

@@ -1,14 +1,14 @@
 import { expect, it } from 'vitest';
-import { describeEachBackend } from '../../../../test/support/databases.js';
-import { bearer } from '../../../../test/support/users.js';
-import { useFixture } from '../../../../test/support/http-fixture.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { bearer } from '#test/support/users.js';
+import { useFixture } from '#test/support/http-fixture.js';
 import {
   PASSWORD,
   type IssuedSession,
   SIGN_IN_LIMITS,
   signInAccounts,
   signInApi,
-} from '../../../../test/support/fixtures/auth.js';
+} from '#test/support/fixtures/auth.js';
 
 describeEachBackend('POST /auth/v1/token: sign-in, the happy paths', (backend) => {
   const fixture = useFixture(backend, { app: { signInLimits: SIGN_IN_LIMITS }, extend: signInAccounts });

@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
-import { startTestApp } from '../../../../test/support/app.js';
-import { describeEachBackend } from '../../../../test/support/databases.js';
-import { addUser } from '../../../../test/support/users.js';
-import { problemOf, useFixture } from '../../../../test/support/http-fixture.js';
+import { startTestApp } from '#test/support/app.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { addUser } from '#test/support/users.js';
+import { problemOf, useFixture } from '#test/support/http-fixture.js';
 import {
   expectRateLimited,
   freshIp,
@@ -12,7 +12,7 @@ import {
   signInAccounts,
   signInApi,
   WRONG_PASSWORD,
-} from '../../../../test/support/fixtures/auth.js';
+} from '#test/support/fixtures/auth.js';
 
 describeEachBackend('POST /auth/v1/token: sign-in, security', (backend) => {
   const fixture = useFixture(backend, { app: { signInLimits: SIGN_IN_LIMITS }, extend: signInAccounts });

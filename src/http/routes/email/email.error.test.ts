@@ -1,14 +1,14 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { EMAIL_LIMITS, EMAIL_REQUEST_LIMIT } from '../../../contract/email.js';
-import { describeEachBackend } from '../../../../test/support/databases.js';
+import { describeEachBackend } from '#test/support/databases.js';
 import {
   EMAIL_MESSAGES_URL,
   emailApi,
   emailKeys,
   message,
   sendEmail,
-} from '../../../../test/support/fixtures/email.js';
+} from '#test/support/fixtures/email.js';
 import {
   expectNonJsonRefused,
   outcome,
@@ -16,7 +16,7 @@ import {
   refused,
   unchanged,
   useFixture,
-} from '../../../../test/support/http-fixture.js';
+} from '#test/support/http-fixture.js';
 
 const addresses = (count: number, domain = 'example.com') =>
   Array.from({ length: count }, (_, index) => `r${String(index)}@${domain}`);

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../../contract/webhooks.js';
 import { OPERATOR } from '../../../services/audit.js';
 import { createWorkspace } from '../../../services/workspaces.js';
-import { DAY_MS } from '../../../../test/support/clock.js';
-import { describeEachBackend } from '../../../../test/support/databases.js';
+import { DAY_MS } from '#test/support/clock.js';
+import { describeEachBackend } from '#test/support/databases.js';
 import {
   type EmailMessage,
   type EmailMessagePage,
@@ -17,15 +17,15 @@ import {
   SENDER_DOMAIN,
   sendEmail,
   suppress,
-} from '../../../../test/support/fixtures/email.js';
+} from '#test/support/fixtures/email.js';
 import {
   type DeliveryDetail,
   deliveriesOf,
   newWebhook,
   webhooksApi,
-} from '../../../../test/support/fixtures/webhooks.js';
-import { type Fixture, isoNow, useFixture } from '../../../../test/support/http-fixture.js';
-import { addUser, type TestUser } from '../../../../test/support/users.js';
+} from '#test/support/fixtures/webhooks.js';
+import { type Fixture, isoNow, useFixture } from '#test/support/http-fixture.js';
+import { addUser, type TestUser } from '#test/support/users.js';
 
 /** A workspace of its own with a key and the fixture's sender domain, so its log holds one test's messages. */
 async function ownWorkspace(f: Fixture): Promise<{ workspaceId: string; key: string; owner: TestUser }> {

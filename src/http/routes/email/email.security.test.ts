@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { KEY_FORMATS } from '../../../core/secret-keys.js';
 import { KEY_SERVICES } from '../../../services/keys.js';
 import { OPERATOR } from '../../../services/audit.js';
-import { DAY_MS } from '../../../../test/support/clock.js';
-import { describeEachBackend, snapshotTables } from '../../../../test/support/databases.js';
-import { consoleAccount, consoleSessionApi } from '../../../../test/support/fixtures/auth.js';
+import { DAY_MS } from '#test/support/clock.js';
+import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
+import { consoleAccount, consoleSessionApi } from '#test/support/fixtures/auth.js';
 import {
   EMAIL_MESSAGES_URL,
   emailApi,
@@ -14,7 +14,7 @@ import {
   emailMessagesUrl,
   message,
   sendEmail,
-} from '../../../../test/support/fixtures/email.js';
+} from '#test/support/fixtures/email.js';
 import {
   call,
   callEach,
@@ -25,8 +25,8 @@ import {
   type RouteCall,
   unchanged,
   useFixture,
-} from '../../../../test/support/http-fixture.js';
-import { mistype } from '../../../../test/support/mistype.js';
+} from '#test/support/http-fixture.js';
+import { mistype } from '#test/support/mistype.js';
 
 /** Every /email/v1 route, the message to read being `messageId`. */
 function emailRoutes(messageId: string): RouteCall[] {

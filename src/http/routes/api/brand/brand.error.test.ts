@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { DEMO_BRAND } from '../../../../services/demo-brand.js';
-import { describeEachBackend, snapshotTables } from '../../../../../test/support/databases.js';
+import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
 import type { BrandContext } from '../../../../core/brand-context.js';
 import {
   auditLog,
@@ -10,9 +10,9 @@ import {
   outcome,
   refused,
   useFixture,
-} from '../../../../../test/support/http-fixture.js';
-import { MINUTE_MS } from '../../../../../test/support/fixtures/campaigns.js';
-import { brandApi, brandUrl } from '../../../../../test/support/fixtures/brand.js';
+} from '#test/support/http-fixture.js';
+import { MINUTE_MS } from '#test/support/fixtures/campaigns.js';
+import { brandApi, brandUrl } from '#test/support/fixtures/brand.js';
 
 type Document = Record<string, unknown>;
 

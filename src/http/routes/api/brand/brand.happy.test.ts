@@ -1,10 +1,10 @@
 import { expect, it } from 'vitest';
 import type { BrandContext, BrandDocumentInput } from '../../../../core/brand-context.js';
 import { DEMO_BRAND } from '../../../../services/demo-brand.js';
-import { describeEachBackend, snapshotTables } from '../../../../../test/support/databases.js';
-import { isoNow, useFixture } from '../../../../../test/support/http-fixture.js';
-import { MINUTE_MS } from '../../../../../test/support/fixtures/campaigns.js';
-import { brandApi } from '../../../../../test/support/fixtures/brand.js';
+import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
+import { isoNow, useFixture } from '#test/support/http-fixture.js';
+import { MINUTE_MS } from '#test/support/fixtures/campaigns.js';
+import { brandApi } from '#test/support/fixtures/brand.js';
 
 describeEachBackend('Brand API (GET and PUT /api/v1/workspaces/{id}/brand): the happy paths', (backend) => {
   const fixture = useFixture(backend);

@@ -1,10 +1,10 @@
 import { expect, it } from 'vitest';
 import type { BrandContext } from '../../../../core/brand-context.js';
 import { DEMO_BRAND } from '../../../../services/demo-brand.js';
-import { describeEachBackend } from '../../../../../test/support/databases.js';
-import { call, outcome, refused, useFixture } from '../../../../../test/support/http-fixture.js';
-import { brandApi, brandUrl } from '../../../../../test/support/fixtures/brand.js';
-import { addUser } from '../../../../../test/support/users.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { call, outcome, refused, useFixture } from '#test/support/http-fixture.js';
+import { brandApi, brandUrl } from '#test/support/fixtures/brand.js';
+import { addUser } from '#test/support/users.js';
 
 describeEachBackend('Brand API (GET and PUT /api/v1/workspaces/{id}/brand): security', (backend) => {
   const fixture = useFixture(backend);

@@ -3,15 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { OPERATOR } from '../../../../services/audit.js';
 import { createApiKey } from '../../../../services/keys.js';
 import { createWorkspace } from '../../../../services/workspaces.js';
-import { describeEachBackend } from '../../../../../test/support/databases.js';
-import { auditLog, isoNow, useFixture } from '../../../../../test/support/http-fixture.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { auditLog, isoNow, useFixture } from '#test/support/http-fixture.js';
 import {
   type Campaign,
   type CampaignPage,
   campaignsApi,
   MINUTE_MS,
   newDraft,
-} from '../../../../../test/support/fixtures/campaigns.js';
+} from '#test/support/fixtures/campaigns.js';
 
 describeEachBackend('Campaign drafts API: the happy paths', (backend) => {
   const fixture = useFixture(backend);

@@ -4,7 +4,7 @@ import { hashKey, WORKSPACE_API_KEY } from '../../../../core/secret-keys.js';
 import { OPERATOR } from '../../../../services/audit.js';
 import type { CreatedKey } from '../../../../contract/keys.js';
 import { createApiKey } from '../../../../services/keys.js';
-import { describeEachBackend, snapshotTables } from '../../../../../test/support/databases.js';
+import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
 import {
   auditLog,
   call,
@@ -15,15 +15,15 @@ import {
   type RouteCall,
   unchanged,
   useFixture,
-} from '../../../../../test/support/http-fixture.js';
+} from '#test/support/http-fixture.js';
 import {
   type Campaign,
   campaignsApi,
   campaignsUrl,
   campaignUrl,
   newDraft,
-} from '../../../../../test/support/fixtures/campaigns.js';
-import { mistype } from '../../../../../test/support/mistype.js';
+} from '#test/support/fixtures/campaigns.js';
+import { mistype } from '#test/support/mistype.js';
 
 const REALM = 'Bearer realm="brand-context"';
 

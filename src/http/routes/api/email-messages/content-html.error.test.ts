@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { describeEachBackend } from '../../../../../test/support/databases.js';
+import { describeEachBackend } from '#test/support/databases.js';
 import {
   capturedEmail,
   emailKeys,
   emailMessagesUrl,
   message,
   sendEmail,
-} from '../../../../../test/support/fixtures/email.js';
+} from '#test/support/fixtures/email.js';
 import {
   call,
   type Fixture,
   outcome,
   problemOf,
   useFixture,
-} from '../../../../../test/support/http-fixture.js';
+} from '#test/support/http-fixture.js';
 
 function htmlOf(f: Fixture, id: string) {
   return call(f, f.owner.token, 'GET', `${emailMessagesUrl(f.workspaceId)}/${id}/content.html`);

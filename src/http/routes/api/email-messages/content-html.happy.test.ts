@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
-import { describeEachBackend } from '../../../../../test/support/databases.js';
-import { capturedEmail, emailMessagesUrl } from '../../../../../test/support/fixtures/email.js';
-import { call, useFixture } from '../../../../../test/support/http-fixture.js';
-import { addUser } from '../../../../../test/support/users.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { capturedEmail, emailMessagesUrl } from '#test/support/fixtures/email.js';
+import { call, useFixture } from '#test/support/http-fixture.js';
+import { addUser } from '#test/support/users.js';
 
 describeEachBackend('A captured email’s HTML body as a page: the happy paths', (backend) => {
   const fixture = useFixture(backend);

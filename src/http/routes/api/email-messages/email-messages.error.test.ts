@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { describeEachBackend } from '../../../../../test/support/databases.js';
-import { emailKeys, messageLogApi, sendEmail } from '../../../../../test/support/fixtures/email.js';
-import { outcome, problemOf, useFixture } from '../../../../../test/support/http-fixture.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { emailKeys, messageLogApi, sendEmail } from '#test/support/fixtures/email.js';
+import { outcome, problemOf, useFixture } from '#test/support/http-fixture.js';
 
 describeEachBackend('Email message log: errors', (backend) => {
   const fixture = useFixture(backend, { extend: emailKeys });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OPERATOR } from '../../../../services/audit.js';
 import { createWorkspace } from '../../../../services/workspaces.js';
-import { describeEachBackend } from '../../../../../test/support/databases.js';
+import { describeEachBackend } from '#test/support/databases.js';
 import {
   type CapturedEmail,
   capturedEmail,
@@ -13,9 +13,9 @@ import {
   queueAccountEmail,
   sendEmail,
   suppress,
-} from '../../../../../test/support/fixtures/email.js';
-import { type Fixture, isoNow, useFixture } from '../../../../../test/support/http-fixture.js';
-import { addUser, type TestUser } from '../../../../../test/support/users.js';
+} from '#test/support/fixtures/email.js';
+import { type Fixture, isoNow, useFixture } from '#test/support/http-fixture.js';
+import { addUser, type TestUser } from '#test/support/users.js';
 
 /** A workspace of its own, its owner and an admin, and a key: its log holds one test's messages. */
 async function ownWorkspace(

@@ -1,12 +1,12 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect, it } from 'vitest';
-import { describeEachBackend } from '../../../../../test/support/databases.js';
+import { describeEachBackend } from '#test/support/databases.js';
 import {
   capturedEmail,
   emailKeys,
   emailMessagesUrl,
   refusedToEveryKey,
-} from '../../../../../test/support/fixtures/email.js';
+} from '#test/support/fixtures/email.js';
 import {
   callEach,
   type Fixture,
@@ -14,7 +14,7 @@ import {
   type RouteCall,
   unchanged,
   useFixture,
-} from '../../../../../test/support/http-fixture.js';
+} from '#test/support/http-fixture.js';
 
 const SECRET_LINK = 'https://acme.example/reset#captured-one-time-link';
 

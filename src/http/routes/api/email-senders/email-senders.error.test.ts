@@ -1,7 +1,7 @@
 import { it } from 'vitest';
-import { describeEachBackend } from '../../../../../test/support/databases.js';
-import { call, refused, useFixture } from '../../../../../test/support/http-fixture.js';
-import { allowSenders, sendersUrl } from '../../../../../test/support/fixtures/email-settings.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { call, refused, useFixture } from '#test/support/http-fixture.js';
+import { allowSenders, sendersUrl } from '#test/support/fixtures/email-settings.js';
 
 describeEachBackend('Allowed senders (/api/v1/workspaces/{id}/email-senders): errors', (backend) => {
   const fixture = useFixture(backend);

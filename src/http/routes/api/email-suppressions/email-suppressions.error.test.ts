@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
-import { describeEachBackend } from '../../../../../test/support/databases.js';
-import { call, problemOf, refused, useFixture } from '../../../../../test/support/http-fixture.js';
-import { suppress } from '../../../../../test/support/fixtures/email.js';
-import { suppressionsUrl, suppressionUrl } from '../../../../../test/support/fixtures/email-settings.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { call, problemOf, refused, useFixture } from '#test/support/http-fixture.js';
+import { suppress } from '#test/support/fixtures/email.js';
+import { suppressionsUrl, suppressionUrl } from '#test/support/fixtures/email-settings.js';
 
 describeEachBackend(
   'Suppressed addresses (/api/v1/workspaces/{id}/email-suppressions): errors',

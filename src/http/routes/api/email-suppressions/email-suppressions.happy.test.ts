@@ -1,13 +1,13 @@
 import { expect, it } from 'vitest';
-import { describeEachBackend } from '../../../../../test/support/databases.js';
-import { auditLog, call, isoNow, useFixture } from '../../../../../test/support/http-fixture.js';
-import { MINUTE_MS } from '../../../../../test/support/fixtures/campaigns.js';
-import { suppress } from '../../../../../test/support/fixtures/email.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { auditLog, call, isoNow, useFixture } from '#test/support/http-fixture.js';
+import { MINUTE_MS } from '#test/support/fixtures/campaigns.js';
+import { suppress } from '#test/support/fixtures/email.js';
 import {
   type EmailSuppression,
   suppressionsUrl,
   suppressionUrl,
-} from '../../../../../test/support/fixtures/email-settings.js';
+} from '#test/support/fixtures/email-settings.js';
 
 describeEachBackend(
   'Suppressed addresses (/api/v1/workspaces/{id}/email-suppressions): the happy paths',

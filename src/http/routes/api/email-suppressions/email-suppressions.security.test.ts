@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { describeEachBackend } from '../../../../../test/support/databases.js';
+import { describeEachBackend } from '#test/support/databases.js';
 import {
   call,
   callEach,
@@ -7,14 +7,14 @@ import {
   refused,
   unchanged,
   useFixture,
-} from '../../../../../test/support/http-fixture.js';
-import { emailKeys, refusedToEveryKey, suppress } from '../../../../../test/support/fixtures/email.js';
+} from '#test/support/http-fixture.js';
+import { emailKeys, refusedToEveryKey, suppress } from '#test/support/fixtures/email.js';
 import {
   type EmailSuppression,
   suppressionRoutes,
   suppressionsUrl,
   suppressionUrl,
-} from '../../../../../test/support/fixtures/email-settings.js';
+} from '#test/support/fixtures/email-settings.js';
 
 const BOUNCED = 'bounced@example.com';
 

@@ -1,7 +1,7 @@
 import { it } from 'vitest';
-import { describeEachBackend } from '../../../../../test/support/databases.js';
-import { call, refused, useFixture } from '../../../../../test/support/http-fixture.js';
-import { createEmailKey, keysUrl } from '../../../../../test/support/fixtures/keys.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { call, refused, useFixture } from '#test/support/http-fixture.js';
+import { createEmailKey, keysUrl } from '#test/support/fixtures/keys.js';
 
 describeEachBackend('Transactional email keys (/api/v1/workspaces/{id}/email-keys): errors', (backend) => {
   const fixture = useFixture(backend);

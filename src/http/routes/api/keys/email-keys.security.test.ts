@@ -1,9 +1,9 @@
 import { expect, it } from 'vitest';
 import { hashKey } from '../../../../core/secret-keys.js';
-import { describeEachBackend } from '../../../../../test/support/databases.js';
-import { call, refused, useFixture } from '../../../../../test/support/http-fixture.js';
-import { refusedToEveryKey } from '../../../../../test/support/fixtures/email.js';
-import { createEmailKey, type KeyView, keysUrl } from '../../../../../test/support/fixtures/keys.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { call, refused, useFixture } from '#test/support/http-fixture.js';
+import { refusedToEveryKey } from '#test/support/fixtures/email.js';
+import { createEmailKey, type KeyView, keysUrl } from '#test/support/fixtures/keys.js';
 
 describeEachBackend('Transactional email keys (/api/v1/workspaces/{id}/email-keys): security', (backend) => {
   const fixture = useFixture(backend);

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
-import { describeEachBackend, snapshotTables } from '../../../../../test/support/databases.js';
-import { call, outcome, refused, useFixture } from '../../../../../test/support/http-fixture.js';
-import { keysUrl } from '../../../../../test/support/fixtures/keys.js';
+import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
+import { call, outcome, refused, useFixture } from '#test/support/http-fixture.js';
+import { keysUrl } from '#test/support/fixtures/keys.js';
 
 describeEachBackend('Workspace keys (/api/v1/workspaces/{id}/api-keys and brand-keys): errors', (backend) => {
   const fixture = useFixture(backend);

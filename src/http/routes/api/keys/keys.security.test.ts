@@ -1,10 +1,10 @@
 import { expect, it } from 'vitest';
 import { hashKey } from '../../../../core/secret-keys.js';
-import { describeEachBackend, snapshotTables } from '../../../../../test/support/databases.js';
-import { call, isoNow, outcome, refused, useFixture } from '../../../../../test/support/http-fixture.js';
-import { campaignsApi, MINUTE_MS } from '../../../../../test/support/fixtures/campaigns.js';
-import { readContext } from '../../../../../test/support/fixtures/brand-agent.js';
-import { type CreatedKey, createKey, keysUrl, listKeys } from '../../../../../test/support/fixtures/keys.js';
+import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
+import { call, isoNow, outcome, refused, useFixture } from '#test/support/http-fixture.js';
+import { campaignsApi, MINUTE_MS } from '#test/support/fixtures/campaigns.js';
+import { readContext } from '#test/support/fixtures/brand-agent.js';
+import { type CreatedKey, createKey, keysUrl, listKeys } from '#test/support/fixtures/keys.js';
 
 describeEachBackend(
   'Workspace keys (/api/v1/workspaces/{id}/api-keys and brand-keys): security',

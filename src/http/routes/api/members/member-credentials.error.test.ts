@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { describeEachBackend } from '../../../../../test/support/databases.js';
-import { readContext } from '../../../../../test/support/fixtures/brand-agent.js';
-import { keysUrl } from '../../../../../test/support/fixtures/keys.js';
-import { newCreator, removalApi } from '../../../../../test/support/fixtures/member-credentials.js';
-import { ownedWorkspace, roleOf } from '../../../../../test/support/fixtures/members.js';
-import { call, outcome, problemOf, refused, useFixture } from '../../../../../test/support/http-fixture.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { readContext } from '#test/support/fixtures/brand-agent.js';
+import { keysUrl } from '#test/support/fixtures/keys.js';
+import { newCreator, removalApi } from '#test/support/fixtures/member-credentials.js';
+import { ownedWorkspace, roleOf } from '#test/support/fixtures/members.js';
+import { call, outcome, problemOf, refused, useFixture } from '#test/support/http-fixture.js';
 
 describeEachBackend('Removing a member, and what they created: errors', (backend) => {
   const fixture = useFixture(backend);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { describeEachBackend } from '../../../../../test/support/databases.js';
-import { readContext } from '../../../../../test/support/fixtures/brand-agent.js';
-import { campaignsApi } from '../../../../../test/support/fixtures/campaigns.js';
-import { createKey, keysUrl } from '../../../../../test/support/fixtures/keys.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { readContext } from '#test/support/fixtures/brand-agent.js';
+import { campaignsApi } from '#test/support/fixtures/campaigns.js';
+import { createKey, keysUrl } from '#test/support/fixtures/keys.js';
 import {
   idsMadeBy,
   idsOf,
@@ -11,10 +11,10 @@ import {
   type MemberCredentials,
   newCreator,
   removalApi,
-} from '../../../../../test/support/fixtures/member-credentials.js';
-import { deliveriesOf, newWebhook, webhooksApi } from '../../../../../test/support/fixtures/webhooks.js';
-import { auditLog, call, outcome, useFixture } from '../../../../../test/support/http-fixture.js';
-import { addUser } from '../../../../../test/support/users.js';
+} from '#test/support/fixtures/member-credentials.js';
+import { deliveriesOf, newWebhook, webhooksApi } from '#test/support/fixtures/webhooks.js';
+import { auditLog, call, outcome, useFixture } from '#test/support/http-fixture.js';
+import { addUser } from '#test/support/users.js';
 
 describeEachBackend('Removing a member, and what they created: the happy paths', (backend) => {
   const fixture = useFixture(backend);

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { describeEachBackend } from '../../../../../test/support/databases.js';
-import { readContext } from '../../../../../test/support/fixtures/brand-agent.js';
-import { keysUrl } from '../../../../../test/support/fixtures/keys.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { readContext } from '#test/support/fixtures/brand-agent.js';
+import { keysUrl } from '#test/support/fixtures/keys.js';
 import {
   credentialsUrl,
   idsMadeBy,
   idsOf,
   newCreator,
   removalApi,
-} from '../../../../../test/support/fixtures/member-credentials.js';
-import { memberUrl, roleOf } from '../../../../../test/support/fixtures/members.js';
-import { newWebhook, webhooksApi } from '../../../../../test/support/fixtures/webhooks.js';
+} from '#test/support/fixtures/member-credentials.js';
+import { memberUrl, roleOf } from '#test/support/fixtures/members.js';
+import { newWebhook, webhooksApi } from '#test/support/fixtures/webhooks.js';
 import {
   call,
   callEach,
@@ -19,7 +19,7 @@ import {
   type RouteCall,
   unchanged,
   useFixture,
-} from '../../../../../test/support/http-fixture.js';
+} from '#test/support/http-fixture.js';
 
 /** The preview and the removal with revoke_credentials of `userId` in `workspaceId`. */
 function routes(workspaceId: string, userId: string): RouteCall[] {

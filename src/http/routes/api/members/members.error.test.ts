@@ -1,9 +1,9 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { findOrCreateUser } from '../../../../services/workspaces.js';
-import { describeEachBackend, snapshotTables } from '../../../../../test/support/databases.js';
-import { addUser } from '../../../../../test/support/users.js';
-import { outcome, problemOf, refused, useFixture } from '../../../../../test/support/http-fixture.js';
+import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
+import { addUser } from '#test/support/users.js';
+import { outcome, problemOf, refused, useFixture } from '#test/support/http-fixture.js';
 import {
   membersApi,
   membersOf,
@@ -12,8 +12,8 @@ import {
   roleOf,
   signIn,
   TEMPORARY,
-} from '../../../../../test/support/fixtures/members.js';
-import { mistype } from '../../../../../test/support/mistype.js';
+} from '#test/support/fixtures/members.js';
+import { mistype } from '#test/support/mistype.js';
 
 /** Invalid bodies of POST …/members, each with exactly the fields the 400 must name. */
 const INVALID_ADD: { case: string; body: unknown; fields: string[] }[] = [

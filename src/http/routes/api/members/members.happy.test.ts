@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { findOrCreateUser } from '../../../../services/workspaces.js';
-import { describeEachBackend, snapshotTables } from '../../../../../test/support/databases.js';
-import { addUser } from '../../../../../test/support/users.js';
-import { auditLog, isoNow, outcome, useFixture } from '../../../../../test/support/http-fixture.js';
-import { DAY_MS } from '../../../../../test/support/clock.js';
-import { MINUTE_MS } from '../../../../../test/support/fixtures/campaigns.js';
+import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
+import { addUser } from '#test/support/users.js';
+import { auditLog, isoNow, outcome, useFixture } from '#test/support/http-fixture.js';
+import { DAY_MS } from '#test/support/clock.js';
+import { MINUTE_MS } from '#test/support/fixtures/campaigns.js';
 import {
   type Member,
   membersApi,
@@ -14,7 +14,7 @@ import {
   roleOf,
   signIn,
   TEMPORARY,
-} from '../../../../../test/support/fixtures/members.js';
+} from '#test/support/fixtures/members.js';
 
 describeEachBackend('Members API: the happy paths', (backend) => {
   const fixture = useFixture(backend);

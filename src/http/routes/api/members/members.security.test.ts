@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { describeEachBackend, snapshotTables } from '../../../../../test/support/databases.js';
-import { addUser } from '../../../../../test/support/users.js';
+import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
+import { addUser } from '#test/support/users.js';
 import {
   call,
   type Fixture,
@@ -10,7 +10,7 @@ import {
   refused,
   type RouteCall,
   useFixture,
-} from '../../../../../test/support/http-fixture.js';
+} from '#test/support/http-fixture.js';
 import {
   membersApi,
   membersOf,
@@ -20,7 +20,7 @@ import {
   roleOf,
   signIn,
   TEMPORARY,
-} from '../../../../../test/support/fixtures/members.js';
+} from '#test/support/fixtures/members.js';
 
 /** Every member route of `workspaceId`, with a valid body, removing `userId`. */
 function memberRoutes(workspaceId: string, userId: string): RouteCall[] {

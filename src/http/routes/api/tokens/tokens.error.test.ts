@@ -1,11 +1,11 @@
 import { expect, it } from 'vitest';
 import type { AccessToken } from '../../../../contract/access-tokens.js';
-import { DAY_MS } from '../../../../../test/support/clock.js';
-import { describeEachBackend } from '../../../../../test/support/databases.js';
-import { bearer } from '../../../../../test/support/users.js';
-import { expectNonJsonRefused, problemOf, useFixture } from '../../../../../test/support/http-fixture.js';
-import { readContext } from '../../../../../test/support/fixtures/brand-agent.js';
-import { tokenAccount, tokensApi } from '../../../../../test/support/fixtures/tokens.js';
+import { DAY_MS } from '#test/support/clock.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { bearer } from '#test/support/users.js';
+import { expectNonJsonRefused, problemOf, useFixture } from '#test/support/http-fixture.js';
+import { readContext } from '#test/support/fixtures/brand-agent.js';
+import { tokenAccount, tokensApi } from '#test/support/fixtures/tokens.js';
 
 describeEachBackend('Personal access tokens (/api/v1/tokens): errors', (backend) => {
   const fixture = useFixture(backend, { extend: tokenAccount });

@@ -1,10 +1,10 @@
 import { expect, it } from 'vitest';
 import { TokenService } from '../../../../services/tokens.js';
-import { describeEachBackend, snapshotTables } from '../../../../../test/support/databases.js';
-import { bearer } from '../../../../../test/support/users.js';
-import { call, outcome, problemOf, refused, useFixture } from '../../../../../test/support/http-fixture.js';
-import { readContext } from '../../../../../test/support/fixtures/brand-agent.js';
-import { tokenAccount, tokensApi } from '../../../../../test/support/fixtures/tokens.js';
+import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
+import { bearer } from '#test/support/users.js';
+import { call, outcome, problemOf, refused, useFixture } from '#test/support/http-fixture.js';
+import { readContext } from '#test/support/fixtures/brand-agent.js';
+import { tokenAccount, tokensApi } from '#test/support/fixtures/tokens.js';
 
 describeEachBackend('Personal access tokens (/api/v1/tokens): security', (backend) => {
   const fixture = useFixture(backend, { extend: tokenAccount });

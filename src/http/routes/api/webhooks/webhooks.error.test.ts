@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_LIMITS } from '../../../../contract/webhooks.js';
-import { describeEachBackend } from '../../../../../test/support/databases.js';
+import { describeEachBackend } from '#test/support/databases.js';
 import {
   call,
   expectNonJsonRefused,
@@ -10,7 +10,7 @@ import {
   refused,
   unchanged,
   useFixture,
-} from '../../../../../test/support/http-fixture.js';
+} from '#test/support/http-fixture.js';
 import {
   type CreatedWebhook,
   leaseDelivery,
@@ -22,8 +22,8 @@ import {
   webhooksApi,
   webhooksUrl,
   webhookUrl,
-} from '../../../../../test/support/fixtures/webhooks.js';
-import { mistype } from '../../../../../test/support/mistype.js';
+} from '#test/support/fixtures/webhooks.js';
+import { mistype } from '#test/support/mistype.js';
 
 const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 

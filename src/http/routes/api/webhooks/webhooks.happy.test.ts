@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../../../contract/webhooks.js';
 import { OPERATOR } from '../../../../services/audit.js';
 import { createWorkspace } from '../../../../services/workspaces.js';
-import { describeEachBackend, snapshotTables } from '../../../../../test/support/databases.js';
-import { DAY_MS } from '../../../../../test/support/clock.js';
-import { campaignsApi, newDraft } from '../../../../../test/support/fixtures/campaigns.js';
-import { type CreatedKey, keysUrl } from '../../../../../test/support/fixtures/keys.js';
+import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
+import { DAY_MS } from '#test/support/clock.js';
+import { campaignsApi, newDraft } from '#test/support/fixtures/campaigns.js';
+import { type CreatedKey, keysUrl } from '#test/support/fixtures/keys.js';
 import {
   type AuditEvent,
   auditLog,
@@ -17,8 +17,8 @@ import {
   isoNow,
   outcome,
   useFixture,
-} from '../../../../../test/support/http-fixture.js';
-import { addUser, type TestUser } from '../../../../../test/support/users.js';
+} from '#test/support/http-fixture.js';
+import { addUser, type TestUser } from '#test/support/users.js';
 import {
   type CreatedWebhook,
   type DeliveryDetail,
@@ -33,7 +33,7 @@ import {
   type Webhook,
   type WebhookSecret,
   webhooksApi,
-} from '../../../../../test/support/fixtures/webhooks.js';
+} from '#test/support/fixtures/webhooks.js';
 
 const MINUTE_MS = 60_000;
 const LOCAL_RECEIVER = 'http://127.0.0.1:8788/hooks';

@@ -1,9 +1,9 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { WEBHOOK_SECRET_PREFIX } from '../../../../core/secret-keys.js';
-import { describeEachBackend, snapshotTables } from '../../../../../test/support/databases.js';
-import { consoleAccount, consoleSessionApi } from '../../../../../test/support/fixtures/auth.js';
-import { keysUrl } from '../../../../../test/support/fixtures/keys.js';
+import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
+import { consoleAccount, consoleSessionApi } from '#test/support/fixtures/auth.js';
+import { keysUrl } from '#test/support/fixtures/keys.js';
 import {
   call,
   callEach,
@@ -11,7 +11,7 @@ import {
   outcome,
   unchanged,
   useFixture,
-} from '../../../../../test/support/http-fixture.js';
+} from '#test/support/http-fixture.js';
 import {
   type CreatedWebhook,
   deliveriesOf,
@@ -21,7 +21,7 @@ import {
   webhooksApi,
   webhooksUrl,
   type WebhookSecret,
-} from '../../../../../test/support/fixtures/webhooks.js';
+} from '#test/support/fixtures/webhooks.js';
 
 /** The target of every test: an endpoint of the fixture's workspace with a delivery, and its secret. */
 interface Target {

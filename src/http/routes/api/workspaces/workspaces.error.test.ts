@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { describeEachBackend } from '../../../../../test/support/databases.js';
-import { call, expectNonJsonRefused, refused, useFixture } from '../../../../../test/support/http-fixture.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { call, expectNonJsonRefused, refused, useFixture } from '#test/support/http-fixture.js';
 
 const WORKSPACES = '/api/v1/workspaces';
 

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import type { Workspace } from '../../../../contract/workspaces.js';
-import { describeEachBackend } from '../../../../../test/support/databases.js';
-import { call, refused, useFixture } from '../../../../../test/support/http-fixture.js';
+import { describeEachBackend } from '#test/support/databases.js';
+import { call, refused, useFixture } from '#test/support/http-fixture.js';
 
 const WORKSPACES = '/api/v1/workspaces';
 
