@@ -27,7 +27,7 @@ const EXTERNAL = [
   '@fastify/fast-json-stringify-compiler',
   'light-my-request',
   // CommonJS loaded with import(), which code splitting would hand only its default export, not its named
-  // ones (https://github.com/evanw/esbuild/issues/3245): src/services/read-limits.ts imports ioredis's
+  // ones (https://github.com/evanw/esbuild/issues/3245): src/services/brand/read-limits.ts imports ioredis's
   // Redis so, and @fastify/cookie its own copy of `cookie`. Node.js gives both. The build fails on any other.
   'ioredis',
   '@fastify/cookie',

@@ -5,7 +5,7 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.ts'],
     testTimeout: 20_000,
-    // New password hashes cost N=2^10 instead of 2^17 under tests (src/services/passwords.ts): the sign-in
+    // New password hashes cost N=2^10 instead of 2^17 under tests (src/services/auth/passwords.ts): the sign-in
     // and account suites hash hundreds of passwords. The service's own cost is tested in passwords.test.ts.
     env: { BRAND_CONTEXT_TEST_SCRYPT_N: '1024' },
     hookTimeout: 30_000,

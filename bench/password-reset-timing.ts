@@ -35,7 +35,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { parseDatabaseUrl } from '../src/config.js';
 import { systemClock } from '../src/core/clock.js';
-import { findOrCreateUser } from '../src/services/workspaces.js';
+import { findOrCreateUser } from '../src/services/accounts/workspaces.js';
 import { openStore } from '../src/store/open-store.js';
 import {
   BenchError,

@@ -3,11 +3,11 @@
  *
  * 1. Many keys, each backend (SQLite file; PostgreSQL with BENCH_DATABASE_URL): the demo workspace (`seed`)
  *    and then BENCH_SCALE_KEYS real brand read keys, inserted straight into `brand_keys` in batches, each a
- *    valid key, signed and hashed as the service makes it (src/services/keys.ts). The store is measured twice:
+ *    valid key, signed and hashed as the service makes it (src/services/keys/keys.ts). The store is measured twice:
  *    first holding only the working set's keys (the small store), then holding all of them. On each, the read
  *    operation is driven with two working sets in the same run and with the same connections: 1,000 keys
  *    (always in the service's verified-key cache) and BENCH_SCALE_WORKING_SET keys, larger than that cache
- *    (10,000 keys, src/services/credentials.ts) and cycled in order, so that the LRU cache misses on every
+ *    (10,000 keys, src/services/auth/credentials.ts) and cycled in order, so that the LRU cache misses on every
  *    request. The
  *    ratio of the two req/s (the median of back-to-back pairs') is the figure (target: within 10 %), and the
  *    service's RSS after each shows whether memory follows the cache bounds or the number of keys (small
@@ -93,7 +93,7 @@ import {
 } from './harness.js';
 
 const OPERATION_PATH = '/functions/v1/brand-agent';
-/** The service's verified-key cache holds this many keys (MAX_CACHED_KEYS in src/services/credentials.ts). */
+/** The service's verified-key cache holds this many keys (MAX_CACHED_KEYS in src/services/auth/credentials.ts). */
 const KEY_CACHE_ENTRIES = 10_000;
 const SMALL_WORKING_SET = 1000;
 const WARMUP_S = 1;
@@ -252,7 +252,7 @@ function brandKeySigner(): KeySigner {
 
 /**
  * Inserts `count` new brand read keys of `workspaceId`, made and hashed as the service makes them
- * (src/services/keys.ts), and returns the plaintexts of those `keep` picks (by their position).
+ * (src/services/keys/keys.ts), and returns the plaintexts of those `keep` picks (by their position).
  */
 async function insertKeys(
   sink: KeySink,

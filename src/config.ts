@@ -4,7 +4,7 @@ import { parseAddress } from './contract/email.js';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './core/delivery-schedule.js';
 import { SIGNING_SECRET_BYTES } from './core/key-signature.js';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './http/transport.js';
-import type { AuthConfig } from './services/tokens.js';
+import type { AuthConfig } from './services/auth/tokens.js';
 
 export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
@@ -24,7 +24,7 @@ export interface Config {
   operations: OperationsConfig;
   /**
    * BRAND_CONTEXT_KEY_SIGNING_SECRET: signs brand read keys, shared by every node and the CLI. Unset, SQLite keeps
-   * one in a file beside its database and PostgreSQL signs nothing (src/services/key-signing-secret.ts).
+   * one in a file beside its database and PostgreSQL signs nothing (src/services/keys/signing-secret.ts).
    */
   keySigningSecret: Buffer | undefined;
 }

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig } from '../config.js';
 import { systemClock } from '../core/clock.js';
 import { keySigners } from '../core/key-signature.js';
-import type { Deps } from '../services/deps.js';
-import { loadKeySigningSecret } from '../services/key-signing-secret.js';
+import type { Deps } from '../services/shared/deps.js';
+import { loadKeySigningSecret } from '../services/keys/signing-secret.js';
 import { openStore } from '../store/open-store.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_BRAND } from '../services/demo-brand.js';
+import { DEMO_BRAND } from '../services/demo/demo-brand.js';
 import {
   BRAND_SECTIONS,
   type BrandContext,

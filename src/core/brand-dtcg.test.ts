@@ -2,7 +2,7 @@ import StyleDictionary from 'style-dictionary';
 import type { DesignTokens } from 'style-dictionary/types';
 import { describe, expect, it } from 'vitest';
 import { brandContext, demoBrandContext } from '#test/support/fixtures/demo-brand.js';
-import { DEMO_BRAND } from '../services/demo-brand.js';
+import { DEMO_BRAND } from '../services/demo/demo-brand.js';
 import type { BrandContext } from './brand-context.js';
 import { tokenName } from './brand-dtcg.js';
 import { brandView, type BrandViewRequest, renderBrandView } from './brand-views.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { brandContext, demoBrandContext } from '#test/support/fixtures/demo-brand.js';
-import { DEMO_BRAND } from '../services/demo-brand.js';
+import { DEMO_BRAND } from '../services/demo/demo-brand.js';
 import { BRAND_SECTIONS, type BrandContext, type BrandDocumentInput } from './brand-context.js';
 import { brandView, type BrandViewRequest, renderBrandView } from './brand-views.js';
 

@@ -11,7 +11,7 @@ import { KEY_FORMATS, type KeyFormat } from './secret-keys.js';
  *
  * The tag is an HMAC-SHA256, under the service's signing secret, of the key's first part and the workspace it
  * reads: holding the secret, a node verifies a key of a workspace without looking it up (all it still asks is
- * whether the key was revoked, src/services/signed-keys.ts). Without the secret a tag is a 71-bit guess. The
+ * whether the key was revoked, src/services/keys/signed-keys.ts). Without the secret a tag is a 71-bit guess. The
  * key's id comes from the same HMAC, so the node knows it too.
  */
 const NONCE_LENGTH = 10;

@@ -1,6 +1,6 @@
 import type { NodemailerError, SMTPPoolSentMessageInfo, Transporter } from 'nodemailer';
 import { parseAddress, RESERVED_HEADER } from '../contract/email.js';
-import type { EmailBody } from '../services/email-queue.js';
+import type { EmailBody } from '../services/email/queue.js';
 import type { EmailMessageRecord } from '../store/store.js';
 
 /** docs/email.md "SMTP": how long connecting and the relay's greeting may take. */

@@ -12,24 +12,24 @@ import { levels } from 'pino';
 import { type Clock, systemClock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { keySigners } from '../core/key-signature.js';
-import { BrandReader } from '../services/brand-reader.js';
-import { Credentials } from '../services/credentials.js';
-import { EmailService } from '../services/email.js';
-import type { PasswordHasher } from '../services/passwords.js';
-import { DEFAULT_SIGN_IN_LIMITS, SignInService, type SignInLimits } from '../services/sign-in.js';
-import { type AuthConfig, TokenService } from '../services/tokens.js';
+import { BrandReader } from '../services/brand/reader.js';
+import { Credentials } from '../services/auth/credentials.js';
+import { EmailService } from '../services/email/messages.js';
+import type { PasswordHasher } from '../services/auth/passwords.js';
+import { DEFAULT_SIGN_IN_LIMITS, SignInService, type SignInLimits } from '../services/auth/sign-in.js';
+import { type AuthConfig, TokenService } from '../services/auth/tokens.js';
 import { lazyChildLoggerFactory } from '../logger.js';
 import { DEFAULT_EMAIL_FROM, type DeliveryConfig, type EmailConfig, localBaseUrl } from '../config.js';
 import {
   AccountLinks,
   type AccountLinkLimits,
   DEFAULT_ACCOUNT_LINK_LIMITS,
-} from '../services/account-email.js';
-import { ReadLimits, type ReadLimitSettings } from '../services/read-limits.js';
-import { deliveryQueueDepth, Metrics } from '../services/metrics.js';
-import type { SecretBox } from '../services/secret-box.js';
-import { WebhookService } from '../services/webhooks.js';
-import { UsageRecorder } from '../services/usage.js';
+} from '../services/accounts/account-email.js';
+import { ReadLimits, type ReadLimitSettings } from '../services/brand/read-limits.js';
+import { deliveryQueueDepth, Metrics } from '../services/metrics/metrics.js';
+import type { SecretBox } from '../services/shared/secret-box.js';
+import { WebhookService } from '../services/webhooks/webhooks.js';
+import { UsageRecorder } from '../services/auth/usage.js';
 import type { Store } from '../store/store.js';
 import type { AppServices } from './context.js';
 import { OPENAPI_OPTIONS } from './openapi.js';
@@ -67,7 +67,7 @@ export interface AppOptions {
   secrets: SecretBox;
   /**
    * Signs brand read keys, and verifies those the key cache misses without a lookup (`loadKeySigningSecret`,
-   * src/services/key-signing-secret.ts); without it keys are unsigned and looked up.
+   * src/services/keys/signing-secret.ts); without it keys are unsigned and looked up.
    */
   keySigningSecret?: Buffer | undefined;
   /** Webhook address rules (only public https:// targets by default) and the endpoints a workspace may have. */

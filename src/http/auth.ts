@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Permission } from '../core/roles.js';
-import type { Actor } from '../services/audit.js';
-import { type Credentials, type Principal, requireKeyPermission } from '../services/credentials.js';
-import type { UserPrincipal } from '../services/tokens.js';
+import type { Actor } from '../services/audit/audit.js';
+import { type Credentials, type Principal, requireKeyPermission } from '../services/auth/credentials.js';
+import type { UserPrincipal } from '../services/auth/tokens.js';
 import type { MembershipRecord } from '../store/store.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Who made the request, set by the authentication hook of its surface (src/services/credentials.ts). */
+    /** Who made the request, set by the authentication hook of its surface (src/services/auth/credentials.ts). */
     principal: Principal | null;
     /** The principal came from the console's cookie: writes must then carry the CSRF token. */
     viaSessionCookie: boolean;
@@ -28,7 +28,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * onRequest hook of every management route: the caller is a user (bearer token or session cookie), or a key
- * of a kind the management API takes on a route its permissions cover (src/services/credentials.ts).
+ * of a kind the management API takes on a route its permissions cover (src/services/auth/credentials.ts).
  */
 export function authenticate(credentials: Credentials) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
@@ -87,7 +87,7 @@ export function actorOf(request: FastifyRequest): Actor {
 
 /**
  * preValidation hook of every route under /api/v1/workspaces/:id: the caller must have the route's
- * `config.permission` in that workspace (src/services/credentials.ts `authorize`).
+ * `config.permission` in that workspace (src/services/auth/credentials.ts `authorize`).
  */
 export function authorizeWorkspace(credentials: Credentials) {
   return async (request: FastifyRequest<{ Params: { id: string } }>): Promise<void> => {

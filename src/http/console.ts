@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { CONSOLE_ASSETS } from '../services/metrics.js';
+import { CONSOLE_ASSETS } from '../services/metrics/metrics.js';
 import type { ZodApp } from './context.js';
 import { pageSecurityHeaders } from './page-headers.js';
 

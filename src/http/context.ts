@@ -6,16 +6,16 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AccountLinks, AccountMail } from '../services/account-email.js';
-import type { BrandReader } from '../services/brand-reader.js';
-import type { Credentials } from '../services/credentials.js';
-import type { Deps } from '../services/deps.js';
-import type { EmailService } from '../services/email.js';
-import type { ReadLimits } from '../services/read-limits.js';
-import type { SignInService } from '../services/sign-in.js';
-import type { TokenService } from '../services/tokens.js';
-import type { UsageRecorder } from '../services/usage.js';
-import type { WebhookService } from '../services/webhooks.js';
+import type { AccountLinks, AccountMail } from '../services/accounts/account-email.js';
+import type { BrandReader } from '../services/brand/reader.js';
+import type { Credentials } from '../services/auth/credentials.js';
+import type { Deps } from '../services/shared/deps.js';
+import type { EmailService } from '../services/email/messages.js';
+import type { ReadLimits } from '../services/brand/read-limits.js';
+import type { SignInService } from '../services/auth/sign-in.js';
+import type { TokenService } from '../services/auth/tokens.js';
+import type { UsageRecorder } from '../services/auth/usage.js';
+import type { WebhookService } from '../services/webhooks/webhooks.js';
 
 /** The app's use cases, built once per app; routes hold no SQL and reach the store only through them. */
 export interface AppServices {

@@ -20,7 +20,7 @@ import type {
 } from 'fastify';
 import { AppError } from '../core/errors.js';
 import { redactKeys } from '../core/secret-keys.js';
-import type { Metrics } from '../services/metrics.js';
+import type { Metrics } from '../services/metrics/metrics.js';
 import { CapturingRequest } from './captured-body.js';
 import { closingProblem, handleError } from './problem.js';
 

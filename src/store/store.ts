@@ -45,7 +45,7 @@ export interface KeyRecord {
   lastUsedAt: string | null;
 }
 
-/** What judging a presented key needs (src/services/credentials.ts): its record less what listings show. */
+/** What judging a presented key needs (src/services/auth/credentials.ts): its record less what listings show. */
 export type KeyCredential = Pick<
   KeyRecord,
   'id' | 'workspaceId' | 'keyHash' | 'prefix' | 'expiresAt' | 'revokedAt'
@@ -183,15 +183,15 @@ export interface KeysRepository {
   createUnlessExists(kind: KeyKindId, key: KeyRecord): Promise<boolean>;
   /**
    * The keys of `kind` whose hashes are among `keyHashes`, in one query, each once and in no particular
-   * order: a hash that matches none is simply absent (src/services/credentials.ts batches its lookups, and
-   * src/services/signed-keys.ts confirms with it that keys its signatures verified have rows).
+   * order: a hash that matches none is simply absent (src/services/auth/credentials.ts batches its lookups, and
+   * src/services/keys/signed-keys.ts confirms with it that keys its signatures verified have rows).
    */
   findByHashes(kind: KeyKindId, keyHashes: readonly string[]): Promise<KeyCredential[]>;
   /** Newest first. */
   list(kind: KeyKindId, workspaceId: string): Promise<KeyRecord[]>;
   /**
    * The hashes of the revoked keys of `kind` in `workspaceId` that expire after `expiringAfter`
-   * (src/services/signed-keys.ts keeps them in memory).
+   * (src/services/keys/signed-keys.ts keeps them in memory).
    */
   revokedHashes(kind: KeyKindId, workspaceId: string, expiringAfter: string): Promise<string[]>;
   /** Sets `revoked_at` unless already set; undefined if the workspace has no such key. */
@@ -252,7 +252,7 @@ export interface SettingsRepository {
   getOrCreate(name: string, value: string): Promise<string>;
 }
 
-/** A webhook endpoint. Its secrets are sealed (src/services/secret-box.ts): never stored as shown. */
+/** A webhook endpoint. Its secrets are sealed (src/services/shared/secret-box.ts): never stored as shown. */
 export interface WebhookRecord {
   id: string;
   workspaceId: string;
@@ -432,7 +432,7 @@ export interface EmailMessageRecord {
   headers: Record<string, string>;
   tags: Record<string, string>;
   subject: string;
-  /** `{"html","text"}` as JSON, sealed (src/services/secret-box.ts): never stored readable. */
+  /** `{"html","text"}` as JSON, sealed (src/services/shared/secret-box.ts): never stored readable. */
   body: string;
   status: EmailStatus;
   createdAt: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { IssuedSession } from '../../src/contract/session.js';
 import { DEFAULT_EMAIL_FROM } from '../../src/config.js';
-import { setPassword } from '../../src/services/workspaces.js';
+import { setPassword } from '../../src/services/accounts/workspaces.js';
 import { DAY_MS } from '#test/support/clock.js';
 import { MINUTE_MS } from '#test/support/fixtures/campaigns.js';
 import { describeEachBackend } from '#test/support/databases.js';

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
-import { OPERATOR } from '../../src/services/audit.js';
-import { sweepKeyExpiry } from '../../src/services/key-expiry.js';
-import { KEY_SERVICES } from '../../src/services/keys.js';
+import { OPERATOR } from '../../src/services/audit/audit.js';
+import { sweepKeyExpiry } from '../../src/services/keys/expiry.js';
+import { KEY_SERVICES } from '../../src/services/keys/keys.js';
 import { DAY_MS, ManualClock } from '#test/support/clock.js';
 import { describeEachBackend } from '#test/support/databases.js';
 import { emailsTo, type ReadEmail } from '#test/support/fixtures/account-email.js';

@@ -2,7 +2,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { IssuedSession } from '../../src/contract/session.js';
-import { DEFAULT_ACCOUNT_LINK_LIMITS } from '../../src/services/account-email.js';
+import { DEFAULT_ACCOUNT_LINK_LIMITS } from '../../src/services/accounts/account-email.js';
 import { startTestApp } from '#test/support/app.js';
 import { describeEachBackend, snapshotTables, type TestDatabase } from '#test/support/databases.js';
 import {

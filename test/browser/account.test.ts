@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { addMember } from '../../src/services/members.js';
-import { findOrCreateUser } from '../../src/services/workspaces.js';
-import { OPERATOR } from '../../src/services/audit.js';
+import { addMember } from '../../src/services/accounts/members.js';
+import { findOrCreateUser } from '../../src/services/accounts/workspaces.js';
+import { OPERATOR } from '../../src/services/audit/audit.js';
 import { bounceEmailsTo, emailsTo, linkIn } from '#test/support/fixtures/account-email.js';
 import {
   type BrowserFixture,

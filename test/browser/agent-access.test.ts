@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { OPERATOR } from '../../src/services/audit.js';
-import { createBrandKey } from '../../src/services/keys.js';
+import { OPERATOR } from '../../src/services/audit/audit.js';
+import { createBrandKey } from '../../src/services/keys/keys.js';
 import {
   CONSOLE_VIEWPORTS,
   cellOf,

@@ -3,9 +3,9 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import { BRAND_FORMATS } from '../../src/contract/brand-views.js';
 import { brandView, renderBrandView } from '../../src/core/brand-views.js';
-import { OPERATOR } from '../../src/services/audit.js';
-import { getBrand } from '../../src/services/brand.js';
-import { createBrandKey } from '../../src/services/keys.js';
+import { OPERATOR } from '../../src/services/audit/audit.js';
+import { getBrand } from '../../src/services/brand/brand.js';
+import { createBrandKey } from '../../src/services/keys/keys.js';
 import {
   containsFocus,
   describeInBrowser,

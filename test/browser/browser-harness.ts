@@ -6,13 +6,13 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page } 
 import { afterAll, beforeAll, beforeEach, describe, expect, onTestFailed } from 'vitest';
 import { parseBrandDocument } from '../../src/core/brand-context.js';
 import { newCampaignSchema } from '../../src/contract/campaigns.js';
-import { OPERATOR } from '../../src/services/audit.js';
-import { replaceBrand } from '../../src/services/brand.js';
-import { createCampaign } from '../../src/services/campaigns.js';
-import { DEMO_BRAND } from '../../src/services/demo-brand.js';
-import { createBrandKey } from '../../src/services/keys.js';
-import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from '../../src/services/sign-in.js';
-import { createWorkspace, findOrCreateUser } from '../../src/services/workspaces.js';
+import { OPERATOR } from '../../src/services/audit/audit.js';
+import { replaceBrand } from '../../src/services/brand/brand.js';
+import { createCampaign } from '../../src/services/campaigns/campaigns.js';
+import { DEMO_BRAND } from '../../src/services/demo/demo-brand.js';
+import { createBrandKey } from '../../src/services/keys/keys.js';
+import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from '../../src/services/auth/sign-in.js';
+import { createWorkspace, findOrCreateUser } from '../../src/services/accounts/workspaces.js';
 import type { Role } from '../../src/core/roles.js';
 import { listenOnLoopback, startTestApp, type TestApp } from '#test/support/app.js';
 import { sqliteBackend, type TestDatabase } from '#test/support/databases.js';
@@ -433,7 +433,7 @@ const PASSWORDS: Record<Role, string> = {
 };
 
 /**
- * The scrypt hashes of PASSWORDS (hashPassword of src/services/passwords.ts, which keeps its parameters
+ * The scrypt hashes of PASSWORDS (hashPassword of src/services/auth/passwords.ts, which keeps its parameters
  * in the hash). Hashing three passwords at OWASP's scrypt cost takes over a second on two cores, in every
  * file; the sign-ins still verify them the slow way.
  */

@@ -1,12 +1,12 @@
 import { expect, it } from 'vitest';
-import { OPERATOR } from '../../src/services/audit.js';
+import { OPERATOR } from '../../src/services/audit/audit.js';
 import { newCampaignSchema } from '../../src/contract/campaigns.js';
 import {
   createCampaign,
   getCampaign,
   scheduleCampaign,
   updateCampaign,
-} from '../../src/services/campaigns.js';
+} from '../../src/services/campaigns/campaigns.js';
 import {
   describeInBrowser,
   expectHeading,

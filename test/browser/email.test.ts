@@ -4,8 +4,8 @@ import { systemClock } from '../../src/core/clock.js';
 import { SmtpSender } from '../../src/delivery/smtp-sender.js';
 import { DeliveryWorker } from '../../src/delivery/worker.js';
 import { WebhookSender } from '../../src/delivery/webhook-sender.js';
-import { OPERATOR } from '../../src/services/audit.js';
-import { addMember } from '../../src/services/members.js';
+import { OPERATOR } from '../../src/services/audit/audit.js';
+import { addMember } from '../../src/services/accounts/members.js';
 import type { CreatedKey } from '../../src/contract/keys.js';
 import {
   type BrowserFixture,

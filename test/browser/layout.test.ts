@@ -2,10 +2,10 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import { newEmailMessageSchema } from '../../src/contract/email.js';
 import { newId } from '../../src/core/base62.js';
-import { type Actor, OPERATOR } from '../../src/services/audit.js';
-import { createApiKey, createBrandKey } from '../../src/services/keys.js';
-import { addMember } from '../../src/services/members.js';
-import { findOrCreateUser } from '../../src/services/workspaces.js';
+import { type Actor, OPERATOR } from '../../src/services/audit/audit.js';
+import { createApiKey, createBrandKey } from '../../src/services/keys/keys.js';
+import { addMember } from '../../src/services/accounts/members.js';
+import { findOrCreateUser } from '../../src/services/accounts/workspaces.js';
 import {
   CONSOLE_VIEWPORTS,
   DAY_MS,

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { listBrandKeys } from '../../src/services/keys.js';
+import { listBrandKeys } from '../../src/services/keys/keys.js';
 import {
   describeInBrowser,
   expectHeading,

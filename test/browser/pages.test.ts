@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { listMembers } from '../../src/services/members.js';
+import { listMembers } from '../../src/services/accounts/members.js';
 import {
   cellOf,
   containsFocus,

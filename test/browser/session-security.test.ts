@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { listBrandKeys } from '../../src/services/keys.js';
+import { listBrandKeys } from '../../src/services/keys/keys.js';
 import {
   describeInBrowser,
   type DomWindow,

@@ -5,7 +5,7 @@ import type { NewWebhook } from '../../src/contract/webhooks.js';
 import { systemClock } from '../../src/core/clock.js';
 import { DeliveryWorker } from '../../src/delivery/worker.js';
 import { WebhookSender } from '../../src/delivery/webhook-sender.js';
-import { OPERATOR } from '../../src/services/audit.js';
+import { OPERATOR } from '../../src/services/audit/audit.js';
 import {
   type BrowserFixture,
   cellOf,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { BrandContext } from '../../src/core/brand-context.js';
-import type { DemoSeed } from '../../src/services/demo.js';
+import type { DemoSeed } from '../../src/services/demo/demo.js';
 import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
 import { runCli, useCliWorkspace } from './cli-process.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { BrandContext } from '../../src/core/brand-context.js';
 import type { CreatedKey } from '../../src/contract/keys.js';
-import type { DemoSeed } from '../../src/services/demo.js';
+import type { DemoSeed } from '../../src/services/demo/demo.js';
 import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
 import {
   keysIn,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CapturedEmail, EmailSender, EmailSuppression } from '../../src/contract/email.js';
 import type { CreatedKey, KeyView } from '../../src/contract/keys.js';
-import { listAuditLog } from '../../src/services/audit.js';
+import { listAuditLog } from '../../src/services/audit/audit.js';
 import { startTestApp, type TestApp } from '#test/support/app.js';
 import { DAY_MS } from '#test/support/clock.js';
 import { describeEachBackend } from '#test/support/databases.js';

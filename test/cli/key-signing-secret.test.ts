@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { DemoSeed } from '../../src/services/demo.js';
-import { KEY_FILE_NAME } from '../../src/services/key-signing-secret.js';
+import type { DemoSeed } from '../../src/services/demo/demo.js';
+import { KEY_FILE_NAME } from '../../src/services/keys/signing-secret.js';
 import { describeEachBackend, snapshotTables, type TestDatabase } from '#test/support/databases.js';
 import { killAllChildren, readBrand, runCli, runCliJson, ServerProcess } from './cli-process.js';
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DemoSeed } from '../../src/services/demo.js';
+import type { DemoSeed } from '../../src/services/demo/demo.js';
 import { killAllChildren, readBrand, runCliJson, ServerProcess } from './cli-process.js';
 
 /** The shared Redis of CI and development (test/http/rate-limit-redis.test.ts has the limit's own tests). */

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { once } from 'node:events';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { DemoSeed } from '../../src/services/demo.js';
+import type { DemoSeed } from '../../src/services/demo/demo.js';
 import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
 import { closedSocket, crlf, parseResponses, type RawResponse, receiver } from '#test/support/raw-http.js';
 import { keysIn, killAllChildren, runCliJson, ServerProcess } from './cli-process.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
-import { SecretBox } from '../../src/services/secret-box.js';
+import { SecretBox } from '../../src/services/shared/secret-box.js';
 import { openStore } from '../../src/store/open-store.js';
 import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
 import { killAllChildren, runCli, runCliJson } from './cli-process.js';

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { OPERATOR } from '../../src/services/audit.js';
-import { createBrandKey } from '../../src/services/keys.js';
+import { OPERATOR } from '../../src/services/audit/audit.js';
+import { createBrandKey } from '../../src/services/keys/keys.js';
 import { describeEachBackend } from '#test/support/databases.js';
 import { verifiedEvent } from '#test/support/webhook-receiver.js';
 import { createKeyAsOwner, useDeliverySuite } from './processes.js';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEFAULT_EMAIL_FROM } from '../../src/config.js';
-import { queueEmail } from '../../src/services/email-queue.js';
-import { SecretBox } from '../../src/services/secret-box.js';
+import { queueEmail } from '../../src/services/email/queue.js';
+import { SecretBox } from '../../src/services/shared/secret-box.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { killAllChildren, ServerProcess, setUp } from '../cli/cli-process.js';

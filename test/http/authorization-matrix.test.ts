@@ -10,11 +10,11 @@ import { API_KEY_PERMISSIONS, can, PERMISSIONS, type Permission, ROLES } from '.
 import { ACCOUNT_LINK_PREFIXES, hashKey } from '../../src/core/secret-keys.js';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
-import { OPERATOR } from '../../src/services/audit.js';
-import { createCampaign } from '../../src/services/campaigns.js';
-import { createApiKey, createBrandKey } from '../../src/services/keys.js';
-import { DEMO_BRAND } from '../../src/services/demo-brand.js';
-import { findOrCreateUser } from '../../src/services/workspaces.js';
+import { OPERATOR } from '../../src/services/audit/audit.js';
+import { createCampaign } from '../../src/services/campaigns/campaigns.js';
+import { createApiKey, createBrandKey } from '../../src/services/keys/keys.js';
+import { DEMO_BRAND } from '../../src/services/demo/demo-brand.js';
+import { findOrCreateUser } from '../../src/services/accounts/workspaces.js';
 import type { UserRecord } from '../../src/store/store.js';
 import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
 import { NEW_PASSWORD } from '#test/support/fixtures/account-email.js';

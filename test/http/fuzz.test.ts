@@ -7,8 +7,8 @@ import {
   WEBHOOK_SECRET_PREFIX,
   WORKSPACE_API_KEY,
 } from '../../src/core/secret-keys.js';
-import { OPERATOR } from '../../src/services/audit.js';
-import { generateWebhookSecret } from '../../src/services/secret-box.js';
+import { OPERATOR } from '../../src/services/audit/audit.js';
+import { generateWebhookSecret } from '../../src/services/shared/secret-box.js';
 import { describeEachBackend } from '#test/support/databases.js';
 import { campaignsUrl, newDraft } from '#test/support/fixtures/campaigns.js';
 import { emailKeyWithSender, emailMessagesUrl, sendEmail } from '#test/support/fixtures/email.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { OPERATOR } from '../../src/services/audit.js';
-import { createBrandKey, revokeBrandKey } from '../../src/services/keys.js';
-import { createWorkspace } from '../../src/services/workspaces.js';
+import { OPERATOR } from '../../src/services/audit/audit.js';
+import { createBrandKey, revokeBrandKey } from '../../src/services/keys/keys.js';
+import { createWorkspace } from '../../src/services/accounts/workspaces.js';
 import type { UserRecord } from '../../src/store/store.js';
 import { startTestApp, type TestApp, type TestAppOptions } from '#test/support/app.js';
 import { describeEachBackend, snapshotTables, type TestDatabase } from '#test/support/databases.js';

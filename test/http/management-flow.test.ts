@@ -1,8 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { BrandContext } from '../../src/core/brand-context.js';
-import { DEMO_BRAND } from '../../src/services/demo-brand.js';
-import { findOrCreateUser } from '../../src/services/workspaces.js';
+import { DEMO_BRAND } from '../../src/services/demo/demo-brand.js';
+import { findOrCreateUser } from '../../src/services/accounts/workspaces.js';
 import type { UserRecord } from '../../src/store/store.js';
 import { startTestApp, type TestApp } from '#test/support/app.js';
 import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { OPERATOR } from '../../src/services/audit.js';
-import { createBrandKey } from '../../src/services/keys.js';
-import { createWorkspace } from '../../src/services/workspaces.js';
+import { OPERATOR } from '../../src/services/audit/audit.js';
+import { createBrandKey } from '../../src/services/keys/keys.js';
+import { createWorkspace } from '../../src/services/accounts/workspaces.js';
 import { listenOnLoopback, startTestApp, type TestApp } from '#test/support/app.js';
 import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
 import { exchange, type RawExchange } from '#test/support/raw-http.js';

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBrandDocument } from '../../src/core/brand-context.js';
-import { OPERATOR } from '../../src/services/audit.js';
-import { replaceBrand } from '../../src/services/brand.js';
-import { DEMO_BRAND } from '../../src/services/demo-brand.js';
-import { createApiKey, createBrandKey, KEY_SERVICES } from '../../src/services/keys.js';
-import { createWorkspace } from '../../src/services/workspaces.js';
+import { OPERATOR } from '../../src/services/audit/audit.js';
+import { replaceBrand } from '../../src/services/brand/brand.js';
+import { DEMO_BRAND } from '../../src/services/demo/demo-brand.js';
+import { createApiKey, createBrandKey, KEY_SERVICES } from '../../src/services/keys/keys.js';
+import { createWorkspace } from '../../src/services/accounts/workspaces.js';
 import { addUser, bearer } from '#test/support/users.js';
 import {
   callTool,

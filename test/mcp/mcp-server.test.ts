@@ -2,11 +2,11 @@ import { countTokens } from 'gpt-tokenizer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrandContext } from '../../src/core/brand-context.js';
 import { BRAND_SECTIONS, parseBrandDocument } from '../../src/core/brand-context.js';
-import { OPERATOR } from '../../src/services/audit.js';
-import { replaceBrand } from '../../src/services/brand.js';
-import { createCampaign, scheduleCampaign } from '../../src/services/campaigns.js';
-import { DEMO_BRAND } from '../../src/services/demo-brand.js';
-import { createWorkspace } from '../../src/services/workspaces.js';
+import { OPERATOR } from '../../src/services/audit/audit.js';
+import { replaceBrand } from '../../src/services/brand/brand.js';
+import { createCampaign, scheduleCampaign } from '../../src/services/campaigns/campaigns.js';
+import { DEMO_BRAND } from '../../src/services/demo/demo-brand.js';
+import { createWorkspace } from '../../src/services/accounts/workspaces.js';
 import type { Campaign } from '../../src/mcp/schemas.js';
 import { addUser } from '#test/support/users.js';
 import {

@@ -4,9 +4,9 @@ import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { AppError } from '../../src/core/errors.js';
 import { BRAND_KEY_LIFETIME_MS } from '../../src/core/key-lifecycle.js';
 import { BRAND_KEY, hashKey } from '../../src/core/secret-keys.js';
-import { OPERATOR } from '../../src/services/audit.js';
-import { createBrandKey, revokeBrandKey } from '../../src/services/keys.js';
-import { createWorkspace } from '../../src/services/workspaces.js';
+import { OPERATOR } from '../../src/services/audit/audit.js';
+import { createBrandKey, revokeBrandKey } from '../../src/services/keys/keys.js';
+import { createWorkspace } from '../../src/services/accounts/workspaces.js';
 import { startTestApp, type TestApp } from '#test/support/app.js';
 import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
 

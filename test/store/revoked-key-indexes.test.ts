@@ -9,7 +9,7 @@ import { openStore } from '../../src/store/open-store.js';
 /**
  * SQLite's planner has no statistics, so it may read every key of a workspace through `workspace_id`'s index
  * where the partial one of the revoked rows would do (src/store/migrations/0008_revoked_keys.ts). A
- * workspace's revocations (src/services/signed-keys.ts) must be searched in the partial index, as the plan shows.
+ * workspace's revocations (src/services/keys/signed-keys.ts) must be searched in the partial index, as the plan shows.
  */
 describe('Asking for a workspace’s revoked keys on SQLite', () => {
   let dir: string;

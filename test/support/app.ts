@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
 import type { AppServices } from '../../src/http/context.js';
-import { SecretBox } from '../../src/services/secret-box.js';
+import { SecretBox } from '../../src/services/shared/secret-box.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { ManualClock } from './clock.js';

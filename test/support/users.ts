@@ -1,6 +1,6 @@
 import { isoAt } from '../../src/core/clock.js';
 import type { Role } from '../../src/core/roles.js';
-import { findOrCreateUser } from '../../src/services/workspaces.js';
+import { findOrCreateUser } from '../../src/services/accounts/workspaces.js';
 import type { UserRecord } from '../../src/store/store.js';
 import type { TestApp } from './app.js';
 

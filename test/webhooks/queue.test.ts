@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
-import { OPERATOR } from '../../src/services/audit.js';
-import { publishEvent } from '../../src/services/events.js';
-import { SecretBox } from '../../src/services/secret-box.js';
-import { WebhookService } from '../../src/services/webhooks.js';
-import { createWorkspace } from '../../src/services/workspaces.js';
+import { OPERATOR } from '../../src/services/audit/audit.js';
+import { publishEvent } from '../../src/services/webhooks/events.js';
+import { SecretBox } from '../../src/services/shared/secret-box.js';
+import { WebhookService } from '../../src/services/webhooks/webhooks.js';
+import { createWorkspace } from '../../src/services/accounts/workspaces.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';

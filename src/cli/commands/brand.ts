@@ -4,10 +4,10 @@ import { type BrandViewOptions, brandViewSchema } from '../../contract/brand-vie
 import { parseBrandDocument } from '../../core/brand-context.js';
 import { brandView, renderBrandView } from '../../core/brand-views.js';
 import { describeError } from '../../store/errors.js';
-import { getBrand, replaceBrand } from '../../services/brand.js';
+import { getBrand, replaceBrand } from '../../services/brand/brand.js';
 import { withDeps } from '../deps.js';
 import { createOutput, readStdin, UsageError } from '../output.js';
-import { OPERATOR } from '../../services/audit.js';
+import { OPERATOR } from '../../services/audit/audit.js';
 
 async function readJson(file: string): Promise<unknown> {
   let text: string;

@@ -1,16 +1,16 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
 import type { CapturedEmail, EmailSender } from '../../contract/email.js';
-import { OPERATOR } from '../../services/audit.js';
+import { OPERATOR } from '../../services/audit/audit.js';
 import {
   addSender,
   listSenders,
   listSuppressions,
   removeSender,
   removeSuppression,
-} from '../../services/email-settings.js';
-import { MAILBOX_LIMITS, readMailbox } from '../../services/mailbox.js';
-import { SecretBox } from '../../services/secret-box.js';
+} from '../../services/email/settings.js';
+import { MAILBOX_LIMITS, readMailbox } from '../../services/email/mailbox.js';
+import { SecretBox } from '../../services/shared/secret-box.js';
 import { withDeps } from '../deps.js';
 import { createOutput, table } from '../output.js';
 

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import type { CredentialCreator } from '../../contract/credential-creator.js';
 import type { CreatedKey, KeyView } from '../../contract/keys.js';
-import { OPERATOR } from '../../services/audit.js';
-import { withCreators } from '../../services/creators.js';
+import { OPERATOR } from '../../services/audit/audit.js';
+import { withCreators } from '../../services/accounts/creators.js';
 import type { KeyKind } from '../../core/key-kinds.js';
-import { KEY_SERVICES, MAX_KEY_DAYS } from '../../services/keys.js';
+import { KEY_SERVICES, MAX_KEY_DAYS } from '../../services/keys/keys.js';
 import { withDeps } from '../deps.js';
 import { createOutput, table } from '../output.js';
 

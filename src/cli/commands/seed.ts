@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { seedDemo } from '../../services/demo.js';
+import { seedDemo } from '../../services/demo/demo.js';
 import { withDeps } from '../deps.js';
 import { createOutput } from '../output.js';
 

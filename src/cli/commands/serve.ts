@@ -10,10 +10,10 @@ import {
 import { systemClock } from '../../core/clock.js';
 import { keySigners } from '../../core/key-signature.js';
 import { createLogger } from '../../logger.js';
-import { type DemoSeed, seedDemo } from '../../services/demo.js';
-import { keySigningNotice, loadKeySigningSecret } from '../../services/key-signing-secret.js';
-import { SecretBox } from '../../services/secret-box.js';
-import { listWorkspaces } from '../../services/workspaces.js';
+import { type DemoSeed, seedDemo } from '../../services/demo/demo.js';
+import { keySigningNotice, loadKeySigningSecret } from '../../services/keys/signing-secret.js';
+import { SecretBox } from '../../services/shared/secret-box.js';
+import { listWorkspaces } from '../../services/accounts/workspaces.js';
 import { openStore } from '../../store/open-store.js';
 import { curlCommand } from '../curl.js';
 import { CONSOLE_DIR, INSTALL_DIR } from '../install-paths.js';
@@ -58,7 +58,7 @@ export function serveCommand(program: Command): void {
       // Never from the database: from the environment, or a key file beside SQLite's (docs/keys.md "Brand read keys").
       const signing = await loadKeySigningSecret(config);
       const deps = { store, clock: systemClock, keySigners: keySigners(signing.secret) };
-      // One box for the app and the worker, its key read (or made) before either starts (src/services/secret-box.ts).
+      // One box for the app and the worker, its key read (or made) before either starts (src/services/shared/secret-box.ts).
       const secrets = await SecretBox.load(store, config.delivery.encryptionKey);
 
       const workspaces = options.demo ? await listWorkspaces(deps) : [];
@@ -68,7 +68,7 @@ export function serveCommand(program: Command): void {
       const [{ buildApp }, { hasConsole }, { Metrics }, { BRAND_AGENT_PATH }] = await Promise.all([
         import('../../http/app.js'),
         import('../../http/console.js'),
-        import('../../services/metrics.js'),
+        import('../../services/metrics/metrics.js'),
         import('../../http/routes/brand-agent.js'),
       ]);
       // One registry for the app and the delivery worker's outcomes; METRICS=off counts nothing.
@@ -79,7 +79,7 @@ export function serveCommand(program: Command): void {
       // One budget across nodes; without REDIS_URL (or with RATE_LIMIT_READS=off) no client is opened.
       const redis =
         readRateLimit && redisUrl !== undefined
-          ? await import('../../services/read-limits.js').then(async ({ connectRedis, redisAddress }) => {
+          ? await import('../../services/brand/read-limits.js').then(async ({ connectRedis, redisAddress }) => {
               const client = await connectRedis(redisUrl);
               logger.info(
                 { redis: redisAddress(client) },

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { findOrCreateUser, setPassword } from '../../services/workspaces.js';
+import { findOrCreateUser, setPassword } from '../../services/accounts/workspaces.js';
 import { withDeps } from '../deps.js';
 import { createOutput, readStdin, UsageError } from '../output.js';
 

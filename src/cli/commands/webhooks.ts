@@ -3,11 +3,11 @@ import { loadConfig } from '../../config.js';
 import { ALL_EVENTS, newWebhookSchema, type Webhook } from '../../contract/webhooks.js';
 import { AppError } from '../../core/errors.js';
 import { parseInput } from '../../core/inputs.js';
-import { OPERATOR } from '../../services/audit.js';
-import type { Deps } from '../../services/deps.js';
-import { SecretBox } from '../../services/secret-box.js';
-import { WebhookService } from '../../services/webhooks.js';
-import { requireWorkspace } from '../../services/workspaces.js';
+import { OPERATOR } from '../../services/audit/audit.js';
+import type { Deps } from '../../services/shared/deps.js';
+import { SecretBox } from '../../services/shared/secret-box.js';
+import { WebhookService } from '../../services/webhooks/webhooks.js';
+import { requireWorkspace } from '../../services/accounts/workspaces.js';
 import { withDeps } from '../deps.js';
 import { createOutput, table } from '../output.js';
 

@@ -4,10 +4,10 @@ import {
   findOrCreateUser,
   listWorkspaces,
   toWorkspaceView,
-} from '../../services/workspaces.js';
+} from '../../services/accounts/workspaces.js';
 import { withDeps } from '../deps.js';
 import { createOutput, setPasswordCommand, table } from '../output.js';
-import { OPERATOR } from '../../services/audit.js';
+import { OPERATOR } from '../../services/audit/audit.js';
 
 export function workspaceCommand(program: Command): void {
   const workspace = program.command('workspace').description('create and list workspaces');

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import type { ServedBrand } from '../../services/brand-reader.js';
-import type { Principal } from '../../services/credentials.js';
-import type { MaybePromise } from '../../services/feed-cache.js';
+import type { ServedBrand } from '../../services/brand/reader.js';
+import type { Principal } from '../../services/auth/credentials.js';
+import type { MaybePromise } from '../../services/shared/feed-cache.js';
 
 /**
  * What the fast lane learned of a read before handing it to the route: the outcome of each step it took,

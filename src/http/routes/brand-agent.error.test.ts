@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { BRAND_KEY } from '../../core/secret-keys.js';
 import { BRAND_KEY_LIFETIME_MS } from '../../core/key-lifecycle.js';
-import { createBrandKey, revokeBrandKey } from '../../services/keys.js';
+import { createBrandKey, revokeBrandKey } from '../../services/keys/keys.js';
 import { describeEachBackend } from '#test/support/databases.js';
 import { addUser, bearer } from '#test/support/users.js';
 import { PATH, readContext } from '#test/support/fixtures/brand-agent.js';
 import { problemOf, useFixture } from '#test/support/http-fixture.js';
-import { OPERATOR } from '../../services/audit.js';
+import { OPERATOR } from '../../services/audit/audit.js';
 
 const SPEC_401 = 'Revoke the key and create a replacement in Settings → Agent Access.';
 const REALM = 'Bearer realm="brand-context"';

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { BrandContext } from '../../core/brand-context.js';
 import { BRAND_KEY_LIFETIME_MS } from '../../core/key-lifecycle.js';
 import { BRAND_KEY, WORKSPACE_API_KEY } from '../../core/secret-keys.js';
-import { createApiKey, createBrandKey } from '../../services/keys.js';
-import { getBrand, replaceBrand } from '../../services/brand.js';
-import { DEMO_BRAND } from '../../services/demo-brand.js';
-import { createWorkspace } from '../../services/workspaces.js';
+import { createApiKey, createBrandKey } from '../../services/keys/keys.js';
+import { getBrand, replaceBrand } from '../../services/brand/brand.js';
+import { DEMO_BRAND } from '../../services/demo/demo-brand.js';
+import { createWorkspace } from '../../services/accounts/workspaces.js';
 import { listenOnLoopback } from '#test/support/app.js';
 import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
 import {
@@ -15,7 +15,7 @@ import {
 } from '#test/support/fixtures/brand-agent.js';
 import { createEmailKey } from '#test/support/fixtures/keys.js';
 import { call, useFixture } from '#test/support/http-fixture.js';
-import { OPERATOR } from '../../services/audit.js';
+import { OPERATOR } from '../../services/audit/audit.js';
 import { parseBrandDocument } from '../../core/brand-context.js';
 
 describeEachBackend('POST /functions/v1/brand-agent: happy path', (backend) => {

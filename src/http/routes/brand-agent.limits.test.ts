@@ -1,8 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { OPERATOR } from '../../services/audit.js';
-import { createBrandKey } from '../../services/keys.js';
+import { OPERATOR } from '../../services/audit/audit.js';
+import { createBrandKey } from '../../services/keys/keys.js';
 import { describeEachBackend, sqliteBackend } from '#test/support/databases.js';
 import { PATH, readContext } from '#test/support/fixtures/brand-agent.js';
 import { type Fixture, problemOf, useFixture } from '#test/support/http-fixture.js';

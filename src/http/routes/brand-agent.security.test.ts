@@ -1,10 +1,10 @@
 import { expect, it } from 'vitest';
 import { BRAND_KEY } from '../../core/secret-keys.js';
-import { createBrandKey, listBrandKeys } from '../../services/keys.js';
+import { createBrandKey, listBrandKeys } from '../../services/keys/keys.js';
 import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
 import { PATH, readContext } from '#test/support/fixtures/brand-agent.js';
 import { problemOf, useFixture } from '#test/support/http-fixture.js';
-import { OPERATOR } from '../../services/audit.js';
+import { OPERATOR } from '../../services/audit/audit.js';
 import { mistype } from '#test/support/mistype.js';
 
 describeEachBackend('POST /functions/v1/brand-agent: security', (backend) => {

@@ -1,8 +1,8 @@
 import { beforeAll, expect, it, vi } from 'vitest';
 import { KeySigner } from '../../core/key-signature.js';
 import { BRAND_KEY } from '../../core/secret-keys.js';
-import { OPERATOR } from '../../services/audit.js';
-import { createBrandKey, revokeBrandKey } from '../../services/keys.js';
+import { OPERATOR } from '../../services/audit/audit.js';
+import { createBrandKey, revokeBrandKey } from '../../services/keys/keys.js';
 import { listenOnLoopback } from '#test/support/app.js';
 import { DAY_MS } from '#test/support/clock.js';
 import { describeEachBackend } from '#test/support/databases.js';

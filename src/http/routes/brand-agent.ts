@@ -14,7 +14,7 @@ import {
 } from '../../contract/brand-views.js';
 import { brandView } from '../../core/brand-views.js';
 import { AppError } from '../../core/errors.js';
-import type { ServedBrand } from '../../services/brand-reader.js';
+import type { ServedBrand } from '../../services/brand/reader.js';
 import { announceKeyExpiry, principalOf } from '../auth.js';
 import { ifNoneMatchMatches } from '../conditional.js';
 import type { ZodApp } from '../context.js';
@@ -35,7 +35,7 @@ const ETAG_HEADER = {
   description:
     "The view's ETag (format, sections and filters, and the brand's version): send it as If-None-Match to get 304 while neither changed.",
 };
-/** The read budget (docs/configuration.md "Configuration", RATE_LIMIT_READS); src/services/read-limits.ts makes them. */
+/** The read budget (docs/configuration.md "Configuration", RATE_LIMIT_READS); src/services/brand/read-limits.ts makes them. */
 const RATE_LIMIT_HEADERS = {
   'RateLimit-Policy': {
     type: 'string',
@@ -111,7 +111,7 @@ export function isJson(contentType: string | undefined): boolean {
 
 /**
  * `POST /functions/v1/brand-agent`: the checks of docs/reading-brand-context.md "Errors", each in its order; who may read what is
- * src/services/credentials.ts's to say. The credential is checked in `onRequest`, before the body is even
+ * src/services/auth/credentials.ts's to say. The credential is checked in `onRequest`, before the body is even
  * read, so an unauthenticated caller learns nothing about body rules. A brand read key is the usual
  * credential; a member's user token is accepted too (the MCP server's).
  */

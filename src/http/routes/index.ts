@@ -3,7 +3,7 @@ import fastifyCsrf from '@fastify/csrf-protection';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { AppError } from '../../core/errors.js';
 import { refuseNulCharacters } from '../../core/inputs.js';
-import type { Metrics } from '../../services/metrics.js';
+import type { Metrics } from '../../services/metrics/metrics.js';
 import type { Store } from '../../store/store.js';
 import {
   authenticate,

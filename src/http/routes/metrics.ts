@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../core/errors.js';
-import type { Metrics } from '../../services/metrics.js';
+import type { Metrics } from '../../services/metrics/metrics.js';
 
 const BEARER = /^Bearer +(\S+) *$/i;
 /** Schemes a detail may name (IANA's registry): an unknown first word might be the token itself. */

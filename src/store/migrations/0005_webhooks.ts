@@ -18,7 +18,7 @@ export async function up(db: AnyDatabase): Promise<void> {
     // A JSON array of event types, or ["*"].
     .addColumn('events', 'text', (c) => c.notNull())
     .addColumn('description', 'text')
-    // Signing secrets, encrypted (src/services/secret-box.ts): never stored as they are shown.
+    // Signing secrets, encrypted (src/services/shared/secret-box.ts): never stored as they are shown.
     .addColumn('secret', 'text', (c) => c.notNull())
     .addColumn('previous_secret', 'text')
     .addColumn('previous_secret_expires_at', timestamp)

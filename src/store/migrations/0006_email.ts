@@ -55,7 +55,7 @@ export async function up(db: AnyDatabase): Promise<void> {
     .addColumn('headers', 'text', (c) => c.notNull())
     .addColumn('tags', 'text', (c) => c.notNull())
     .addColumn('subject', 'text', (c) => c.notNull())
-    // {"html","text"}, sealed (src/services/secret-box.ts).
+    // {"html","text"}, sealed (src/services/shared/secret-box.ts).
     .addColumn('body', 'text', (c) => c.notNull())
     .addColumn('status', 'text', (c) => c.notNull().check(EMAIL_STATUS_CHECK))
     .addColumn('created_at', timestamp, (c) => c.notNull())

@@ -3,7 +3,7 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Kysely's documented migration signature
 type AnyDatabase = Kysely<any>;
 
-/** The tables whose rows get a new `last_used_at` every flush while their credential is in use (src/services/usage.ts). */
+/** The tables whose rows get a new `last_used_at` every flush while their credential is in use (src/services/auth/usage.ts). */
 const STAMPED_TABLES = ['brand_keys', 'api_keys', 'email_keys', 'access_tokens'];
 
 /**

@@ -5,7 +5,7 @@ type AnyDatabase = Kysely<any>;
 
 /**
  * A workspace's revoked brand read keys, apart: each node asks for their hashes to verify signed keys without a
- * lookup (src/services/signed-keys.ts), once per workspace and again after each of its changes. A partial
+ * lookup (src/services/keys/signed-keys.ts), once per workspace and again after each of its changes. A partial
  * index holds only revoked rows, so the question does not read every key of the workspace, as SQLite's
  * planner would through `workspace_id`'s index.
  */

@@ -3,7 +3,7 @@ import type { Session } from '../session.js';
 import type { UsageStamp } from '../store.js';
 import type { KeyTable } from './keys.js';
 
-/** The tables of credentials whose `last_used_at` is stamped in batches (src/services/usage.ts). */
+/** The tables of credentials whose `last_used_at` is stamped in batches (src/services/auth/usage.ts). */
 type StampedTable = KeyTable | 'access_tokens';
 
 /**

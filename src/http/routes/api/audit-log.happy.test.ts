@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import type { AuditPage } from '../../../contract/audit.js';
-import { OPERATOR } from '../../../services/audit.js';
-import { createBrandKey } from '../../../services/keys.js';
+import { OPERATOR } from '../../../services/audit/audit.js';
+import { createBrandKey } from '../../../services/keys/keys.js';
 import { describeEachBackend } from '#test/support/databases.js';
 import { auditLog, auditLogUrl, call, useFixture } from '#test/support/http-fixture.js';
 

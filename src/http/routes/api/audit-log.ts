@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listAuditLog } from '../../../services/audit.js';
+import { listAuditLog } from '../../../services/audit/audit.js';
 import type { ZodApp } from '../../context.js';
 import { auditPageSchema } from '../../../contract/audit.js';
 import {

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError, type ProblemCode } from '../../../core/errors.js';
-import type { TokenService, UserPrincipal } from '../../../services/tokens.js';
+import type { TokenService, UserPrincipal } from '../../../services/auth/tokens.js';
 import type { UserRecord } from '../../../store/store.js';
 import { COOKIE_OPTIONS, CSRF_COOKIE, SESSION_COOKIE } from '../../auth.js';
 import type { ZodApp } from '../../context.js';

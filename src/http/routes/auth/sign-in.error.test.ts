@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { PasswordHasher } from '../../../services/passwords.js';
+import { PasswordHasher } from '../../../services/auth/passwords.js';
 import { startTestApp } from '#test/support/app.js';
 import { describeEachBackend } from '#test/support/databases.js';
 import { problemOf, useFixture } from '#test/support/http-fixture.js';

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { EMAIL_STATUSES } from '../../../contract/email.js';
 import type { ProblemCode } from '../../../core/errors.js';
-import { type Credentials, requireKeyPermission } from '../../../services/credentials.js';
+import { type Credentials, requireKeyPermission } from '../../../services/auth/credentials.js';
 import { announceKeyExpiry, principalOf } from '../../auth.js';
 
 /** Problems every /email/v1 route answers before it runs: the key, and a NUL in the path or query. */
@@ -25,7 +25,7 @@ export const emailListQuery = z.strictObject({
 });
 
 /**
- * onRequest hook of every /email/v1 route: a transactional email key (src/services/credentials.ts, surface
+ * onRequest hook of every /email/v1 route: a transactional email key (src/services/auth/credentials.ts, surface
  * `email`) whose permissions cover the route's; checked before the body is read.
  */
 export function authenticateEmailKey(credentials: Credentials) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../../contract/webhooks.js';
-import { OPERATOR } from '../../../services/audit.js';
-import { createWorkspace } from '../../../services/workspaces.js';
+import { OPERATOR } from '../../../services/audit/audit.js';
+import { createWorkspace } from '../../../services/accounts/workspaces.js';
 import { DAY_MS } from '#test/support/clock.js';
 import { describeEachBackend } from '#test/support/databases.js';
 import {

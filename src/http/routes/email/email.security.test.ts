@@ -1,8 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { KEY_FORMATS } from '../../../core/secret-keys.js';
-import { KEY_SERVICES } from '../../../services/keys.js';
-import { OPERATOR } from '../../../services/audit.js';
+import { KEY_SERVICES } from '../../../services/keys/keys.js';
+import { OPERATOR } from '../../../services/audit/audit.js';
 import { DAY_MS } from '#test/support/clock.js';
 import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
 import { consoleAccount, consoleSessionApi } from '#test/support/fixtures/auth.js';

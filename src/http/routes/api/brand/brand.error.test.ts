@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { DEMO_BRAND } from '../../../../services/demo-brand.js';
+import { DEMO_BRAND } from '../../../../services/demo/demo-brand.js';
 import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
 import type { BrandContext } from '../../../../core/brand-context.js';
 import {

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import type { BrandContext, BrandDocumentInput } from '../../../../core/brand-context.js';
-import { DEMO_BRAND } from '../../../../services/demo-brand.js';
+import { DEMO_BRAND } from '../../../../services/demo/demo-brand.js';
 import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
 import { isoNow, useFixture } from '#test/support/http-fixture.js';
 import { MINUTE_MS } from '#test/support/fixtures/campaigns.js';

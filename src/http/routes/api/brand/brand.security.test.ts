@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import type { BrandContext } from '../../../../core/brand-context.js';
-import { DEMO_BRAND } from '../../../../services/demo-brand.js';
+import { DEMO_BRAND } from '../../../../services/demo/demo-brand.js';
 import { describeEachBackend } from '#test/support/databases.js';
 import { call, outcome, refused, useFixture } from '#test/support/http-fixture.js';
 import { brandApi, brandUrl } from '#test/support/fixtures/brand.js';

@@ -1,5 +1,5 @@
 import { brandContextSchema } from '../../../../contract/brand-context.js';
-import { brandEtag, getBrand } from '../../../../services/brand.js';
+import { brandEtag, getBrand } from '../../../../services/brand/brand.js';
 import type { ZodApp } from '../../../context.js';
 import {
   jsonResponse,

@@ -1,5 +1,5 @@
 import { brandContextSchema, brandDocumentSchema } from '../../../../contract/brand-context.js';
-import { brandEtag, replaceBrand } from '../../../../services/brand.js';
+import { brandEtag, replaceBrand } from '../../../../services/brand/brand.js';
 import { actorOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
 import {

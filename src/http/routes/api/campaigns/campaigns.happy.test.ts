@@ -1,8 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { OPERATOR } from '../../../../services/audit.js';
-import { createApiKey } from '../../../../services/keys.js';
-import { createWorkspace } from '../../../../services/workspaces.js';
+import { OPERATOR } from '../../../../services/audit/audit.js';
+import { createApiKey } from '../../../../services/keys/keys.js';
+import { createWorkspace } from '../../../../services/accounts/workspaces.js';
 import { describeEachBackend } from '#test/support/databases.js';
 import { auditLog, isoNow, useFixture } from '#test/support/http-fixture.js';
 import {

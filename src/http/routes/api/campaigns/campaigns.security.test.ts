@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { BRAND_KEY_LIFETIME_MS } from '../../../../core/key-lifecycle.js';
 import { hashKey, WORKSPACE_API_KEY } from '../../../../core/secret-keys.js';
-import { OPERATOR } from '../../../../services/audit.js';
+import { OPERATOR } from '../../../../services/audit/audit.js';
 import type { CreatedKey } from '../../../../contract/keys.js';
-import { createApiKey } from '../../../../services/keys.js';
+import { createApiKey } from '../../../../services/keys/keys.js';
 import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
 import {
   auditLog,

@@ -1,5 +1,5 @@
 import { campaignEtag } from '../../../../core/campaigns.js';
-import { createCampaign } from '../../../../services/campaigns.js';
+import { createCampaign } from '../../../../services/campaigns/campaigns.js';
 import { actorOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
 import { CAMPAIGN_BODY_LIMIT, campaignSchema, newCampaignSchema } from '../../../../contract/campaigns.js';

@@ -1,5 +1,5 @@
 import { campaignEtag } from '../../../../core/campaigns.js';
-import { getCampaign } from '../../../../services/campaigns.js';
+import { getCampaign } from '../../../../services/campaigns/campaigns.js';
 import type { ZodApp } from '../../../context.js';
 import { campaignSchema } from '../../../../contract/campaigns.js';
 import {

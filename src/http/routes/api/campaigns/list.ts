@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listCampaigns } from '../../../../services/campaigns.js';
+import { listCampaigns } from '../../../../services/campaigns/campaigns.js';
 import type { ZodApp } from '../../../context.js';
 import { CAMPAIGN_STATUSES, campaignPageSchema } from '../../../../contract/campaigns.js';
 import {

@@ -1,5 +1,5 @@
 import { campaignEtag } from '../../../../core/campaigns.js';
-import { scheduleCampaign } from '../../../../services/campaigns.js';
+import { scheduleCampaign } from '../../../../services/campaigns/campaigns.js';
 import { actorOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
 import { campaignSchema } from '../../../../contract/campaigns.js';

@@ -1,5 +1,5 @@
 import { campaignEtag } from '../../../../core/campaigns.js';
-import { updateCampaign } from '../../../../services/campaigns.js';
+import { updateCampaign } from '../../../../services/campaigns/campaigns.js';
 import { actorOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
 import {

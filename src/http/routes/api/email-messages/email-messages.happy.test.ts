@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { OPERATOR } from '../../../../services/audit.js';
-import { createWorkspace } from '../../../../services/workspaces.js';
+import { OPERATOR } from '../../../../services/audit/audit.js';
+import { createWorkspace } from '../../../../services/accounts/workspaces.js';
 import { describeEachBackend } from '#test/support/databases.js';
 import {
   type CapturedEmail,

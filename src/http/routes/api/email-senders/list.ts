@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { emailSenderSchema } from '../../../../contract/email.js';
-import { listSenders } from '../../../../services/email-settings.js';
+import { listSenders } from '../../../../services/email/settings.js';
 import type { ZodApp } from '../../../context.js';
 import {
   jsonResponse,

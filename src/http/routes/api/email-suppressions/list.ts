@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { emailSuppressionSchema } from '../../../../contract/email.js';
-import { listSuppressions } from '../../../../services/email-settings.js';
+import { listSuppressions } from '../../../../services/email/settings.js';
 import type { ZodApp } from '../../../context.js';
 import {
   jsonResponse,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EMAIL_LIMITS } from '../../../../contract/email.js';
-import { removeSuppression } from '../../../../services/email-settings.js';
+import { removeSuppression } from '../../../../services/email/settings.js';
 import { actorOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
 import { MANAGEMENT_SECURITY, managementProblems, withProblems, workspaceParams } from '../../../schemas.js';

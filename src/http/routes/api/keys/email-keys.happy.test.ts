@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { OPERATOR } from '../../../../services/audit.js';
-import { KEY_SERVICES } from '../../../../services/keys.js';
+import { OPERATOR } from '../../../../services/audit/audit.js';
+import { KEY_SERVICES } from '../../../../services/keys/keys.js';
 import { describeEachBackend } from '#test/support/databases.js';
 import { call, isoNow, useFixture } from '#test/support/http-fixture.js';
 import { DAY_MS } from '#test/support/clock.js';

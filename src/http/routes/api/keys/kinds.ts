@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { KEY_VIEW_SCHEMAS, LISTED_KEY_SCHEMAS } from '../../../../contract/keys.js';
 import { KEY_KIND_LIST, type KeyKind } from '../../../../core/key-kinds.js';
-import { KEY_SERVICES, type KeyService } from '../../../../services/keys.js';
+import { KEY_SERVICES, type KeyService } from '../../../../services/keys/keys.js';
 
 /** Every kind of workspace key has the same three routes; this is what they need to know of one. */
 export interface KeyRoutes {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { withCreators } from '../../../../services/creators.js';
+import { withCreators } from '../../../../services/accounts/creators.js';
 import type { ZodApp } from '../../../context.js';
 import {
   jsonResponse,

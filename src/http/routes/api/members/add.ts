@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ROLES } from '../../../../core/roles.js';
-import { addMember } from '../../../../services/members.js';
+import { addMember } from '../../../../services/accounts/members.js';
 import { actorOf, membershipOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
 import { addedMemberSchema } from '../../../../contract/members.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { memberCredentialsSchema } from '../../../../contract/members.js';
-import { listMemberCredentials } from '../../../../services/members.js';
+import { listMemberCredentials } from '../../../../services/accounts/members.js';
 import { membershipOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
 import {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { memberInviteSchema } from '../../../../contract/members.js';
-import { resendInvite } from '../../../../services/members.js';
+import { resendInvite } from '../../../../services/accounts/members.js';
 import { actorOf, membershipOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
 import {

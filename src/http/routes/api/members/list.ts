@@ -1,4 +1,4 @@
-import { listMembers } from '../../../../services/members.js';
+import { listMembers } from '../../../../services/accounts/members.js';
 import type { ZodApp } from '../../../context.js';
 import { memberListSchema } from '../../../../contract/members.js';
 import {

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { findOrCreateUser } from '../../../../services/workspaces.js';
+import { findOrCreateUser } from '../../../../services/accounts/workspaces.js';
 import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
 import { addUser } from '#test/support/users.js';
 import { outcome, problemOf, refused, useFixture } from '#test/support/http-fixture.js';

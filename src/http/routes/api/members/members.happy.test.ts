@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findOrCreateUser } from '../../../../services/workspaces.js';
+import { findOrCreateUser } from '../../../../services/accounts/workspaces.js';
 import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
 import { addUser } from '#test/support/users.js';
 import { auditLog, isoNow, outcome, useFixture } from '#test/support/http-fixture.js';

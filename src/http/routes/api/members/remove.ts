@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { memberCredentialsSchema } from '../../../../contract/members.js';
 import { AppError } from '../../../../core/errors.js';
-import { removeMember } from '../../../../services/members.js';
+import { removeMember } from '../../../../services/accounts/members.js';
 import { actorOf, membershipOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
 import {

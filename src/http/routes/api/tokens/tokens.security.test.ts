@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { TokenService } from '../../../../services/tokens.js';
+import { TokenService } from '../../../../services/auth/tokens.js';
 import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
 import { bearer } from '#test/support/users.js';
 import { call, outcome, problemOf, refused, useFixture } from '#test/support/http-fixture.js';

@@ -1,5 +1,5 @@
 import { webhookListSchema } from '../../../../contract/webhooks.js';
-import { withCreators } from '../../../../services/creators.js';
+import { withCreators } from '../../../../services/accounts/creators.js';
 import type { ZodApp } from '../../../context.js';
 import {
   jsonResponse,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createWorkspace, toWorkspaceView } from '../../../../services/workspaces.js';
+import { createWorkspace, toWorkspaceView } from '../../../../services/accounts/workspaces.js';
 import { actorOf, userPrincipalOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
 import { workspaceSchema } from '../../../../contract/workspaces.js';

@@ -1,4 +1,4 @@
-import { listWorkspacesOf, toWorkspaceView } from '../../../../services/workspaces.js';
+import { listWorkspacesOf, toWorkspaceView } from '../../../../services/accounts/workspaces.js';
 import { userPrincipalOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
 import { workspaceListSchema } from '../../../../contract/workspaces.js';
