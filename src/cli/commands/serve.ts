@@ -79,14 +79,16 @@ export function serveCommand(program: Command): void {
       // One budget across nodes; without REDIS_URL (or with RATE_LIMIT_READS=off) no client is opened.
       const redis =
         readRateLimit && redisUrl !== undefined
-          ? await import('../../services/brand/read-limits.js').then(async ({ connectRedis, redisAddress }) => {
-              const client = await connectRedis(redisUrl);
-              logger.info(
-                { redis: redisAddress(client) },
-                'reads share one RATE_LIMIT_READS budget across nodes through Redis',
-              );
-              return client;
-            })
+          ? await import('../../services/brand/read-limits.js').then(
+              async ({ connectRedis, redisAddress }) => {
+                const client = await connectRedis(redisUrl);
+                logger.info(
+                  { redis: redisAddress(client) },
+                  'reads share one RATE_LIMIT_READS budget across nodes through Redis',
+                );
+                return client;
+              },
+            )
           : undefined;
       const app = buildApp({
         store,

@@ -7,7 +7,13 @@ import { isoAt } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import { emailSchema, parseInput, passwordSchema } from '../../core/inputs.js';
 import { ACCOUNT_LINK_PREFIXES, hashKey } from '../../core/secret-keys.js';
-import type { AccountTokenRecord, Repositories, Store, UserRecord, WorkspaceRecord } from '../../store/store.js';
+import type {
+  AccountTokenRecord,
+  Repositories,
+  Store,
+  UserRecord,
+  WorkspaceRecord,
+} from '../../store/store.js';
 import { type AccountMessage, inviteMessage, passwordResetMessage } from './account-messages.js';
 import { type Actor, recordAudit } from '../audit/audit.js';
 import type { Deps } from '../shared/deps.js';

@@ -16,7 +16,12 @@ import { hashKey, KEY_FORMATS, looksLikeJwt } from '../../core/secret-keys.js';
 import type { KeyCredential, KeysRepository, MembershipRecord } from '../../store/store.js';
 import { FeedCache, type MaybePromise } from '../shared/feed-cache.js';
 import type { CacheStats } from '../metrics/metrics.js';
-import { type SignatureStats, SignedKeys, type SignedKeysLog, type SignedKeysStore } from '../keys/signed-keys.js';
+import {
+  type SignatureStats,
+  SignedKeys,
+  type SignedKeysLog,
+  type SignedKeysStore,
+} from '../keys/signed-keys.js';
 import type { TokenService, UserPrincipal } from './tokens.js';
 import type { UsageRecorder } from './usage.js';
 

@@ -1,13 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeEachBackend } from '#test/support/databases.js';
-import {
-  auditLog,
-  auditLogUrl,
-  call,
-  outcome,
-  refused,
-  useFixture,
-} from '#test/support/http-fixture.js';
+import { auditLog, auditLogUrl, call, outcome, refused, useFixture } from '#test/support/http-fixture.js';
 
 describeEachBackend('Audit log (GET /api/v1/workspaces/{id}/audit-log): security', (backend) => {
   const fixture = useFixture(backend);

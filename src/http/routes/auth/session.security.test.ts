@@ -1,12 +1,7 @@
 import { expect, it } from 'vitest';
 import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
 import { problemOf, useFixture } from '#test/support/http-fixture.js';
-import {
-  consoleAccount,
-  consoleSessionApi,
-  PASSWORD,
-  setCookies,
-} from '#test/support/fixtures/auth.js';
+import { consoleAccount, consoleSessionApi, PASSWORD, setCookies } from '#test/support/fixtures/auth.js';
 
 describeEachBackend('the console session (/auth/v1/session, cookie + CSRF): security', (backend) => {
   // behind a proxy, so that X-Forwarded-Proto says when the console is reached over https

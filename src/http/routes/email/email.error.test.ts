@@ -2,13 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { EMAIL_LIMITS, EMAIL_REQUEST_LIMIT } from '../../../contract/email.js';
 import { describeEachBackend } from '#test/support/databases.js';
-import {
-  EMAIL_MESSAGES_URL,
-  emailApi,
-  emailKeys,
-  message,
-  sendEmail,
-} from '#test/support/fixtures/email.js';
+import { EMAIL_MESSAGES_URL, emailApi, emailKeys, message, sendEmail } from '#test/support/fixtures/email.js';
 import {
   expectNonJsonRefused,
   outcome,

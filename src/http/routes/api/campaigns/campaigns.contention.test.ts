@@ -1,12 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeEachBackend } from '#test/support/databases.js';
-import {
-  type AuditEvent,
-  call,
-  type Fixture,
-  outcome,
-  useFixture,
-} from '#test/support/http-fixture.js';
+import { type AuditEvent, call, type Fixture, outcome, useFixture } from '#test/support/http-fixture.js';
 import { type Campaign, campaignsApi, newDraft } from '#test/support/fixtures/campaigns.js';
 
 /** As many concurrent edits as the contention run that found 412s without If-Match. */

@@ -2,12 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { CAMPAIGN_BODY_LIMIT, CAMPAIGN_LIMITS } from '../../../../contract/campaigns.js';
 import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
-import {
-  type Campaign,
-  campaignsApi,
-  campaignsUrl,
-  newDraft,
-} from '#test/support/fixtures/campaigns.js';
+import { type Campaign, campaignsApi, campaignsUrl, newDraft } from '#test/support/fixtures/campaigns.js';
 import { call, outcome, problemOf, unchanged, useFixture } from '#test/support/http-fixture.js';
 
 const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');

@@ -7,13 +7,7 @@ import {
   message,
   sendEmail,
 } from '#test/support/fixtures/email.js';
-import {
-  call,
-  type Fixture,
-  outcome,
-  problemOf,
-  useFixture,
-} from '#test/support/http-fixture.js';
+import { call, type Fixture, outcome, problemOf, useFixture } from '#test/support/http-fixture.js';
 
 function htmlOf(f: Fixture, id: string) {
   return call(f, f.owner.token, 'GET', `${emailMessagesUrl(f.workspaceId)}/${id}/content.html`);

@@ -2,13 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { expect, it } from 'vitest';
 import { describeEachBackend } from '#test/support/databases.js';
 import { capturedEmail, emailKeys, emailMessagesUrl } from '#test/support/fixtures/email.js';
-import {
-  call,
-  type Fixture,
-  outcome,
-  unchanged,
-  useFixture,
-} from '#test/support/http-fixture.js';
+import { call, type Fixture, outcome, unchanged, useFixture } from '#test/support/http-fixture.js';
 
 const SECRET_LINK = 'https://acme.example/reset#captured-one-time-link';
 

@@ -1,11 +1,7 @@
 import { expect, it } from 'vitest';
 import { describeEachBackend } from '#test/support/databases.js';
 import { call, isoNow, useFixture } from '#test/support/http-fixture.js';
-import {
-  allowSenders,
-  type EmailSender,
-  sendersUrl,
-} from '#test/support/fixtures/email-settings.js';
+import { allowSenders, type EmailSender, sendersUrl } from '#test/support/fixtures/email-settings.js';
 
 describeEachBackend('Allowed senders (/api/v1/workspaces/{id}/email-senders): the happy paths', (backend) => {
   const fixture = useFixture(backend);

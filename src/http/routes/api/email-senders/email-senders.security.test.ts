@@ -2,11 +2,7 @@ import { expect, it } from 'vitest';
 import { describeEachBackend } from '#test/support/databases.js';
 import { call, refused, useFixture } from '#test/support/http-fixture.js';
 import { emailKeys, refusedToEveryKey } from '#test/support/fixtures/email.js';
-import {
-  allowSenders,
-  type EmailSender,
-  sendersUrl,
-} from '#test/support/fixtures/email-settings.js';
+import { allowSenders, type EmailSender, sendersUrl } from '#test/support/fixtures/email-settings.js';
 
 describeEachBackend('Allowed senders (/api/v1/workspaces/{id}/email-senders): security', (backend) => {
   const fixture = useFixture(backend, { extend: emailKeys });

@@ -1,13 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeEachBackend } from '#test/support/databases.js';
-import {
-  call,
-  callEach,
-  outcome,
-  refused,
-  unchanged,
-  useFixture,
-} from '#test/support/http-fixture.js';
+import { call, callEach, outcome, refused, unchanged, useFixture } from '#test/support/http-fixture.js';
 import { emailKeys, refusedToEveryKey, suppress } from '#test/support/fixtures/email.js';
 import {
   type EmailSuppression,

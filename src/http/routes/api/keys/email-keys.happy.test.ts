@@ -5,12 +5,7 @@ import { describeEachBackend } from '#test/support/databases.js';
 import { call, isoNow, useFixture } from '#test/support/http-fixture.js';
 import { DAY_MS } from '#test/support/clock.js';
 import { MINUTE_MS } from '#test/support/fixtures/campaigns.js';
-import {
-  createEmailKey,
-  type KeyView,
-  keysUrl,
-  listKeys,
-} from '#test/support/fixtures/keys.js';
+import { createEmailKey, type KeyView, keysUrl, listKeys } from '#test/support/fixtures/keys.js';
 
 describeEachBackend(
   'Transactional email keys (/api/v1/workspaces/{id}/email-keys): the happy paths',

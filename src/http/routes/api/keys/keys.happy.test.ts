@@ -5,13 +5,7 @@ import { startTestApp } from '#test/support/app.js';
 import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
 import { call, isoNow, outcome, useFixture } from '#test/support/http-fixture.js';
 import { campaignsApi, MINUTE_MS } from '#test/support/fixtures/campaigns.js';
-import {
-  type CreatedKey,
-  createKey,
-  type KeyView,
-  keysUrl,
-  listKeys,
-} from '#test/support/fixtures/keys.js';
+import { type CreatedKey, createKey, type KeyView, keysUrl, listKeys } from '#test/support/fixtures/keys.js';
 
 describeEachBackend(
   'Workspace keys (/api/v1/workspaces/{id}/api-keys and brand-keys): the happy paths',

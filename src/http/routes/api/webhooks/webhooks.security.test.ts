@@ -4,14 +4,7 @@ import { WEBHOOK_SECRET_PREFIX } from '../../../../core/secret-keys.js';
 import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
 import { consoleAccount, consoleSessionApi } from '#test/support/fixtures/auth.js';
 import { keysUrl } from '#test/support/fixtures/keys.js';
-import {
-  call,
-  callEach,
-  type Fixture,
-  outcome,
-  unchanged,
-  useFixture,
-} from '#test/support/http-fixture.js';
+import { call, callEach, type Fixture, outcome, unchanged, useFixture } from '#test/support/http-fixture.js';
 import {
   type CreatedWebhook,
   deliveriesOf,
