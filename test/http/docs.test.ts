@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { posix } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newCampaignSchema } from '../../src/contract/campaigns.js';
 import { newEmailMessageSchema } from '../../src/contract/email.js';
@@ -300,5 +302,124 @@ describe('docs/webhooks.md', () => {
     }
     expect(configuration).toContain(`| \`DELIVERY_RETRY_SCHEDULE\` | \`${DEFAULT_RETRY_SCHEDULE}\` |`);
     expect(webhooksPage).toContain(`\`${DEFAULT_RETRY_SCHEDULE}\``);
+  });
+});
+
+/** The lines of `markdown` outside fenced code blocks (indented ones, in list items, included). */
+function proseLines(markdown: string): string[] {
+  const lines: string[] = [];
+  let fence: string | undefined;
+  for (const line of markdown.split('\n')) {
+    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence === undefined && marker !== undefined) fence = marker;
+    else if (fence !== undefined && marker?.startsWith(fence) === true && line.trim() === marker)
+      fence = undefined;
+    else if (fence === undefined) lines.push(line);
+  }
+  return lines;
+}
+
+/** The anchors GitHub gives a page's headings: lower case, punctuation dropped, spaces as `-`, repeats numbered. */
+function headingAnchors(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  for (const line of proseLines(markdown)) {
+    const heading = /^#{1,6}\s+(.*?)(?:\s+#+)?\s*$/.exec(line)?.[1];
+    if (heading === undefined) continue;
+    const anchor = heading
+      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+      .replaceAll(' ', '-');
+    const repeats = seen.get(anchor) ?? 0;
+    seen.set(anchor, repeats + 1);
+    anchors.add(repeats === 0 ? anchor : `${anchor}-${String(repeats)}`);
+  }
+  return anchors;
+}
+
+/**
+ * Every relative link of the page at `page` (a path in the repository) that leads nowhere: to no file, or to a
+ * heading its page does not have. `read` gives a file's text, '' for a directory, undefined when there is none.
+ */
+function brokenLinks(page: string, markdown: string, read: (path: string) => string | undefined): string[] {
+  // Code spans may run over a line break; a link inside one is no link.
+  const prose = proseLines(markdown)
+    .join('\n')
+    .replace(/`[^`]*`/g, '');
+  const targets = [
+    ...[...prose.matchAll(/\]\(\s*<?([^\s)>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map(([, target = '']) => target),
+    ...[...prose.matchAll(/^\s*\[[^\]]+\]:\s+<?([^\s>]+)/gm)].map(([, target = '']) => target),
+  ];
+  return targets.filter((target) => {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(target)) return false;
+    const [path = '', anchor] = target.split('#');
+    const file =
+      path === '' ? page : path.startsWith('/') ? path.slice(1) : posix.join(posix.dirname(page), path);
+    const text = read(file);
+    if (text === undefined) return true;
+    if (anchor === undefined) return false;
+    return !file.endsWith('.md') || !headingAnchors(text).has(decodeURIComponent(anchor));
+  });
+}
+
+describe('Links between the docs', () => {
+  /** The pages a person reads, as paths in the repository. */
+  const pages: string[] = [];
+  /** Each file's text by its path, read once ('' for a directory, undefined for none). */
+  const files = new Map<string, string | undefined>();
+  const read = (path: string) => {
+    if (!files.has(path)) {
+      const full = `${REPO_ROOT}${path}`;
+      files.set(
+        path,
+        existsSync(full) ? (statSync(full).isDirectory() ? '' : readFileSync(full, 'utf8')) : undefined,
+      );
+    }
+    return files.get(path);
+  };
+
+  beforeAll(async () => {
+    const docs = (await readdir(`${REPO_ROOT}docs`)).filter((name) => name.endsWith('.md'));
+    pages.push('README.md', 'CHANGELOG.md', 'web/README.md', ...docs.map((name) => `docs/${name}`));
+  });
+
+  it('finds a link to a missing file, a missing heading or an anchor of a file without headings, and no other', () => {
+    const site = new Map([
+      [
+        'docs/a.md',
+        '# Page A\n\n## Time on `several` nodes: why?\n\n## Notes\n\n## Notes\n\n```sh\n# not a heading\n```\n',
+      ],
+      ['LICENSE', 'MIT'],
+    ]);
+    const page = [
+      '[ok](a.md) [ok](a.md#page-a) [ok](a.md#time-on-several-nodes-why) [ok](a.md#notes-1) [ok](../LICENSE)',
+      '[ok](#here) [ok](https://example.com/#nowhere) `[code](nowhere.md)` [ok](/docs/a.md#notes)',
+      '[no file](b.md) [no heading](a.md#not-a-heading) [no anchor](../LICENSE#mit) [no repeat](a.md#notes-2)',
+      '[no heading here](#there)',
+      '',
+      '## Here',
+    ].join('\n');
+    expect(brokenLinks('docs/c.md', page, (path) => (path === 'docs/c.md' ? page : site.get(path)))).toEqual([
+      'b.md',
+      'a.md#not-a-heading',
+      '../LICENSE#mit',
+      'a.md#notes-2',
+      '#there',
+    ]);
+  });
+
+  it('leads every relative link of README.md, CHANGELOG.md, web/README.md and docs/ to a file that exists, and to a heading it has', () => {
+    const broken = pages.flatMap((page) =>
+      brokenLinks(page, read(page) ?? '', read).map((target) => `${page}: ${target}`),
+    );
+    expect(broken).toEqual([]);
+  });
+
+  it('lists every page of docs/ in its index, docs/README.md', () => {
+    const index = read('docs/README.md') ?? '';
+    const listed = [...index.matchAll(/\]\(([\w-]+\.md)\)/g)].map(([, page = '']) => `docs/${page}`);
+    const docsPages = pages.filter((page) => page.startsWith('docs/') && page !== 'docs/README.md');
+    expect(new Set(listed)).toEqual(new Set(docsPages));
   });
 });
