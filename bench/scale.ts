@@ -2,7 +2,7 @@
  * `npm run bench` (after bench/brand-agent.ts): the service at scale, as docs/performance.md "Scale, measured" reports it.
  *
  * 1. Many keys, each backend (SQLite file; PostgreSQL with BENCH_DATABASE_URL): the demo workspace (`seed`)
- *    and then BENCH_SCALE_KEYS real brand read keys, inserted straight into `brand_keys` in batches, each a
+ *    and then BENCH_SCALE_KEYS real brand read keys, inserted straight into `keys` in batches, each a
  *    valid key, signed and hashed as the service makes it (src/services/keys/keys.ts). The store is measured twice:
  *    first holding only the working set's keys (the small store), then holding all of them. On each, the read
  *    operation is driven with two working sets in the same run and with the same connections: 1,000 keys
@@ -62,7 +62,7 @@ import { type KeySigner, keySigners } from '../src/core/key-signature.js';
 import { KEY_KINDS } from '../src/core/key-kinds.js';
 import { BRAND_KEY, hashKey } from '../src/core/secret-keys.js';
 import { parseKeySigningSecret } from '../src/config.js';
-import { KEY_TABLES, type KeyColumns } from '../src/store/repositories/keys.js';
+import type { KeyColumns } from '../src/store/repositories/keys.js';
 import {
   BenchError,
   type Child,
@@ -102,7 +102,6 @@ const INSERT_BATCH = 5000;
 const REFUSAL_TIMEOUT_MS = 5000;
 /** Reads per second through the proxy while revocations are timed: light load, not a saturation test. */
 const BACKGROUND_RATE = 200;
-const BRAND_TABLE = KEY_TABLES.brand;
 
 type Backend = 'sqlite' | 'postgres';
 
@@ -181,6 +180,7 @@ interface KeySink {
 
 const KEY_COLUMNS = [
   'id',
+  'kind',
   'workspace_id',
   'name',
   'key_hash',
@@ -194,7 +194,7 @@ function sqliteSink(path: string): KeySink {
   const db = new Database(path);
   db.pragma('busy_timeout = 5000');
   const statement = db.prepare(
-    `INSERT INTO ${BRAND_TABLE} (${KEY_COLUMNS.join(', ')}) VALUES (${KEY_COLUMNS.map(() => '?').join(', ')})`,
+    `INSERT INTO keys (${KEY_COLUMNS.join(', ')}) VALUES (${KEY_COLUMNS.map(() => '?').join(', ')})`,
   );
   const insertAll = db.transaction((rows: Insertable<KeyColumns>[]) => {
     for (const row of rows) statement.run(KEY_COLUMNS.map((column) => row[column] ?? null));
@@ -216,7 +216,7 @@ async function postgresSink(url: string): Promise<KeySink> {
   await client.connect();
   // One statement per batch: every column as an array, unnested into rows.
   const sql =
-    `INSERT INTO ${BRAND_TABLE} (${KEY_COLUMNS.join(', ')}) SELECT * FROM unnest(` +
+    `INSERT INTO keys (${KEY_COLUMNS.join(', ')}) SELECT * FROM unnest(` +
     `${KEY_COLUMNS.map((column, i) => `$${i + 1}::${column.endsWith('_at') ? 'timestamptz' : 'text'}[]`).join(', ')})`;
   return {
     insert: async (rows) => {
@@ -274,6 +274,7 @@ async function insertKeys(
       if (keep(position)) kept.push(key);
       rows.push({
         id,
+        kind: 'brand',
         workspace_id: workspaceId,
         name: `scale ${position}`,
         key_hash: hashKey(key),

@@ -7,7 +7,7 @@ import { CampaignsTable } from './repositories/campaigns.js';
 import { DeliveriesTable } from './repositories/deliveries.js';
 import { EmailTable } from './repositories/email.js';
 import { EmailQueueTable } from './repositories/email-queue.js';
-import { KeyNoticesTable, KeysTables } from './repositories/keys.js';
+import { KeyNoticesTable, KeysTable } from './repositories/keys.js';
 import { SettingsTable } from './repositories/settings.js';
 import { TokensTables } from './repositories/tokens.js';
 import { UsersTable } from './repositories/users.js';
@@ -35,7 +35,7 @@ function repositories(session: Session): Repositories {
     users: new UsersTable(session),
     workspaces: new WorkspacesTables(session, ANNOUNCED_WRITES.workspaces),
     brand: new BrandTables(session, ANNOUNCED_WRITES.brand),
-    keys: new KeysTables(session, ANNOUNCED_WRITES.keyKinds),
+    keys: new KeysTable(session, ANNOUNCED_WRITES.keyKinds),
     tokens: new TokensTables(session),
     campaigns: new CampaignsTable(session),
     audit: new AuditLog(session),

@@ -1,4 +1,3 @@
-import type { KeyKindId } from '../core/key-kinds.js';
 import type { AccountTokenColumns } from './repositories/account-tokens.js';
 import type { AuditEventColumns } from './repositories/audit.js';
 import type {
@@ -22,7 +21,7 @@ import type {
   EmailSenderColumns,
   EmailSuppressionColumns,
 } from './repositories/email.js';
-import type { KEY_TABLES, KeyColumns, KeyNoticeColumns } from './repositories/keys.js';
+import type { KeyColumns, KeyNoticeColumns } from './repositories/keys.js';
 import type { SettingColumns } from './repositories/settings.js';
 import type { AccessTokenColumns, SignedOutSessionColumns } from './repositories/tokens.js';
 import type { UserColumns } from './repositories/users.js';
@@ -52,6 +51,7 @@ export type Database = {
   deliveries: DeliveryColumns;
   delivery_attempts: DeliveryAttemptColumns;
   webhook_backoffs: WebhookBackoffColumns;
+  keys: KeyColumns;
   key_notices: KeyNoticeColumns;
   account_tokens: AccountTokenColumns;
   email_messages: EmailMessageColumns;
@@ -60,4 +60,4 @@ export type Database = {
   email_senders: EmailSenderColumns;
   email_suppressions: EmailSuppressionColumns;
   email_idempotency_keys: EmailIdempotencyKeyColumns;
-} & { [Kind in KeyKindId as (typeof KEY_TABLES)[Kind]]: KeyColumns };
+};

@@ -29,7 +29,7 @@ export interface MembershipRecord {
   createdAt: string;
 }
 
-/** A workspace key of any kind (src/core/key-kinds.ts): all are stored alike, each kind in its own table. */
+/** A workspace key of any kind (src/core/key-kinds.ts): all are stored alike, in one table. */
 export interface KeyRecord {
   id: string;
   workspaceId: string;
@@ -176,7 +176,10 @@ export interface BrandRepository {
   ): Promise<BrandContext | undefined>;
 }
 
-/** Workspace keys of every kind (src/core/key-kinds.ts), each kind in its own table. */
+/**
+ * Workspace keys of every kind (src/core/key-kinds.ts), in one table whose `kind` column says which: each
+ * method that names a kind reads and writes that kind's keys only, so one kind never passes for another.
+ */
 export interface KeysRepository {
   create(kind: KeyKindId, key: KeyRecord): Promise<void>;
   /** Creates the key unless one of its id or hash exists; whether it did (several nodes may try at once). */
@@ -201,8 +204,11 @@ export interface KeysRepository {
     keyId: string,
     revokedAt: string,
   ): Promise<Revocation<KeyRecord> | undefined>;
-  /** Records `usedAt` for each key unless a later use is already recorded (several nodes flush). */
-  touch(kind: KeyKindId, stamps: readonly UsageStamp[]): Promise<void>;
+  /**
+   * Records `usedAt` for each key unless a later use is already recorded (several nodes flush). An id names
+   * one key of whichever kind: ids are unique across kinds.
+   */
+  touch(stamps: readonly UsageStamp[]): Promise<void>;
 }
 
 /** Personal access tokens, and the sign-in sessions that were signed out before they expired. */

@@ -7,6 +7,7 @@ import { startTestApp, type TestApp, type TestAppOptions } from '#test/support/a
 import { describeEachBackend, snapshotTables, type TestDatabase } from '#test/support/databases.js';
 import { addUser, bearer } from '#test/support/users.js';
 import { readContext } from '#test/support/fixtures/brand-agent.js';
+import { issueSession } from '../../src/services/auth/tokens.js';
 
 interface Listed {
   id: string;
@@ -42,7 +43,7 @@ describeEachBackend('last_used_at of brand read keys and personal access tokens'
 
   /** The listing an owner sees through `testApp`'s API. */
   async function listedKeys(testApp: TestApp): Promise<Listed[]> {
-    const { access_token: token } = await testApp.tokens.issueSession(owner);
+    const { access_token: token } = await issueSession(testApp.deps, owner);
     const response = await testApp.app.inject({
       method: 'GET',
       url: `/api/v1/workspaces/${workspaceId}/brand-keys`,
@@ -138,7 +139,7 @@ describeEachBackend('last_used_at of brand read keys and personal access tokens'
 
   it('records the last use of personal access tokens too, and writes it on close', async () => {
     const app = await start();
-    const { access_token: session } = await app.tokens.issueSession(owner);
+    const { access_token: session } = await issueSession(app.deps, owner);
     const created = await app.app.inject({
       method: 'POST',
       url: '/api/v1/tokens',
@@ -169,11 +170,11 @@ describeEachBackend('last_used_at of brand read keys and personal access tokens'
     expect(await stored()).toBe(iso(readAt));
   });
 
-  it('writes nothing to the database per request: 20 reads leave brand_keys as it was until the flush', async () => {
+  it('writes nothing to the database per request: 20 reads leave the key’s row as it was until the flush', async () => {
     const app = await start();
     const key = await newKey('hot path');
     const rowOf = async () => {
-      const rows = (await snapshotTables(database.config)).brand_keys as { id: string }[];
+      const rows = (await snapshotTables(database.config)).keys as { id: string }[];
       return rows.find((row) => row.id === key.id);
     };
     const before = await rowOf();
@@ -192,8 +193,7 @@ describeEachBackend('last_used_at of brand read keys and personal access tokens'
 
     await close(app);
     expect(touch).toHaveBeenCalledTimes(1);
-    expect(touch.mock.calls[0]?.[0]).toBe('brand');
-    expect(touch.mock.calls[0]?.[1]).toEqual([{ id: key.id, usedAt: iso(lastRead) }]);
+    expect(touch.mock.calls[0]?.[0]).toEqual([{ id: key.id, usedAt: iso(lastRead) }]);
     expect(await storedLastUse(base, key.id)).toBe(iso(lastRead));
     const after = await rowOf();
     expect(after).toBeDefined();

@@ -1,40 +1,10 @@
-import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, type Migration, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeError } from '../../src/store/errors.js';
-import { migrationProvider } from '../../src/store/migrations/index.js';
 import { openStore } from '../../src/store/open-store.js';
 import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
+import { migrateTo, oldDatabase } from '#test/support/migrations.js';
 
-/** The migration that records who created each webhook endpoint, and attributes the endpoints made before it. */
-const CREATORS = '0010_credential_creators';
-
-/** A Kysely of the test database without the service's schema types: the tables as an older release left them. */
-function rawDatabase(database: TestDatabase): Kysely<Record<string, Record<string, unknown>>> {
-  const { config } = database;
-  if (config.kind === 'postgres')
-    return new Kysely({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: config.url }) }),
-    });
-  const sqlite = new BetterSqlite3(config.path);
-  sqlite.pragma('foreign_keys = ON');
-  return new Kysely({ dialect: new SqliteDialect({ database: sqlite }) });
-}
-
-/** Applies the migrations before CREATORS, as a database of the release before it has them. */
-async function migrateToBefore(db: Kysely<Record<string, Record<string, unknown>>>): Promise<void> {
-  const all = await migrationProvider.getMigrations();
-  const before = Object.fromEntries(Object.entries(all).filter(([name]) => name < CREATORS)) as Record<
-    string,
-    Migration
-  >;
-  const { error } = await new Migrator({
-    db,
-    provider: { getMigrations: () => Promise.resolve(before) },
-  }).migrateToLatest();
-  if (error !== undefined) throw error instanceof Error ? error : new Error(describeError(error));
-}
+/** The last migration before the one that records who created each webhook endpoint (0010). */
+const BEFORE = '0009_key_signing_secret_out';
 
 describeEachBackend('Migrating webhook endpoints to recorded creators (0010)', (backend) => {
   let database: TestDatabase;
@@ -42,9 +12,9 @@ describeEachBackend('Migrating webhook endpoints to recorded creators (0010)', (
 
   beforeAll(async () => {
     database = await backend.create();
-    const db = rawDatabase(database);
+    const db = oldDatabase(database);
     try {
-      await migrateToBefore(db);
+      await migrateTo(db, BEFORE);
       await db
         .insertInto('workspaces')
         .values([

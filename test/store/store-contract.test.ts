@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { emptyBrand } from '../../src/core/brand-context.js';
-import type { KeyKindId } from '../../src/core/key-kinds.js';
+import { KEY_KIND_LIST, type KeyKindId } from '../../src/core/key-kinds.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { StoreChange } from '../../src/store/change-feed.js';
 import type {
@@ -349,6 +349,30 @@ describeEachBackend('Store contract', (backend) => {
       expect(await store.keys.revoke('brand', ws.id, 'bk_missing', at(8))).toBeUndefined();
     });
 
+    it('keeps a key of every kind apart from the others in one table, its hash unique across kinds, and refuses an unknown kind', async () => {
+      const ws = workspace();
+      await store.workspaces.create(ws, emptyBrand());
+      const keys = KEY_KIND_LIST.map((kind) => ({
+        kind: kind.id,
+        key: brandKey(ws.id, {
+          id: unique(kind.idPrefix),
+          expiresAt: kind.lifetimeDays === null ? null : at(2),
+        }),
+      }));
+      for (const { kind, key } of keys) await store.keys.create(kind, key);
+      const hashes = keys.map(({ key }) => key.keyHash);
+      for (const { kind, key } of keys) {
+        expect(await store.keys.list(kind, ws.id)).toEqual([key]);
+        expect(await store.keys.findByHashes(kind, hashes)).toEqual([credentialOf(key)]);
+      }
+      const [first, second] = keys;
+      if (first === undefined || second === undefined) throw new Error('two kinds at least');
+      await expect(
+        store.keys.create(second.kind, { ...brandKey(ws.id), keyHash: first.key.keyHash }),
+      ).rejects.toThrow();
+      await expect(store.keys.create('unknown' as KeyKindId, brandKey(ws.id))).rejects.toThrow();
+    });
+
     it('lists the hashes of a workspace’s revoked keys not yet expired, of one kind', async () => {
       const ws = workspace();
       const other = workspace();
@@ -556,11 +580,11 @@ describeEachBackend('Store contract', (backend) => {
       const [key, untouched] = [apiKey(ws.id), apiKey(ws.id)];
       await store.keys.create('api', key);
       await store.keys.create('api', untouched);
-      await store.keys.touch('api', [{ id: key.id, usedAt: at(20) }]);
-      await store.keys.touch('api', [{ id: key.id, usedAt: at(15) }]);
+      await store.keys.touch([{ id: key.id, usedAt: at(20) }]);
+      await store.keys.touch([{ id: key.id, usedAt: at(15) }]);
       expect(await lastUseOf('api', key)).toBe(at(20));
       expect(await lastUseOf('api', untouched)).toBeNull();
-      await store.keys.touch('api', [{ id: key.id, usedAt: at(25) }]);
+      await store.keys.touch([{ id: key.id, usedAt: at(25) }]);
       expect(await lastUseOf('api', key)).toBe(at(25));
     });
   });
@@ -644,8 +668,8 @@ describeEachBackend('Store contract', (backend) => {
       await store.workspaces.create(ws, emptyBrand());
       const key = brandKey(ws.id);
       await store.keys.create('brand', key);
-      await store.keys.touch('brand', [{ id: key.id, usedAt: at(20) }]);
-      await store.keys.touch('brand', [{ id: key.id, usedAt: at(15) }]);
+      await store.keys.touch([{ id: key.id, usedAt: at(20) }]);
+      await store.keys.touch([{ id: key.id, usedAt: at(15) }]);
       expect(await lastUseOf('brand', key)).toBe(at(20));
     });
 
@@ -657,8 +681,8 @@ describeEachBackend('Store contract', (backend) => {
       for (let start = 0; start < keys.length; start += 50)
         await Promise.all(keys.slice(start, start + 50).map((key) => store.keys.create('brand', key)));
       const [ahead, twice] = keys as [KeyRecord, KeyRecord];
-      await store.keys.touch('brand', [{ id: ahead.id, usedAt: at(30) }]);
-      await store.keys.touch('brand', [
+      await store.keys.touch([{ id: ahead.id, usedAt: at(30) }]);
+      await store.keys.touch([
         ...keys.map((key) => ({ id: key.id, usedAt: at(20) })),
         { id: twice.id, usedAt: at(25) },
         { id: twice.id, usedAt: at(22) },
@@ -829,10 +853,10 @@ describeEachBackend('Store contract', (backend) => {
         await client.connect();
         try {
           const { rows } = await client.query<{ relname: string; reloptions: string[] | null }>(
-            "select relname, reloptions from pg_class where relname in ('brand_keys', 'api_keys', 'email_keys', 'access_tokens') order by relname",
+            "select relname, reloptions from pg_class where relname in ('keys', 'access_tokens') order by relname",
           );
           expect(rows).toEqual(
-            ['access_tokens', 'api_keys', 'brand_keys', 'email_keys'].map((relname) => ({
+            ['access_tokens', 'keys'].map((relname) => ({
               relname,
               reloptions: ['fillfactor=70'],
             })),

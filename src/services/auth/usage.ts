@@ -30,7 +30,7 @@ export class UsageRecorder {
   private write(credential: Credential, stamps: readonly UsageStamp[]): Promise<void> {
     return credential === 'accessToken'
       ? this.store.tokens.touch(stamps)
-      : this.store.keys.touch(credential, stamps);
+      : this.store.keys.touch(stamps);
   }
 
   used(credential: Credential, id: string, at: number): void {

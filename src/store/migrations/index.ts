@@ -10,6 +10,7 @@ import * as revokedKeys from './0008_revoked_keys.js';
 import * as keySigningSecretOut from './0009_key_signing_secret_out.js';
 import * as credentialCreators from './0010_credential_creators.js';
 import * as fairDelivery from './0011_fair_delivery.js';
+import * as oneKeysTable from './0012_one_keys_table.js';
 
 /** Migrations are bundled as modules (not read from a folder) so the built CLI finds them wherever it runs. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0009_key_signing_secret_out': keySigningSecretOut,
   '0010_credential_creators': credentialCreators,
   '0011_fair_delivery': fairDelivery,
+  '0012_one_keys_table': oneKeysTable,
 };
 
 export const migrationProvider: MigrationProvider = {

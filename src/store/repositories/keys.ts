@@ -1,6 +1,7 @@
-import { type CompiledQuery, type RawBuilder, type Selectable, sql, type SqlBool } from 'kysely';
+import { type CompiledQuery, type Kysely, type RawBuilder, type Selectable, sql, type SqlBool } from 'kysely';
 import type { KeyKindId } from '../../core/key-kinds.js';
 import { prepareByName } from '../prepared.js';
+import type { Database } from '../schema.js';
 import type { Session } from '../session.js';
 import type {
   KeyCredential,
@@ -13,9 +14,10 @@ import type {
 } from '../store.js';
 import { stampLastUse } from './last-used.js';
 
-/** Each kind of key in its own table, all of this shape. */
+/** Every key, whatever its kind, is one row of `keys` (src/store/migrations/0012_one_keys_table.ts). */
 export interface KeyColumns {
   id: string;
+  kind: KeyKindId;
   workspace_id: string;
   name: string;
   key_hash: string;
@@ -30,15 +32,6 @@ export interface KeyColumns {
   last_used_at: string | null;
 }
 
-/** The table of each key kind: the one place that maps a kind to where its keys live. */
-export const KEY_TABLES = {
-  brand: 'brand_keys',
-  api: 'api_keys',
-  email: 'email_keys',
-} as const satisfies Record<KeyKindId, string>;
-
-export type KeyTable = (typeof KEY_TABLES)[KeyKindId];
-
 /**
  * What a lookup by hash selects: what judging a presented key needs, named (a prepared statement,
  * src/store/prepared.ts, must not use `select *`). The listing's columns stay out: on PostgreSQL each
@@ -46,6 +39,7 @@ export type KeyTable = (typeof KEY_TABLES)[KeyKindId];
  */
 const CREDENTIAL_COLUMNS = [
   'id',
+  'kind',
   'workspace_id',
   'key_hash',
   'prefix',
@@ -70,6 +64,18 @@ const HASH_LISTS: Record<
   },
 };
 
+/**
+ * The lookup by hash of `backend`, its one parameter the list of hashes: a search of the hash's unique index.
+ * The kind is checked on the rows it returns, not in the query: beside `kind = ?`, SQLite's planner, which has
+ * no statistics, reads every key of the kind through keys_expires_idx instead (test/store/key-query-plans.test.ts).
+ */
+export function keyLookupByHashes(
+  db: Kysely<Database>,
+  backend: Store['kind'],
+): CompiledQuery<CredentialRow> {
+  return db.selectFrom('keys').select(CREDENTIAL_COLUMNS).where(HASH_LISTS[backend].where).compile();
+}
+
 function toKey(row: Selectable<KeyColumns>): KeyRecord {
   return {
     id: row.id,
@@ -86,9 +92,10 @@ function toKey(row: Selectable<KeyColumns>): KeyRecord {
   };
 }
 
-function toRow(key: KeyRecord): KeyColumns {
+function toRow(kind: KeyKindId, key: KeyRecord): KeyColumns {
   return {
     id: key.id,
+    kind,
     workspace_id: key.workspaceId,
     name: key.name,
     key_hash: key.keyHash,
@@ -102,9 +109,9 @@ function toRow(key: KeyRecord): KeyColumns {
   };
 }
 
-export class KeysTables implements KeysRepository {
-  /** findByHashes's query per kind, built once: a key lookup runs on every read that misses the key cache. */
-  private readonly byHashes = new Map<KeyKindId, CompiledQuery<CredentialRow>>();
+export class KeysTable implements KeysRepository {
+  /** findByHashes's query, built once: a key lookup runs on every read that misses the key cache. */
+  private byHashes: CompiledQuery<CredentialRow> | undefined;
 
   /**
    * @param announcedKinds the kinds whose creation and revocation are announced on the change feed (use
@@ -121,7 +128,7 @@ export class KeysTables implements KeysRepository {
 
   async create(kind: KeyKindId, key: KeyRecord): Promise<void> {
     await this.session.write(this.announced(kind, key.workspaceId), (db) =>
-      db.insertInto(KEY_TABLES[kind]).values(toRow(key)).execute(),
+      db.insertInto('keys').values(toRow(kind, key)).execute(),
     );
   }
 
@@ -129,8 +136,8 @@ export class KeysTables implements KeysRepository {
     // Announced even when another node wrote it first: a change more is harmless, a missed one is not.
     const result = await this.session.write(this.announced(kind, key.workspaceId), (db) =>
       db
-        .insertInto(KEY_TABLES[kind])
-        .values(toRow(key))
+        .insertInto('keys')
+        .values(toRow(kind, key))
         .onConflict((oc) => oc.doNothing())
         .executeTakeFirst(),
     );
@@ -138,35 +145,33 @@ export class KeysTables implements KeysRepository {
   }
 
   async findByHashes(kind: KeyKindId, keyHashes: readonly string[]): Promise<KeyCredential[]> {
-    let query = this.byHashes.get(kind);
-    if (query === undefined) {
-      query = this.session.db
-        .selectFrom(KEY_TABLES[kind])
-        .select(CREDENTIAL_COLUMNS)
-        .where(HASH_LISTS[this.session.backend.kind].where)
-        .compile();
-      prepareByName(query.sql);
-      this.byHashes.set(kind, query);
+    const backend = this.session.backend.kind;
+    if (this.byHashes === undefined) {
+      this.byHashes = keyLookupByHashes(this.session.db, backend);
+      prepareByName(this.byHashes.sql);
     }
     const { rows } = await this.session.db.executeQuery<CredentialRow>({
-      ...query,
-      parameters: [HASH_LISTS[this.session.backend.kind].bind(keyHashes)],
+      ...this.byHashes,
+      parameters: [HASH_LISTS[backend].bind(keyHashes)],
     });
-    return rows.map((row) => ({
-      id: row.id,
-      workspaceId: row.workspace_id,
-      keyHash: row.key_hash,
-      prefix: row.prefix,
-      expiresAt: row.expires_at,
-      revokedAt: row.revoked_at,
-    }));
+    return rows
+      .filter((row) => row.kind === kind)
+      .map((row) => ({
+        id: row.id,
+        workspaceId: row.workspace_id,
+        keyHash: row.key_hash,
+        prefix: row.prefix,
+        expiresAt: row.expires_at,
+        revokedAt: row.revoked_at,
+      }));
   }
 
   async list(kind: KeyKindId, workspaceId: string): Promise<KeyRecord[]> {
     const rows = await this.session.db
-      .selectFrom(KEY_TABLES[kind])
+      .selectFrom('keys')
       .selectAll()
       .where('workspace_id', '=', workspaceId)
+      .where('kind', '=', kind)
       .orderBy('created_at', 'desc')
       .orderBy('id')
       .execute();
@@ -175,9 +180,10 @@ export class KeysTables implements KeysRepository {
 
   async revokedHashes(kind: KeyKindId, workspaceId: string, expiringAfter: string): Promise<string[]> {
     const rows = await this.session.db
-      .selectFrom(KEY_TABLES[kind])
+      .selectFrom('keys')
       .select('key_hash')
       .where('workspace_id', '=', workspaceId)
+      .where('kind', '=', kind)
       .where('revoked_at', 'is not', null)
       .where('expires_at', '>', expiringAfter)
       .execute();
@@ -190,27 +196,28 @@ export class KeysTables implements KeysRepository {
     keyId: string,
     revokedAt: string,
   ): Promise<Revocation<KeyRecord> | undefined> {
-    const table = KEY_TABLES[kind];
     return this.session.write(this.announced(kind, workspaceId), async (db) => {
       const { numUpdatedRows } = await db
-        .updateTable(table)
+        .updateTable('keys')
         .set({ revoked_at: revokedAt })
         .where('workspace_id', '=', workspaceId)
         .where('id', '=', keyId)
+        .where('kind', '=', kind)
         .where('revoked_at', 'is', null)
         .executeTakeFirst();
       const row = await db
-        .selectFrom(table)
+        .selectFrom('keys')
         .selectAll()
         .where('workspace_id', '=', workspaceId)
         .where('id', '=', keyId)
+        .where('kind', '=', kind)
         .executeTakeFirst();
       return row && { record: toKey(row), revokedNow: numUpdatedRows > 0n };
     });
   }
 
-  touch(kind: KeyKindId, stamps: readonly UsageStamp[]): Promise<void> {
-    return stampLastUse(this.session, KEY_TABLES[kind], stamps);
+  touch(stamps: readonly UsageStamp[]): Promise<void> {
+    return stampLastUse(this.session, 'keys', stamps);
   }
 }
 
@@ -228,10 +235,10 @@ export class KeyNoticesTable implements KeyNoticesRepository {
     notice: string,
     options: { since: string; until: string; limit: number },
   ): Promise<KeyRecord[]> {
-    const table = KEY_TABLES[kind];
     const rows = await this.session.db
-      .selectFrom(table)
+      .selectFrom('keys')
       .selectAll()
+      .where('kind', '=', kind)
       .where('revoked_at', 'is', null)
       .where('expires_at', '>', options.since)
       .where('expires_at', '<=', options.until)
@@ -241,7 +248,7 @@ export class KeyNoticesTable implements KeyNoticesRepository {
             eb
               .selectFrom('key_notices')
               .select('key_id')
-              .whereRef('key_notices.key_id', '=', `${table}.id`)
+              .whereRef('key_notices.key_id', '=', 'keys.id')
               .where('key_notices.notice', '=', notice),
           ),
         ),

@@ -1,10 +1,9 @@
 import { CompiledQuery, sql } from 'kysely';
 import type { Session } from '../session.js';
 import type { UsageStamp } from '../store.js';
-import type { KeyTable } from './keys.js';
 
 /** The tables of credentials whose `last_used_at` is stamped in batches (src/services/auth/usage.ts). */
-type StampedTable = KeyTable | 'access_tokens';
+type StampedTable = 'keys' | 'access_tokens';
 
 /**
  * Stamps per PostgreSQL statement: 50,000 took ~1 s in one statement on a loaded 2-core machine, so batches
