@@ -35,6 +35,11 @@ const COLUMNS = [
 export async function up(db: AnyDatabase): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   const timestamp = postgres ? 'timestamptz' : 'text';
+  // Nodes of the earlier release may still run: their reads go on until the old tables are dropped, but a key
+  // they created or stamped after the copy would be lost with them, so their writes wait, then fail. (SQLite
+  // migrates in a transaction that holds the write lock from its start, src/store/sqlite.ts.)
+  const oldTables = sql.join(Object.values(OLD_TABLES).map((table) => sql.table(table)));
+  if (postgres) await sql`lock table ${oldTables} in share mode`.execute(db);
 
   await db.schema
     .createTable('key_kinds')
