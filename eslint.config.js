@@ -19,6 +19,23 @@ export default tseslint.config(
       ],
     },
   },
+  // Core is the pure domain: contract builds on it, never the other way (docs/architecture.md "Layers").
+  {
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/contract/*'],
+              message: 'src/core imports nothing from src/contract: move what both need into src/core.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // The console (web/src, type-checked through web/tsconfig.json): the rules of hooks and of the React Compiler.
   { files: ['web/src/**/*.{ts,tsx}'], ...reactHooks.configs.flat.recommended },
   { files: ['eslint.config.js'], ...tseslint.configs.disableTypeChecked },

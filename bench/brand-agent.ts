@@ -53,8 +53,7 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import ts from 'typescript';
 import { z } from 'zod';
-import type { BrandFormat } from '../src/contract/brand-views.js';
-import { VIEW_CONTENT_TYPES } from '../src/core/brand-views.js';
+import { type BrandFormat, VIEW_CONTENT_TYPES } from '../src/core/brand-views.js';
 import {
   BenchError,
   type Child,

@@ -1,178 +1,17 @@
-import { z } from 'zod';
-import { singleLine } from '../core/inputs.js';
+import { brandContextObjectSchema } from '../core/brand-context.js';
 
 /**
- * The brand context object (docs/reading-brand-context.md "The brand context object"): what the read operation returns, and — minus
- * the server-set fields — the document that `brand import` and the management API accept. Every field is
- * always present in the output; empty values are "", [], {} or null, never missing. The console checks what
- * is typed with the same rules (web/src/brand/model.ts), so they are exported one by one.
+ * The brand context object as the API reference names it (docs/reading-brand-context.md "The brand context
+ * object"). Its fields and rules, and the brand document clients write, are the domain's:
+ * src/core/brand-context.ts.
  */
-
-/*
- * Normalizations are overwrites, not transforms: response schemas are serialized with zod's encode
- * (fastify-type-provider-zod), which throws on a one-way `.transform()`.
- */
-export const HEX_COLOR = /^#[0-9A-Fa-f]{6}$/;
-export const NETWORK_NAME = /^[a-z][a-z0-9_-]{0,31}$/;
-export const PREFERENCE_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
-export const FONT_WEIGHTS = { min: 1, max: 1000 } as const;
-
-const hexColor = z.string().regex(HEX_COLOR, 'must be a #RRGGBB color').toUpperCase();
-export const httpsUrlSchema = z
-  .url({ protocol: /^https$/, error: 'must be an absolute https URL' })
-  .max(2048);
-const isoTimestamp = z.iso.datetime({ offset: false }).overwrite((value) => {
-  const time = Date.parse(value);
-  return Number.isNaN(time) ? value : new Date(time).toISOString();
-});
-const entryId = (prefix: string) =>
-  z
-    .string()
-    .regex(
-      new RegExp(`^${prefix}_[0-9A-Za-z]{1,40}$`),
-      `must look like ${prefix}_ followed by letters and digits`,
-    );
-const text = (max: number) => z.string().max(max);
-const nullableText = (max: number) => z.string().max(max).nullable().default(null);
-
-const colorsSchema = z.strictObject({
-  primary: hexColor.nullable().default(null),
-  secondary: hexColor.nullable().default(null),
-  accent: hexColor.nullable().default(null),
-  background: hexColor.nullable().default(null),
-  text: hexColor.nullable().default(null),
-  palette: z
-    .array(z.strictObject({ name: text(100), hex: hexColor, role: nullableText(50) }))
-    .max(100)
-    .default([]),
-});
-/** The colors a brand names by role, in the documented order. */
-export const COLOR_ROLES = colorsSchema.keyof().exclude(['palette']).options;
-export type ColorRole = (typeof COLOR_ROLES)[number];
-
-export const FONT_SOURCES = ['google', 'adobe', 'system', 'custom'] as const;
-const fontSchema = z.strictObject({
-  family: text(200).min(1),
-  weights: z.array(z.number().int().min(FONT_WEIGHTS.min).max(FONT_WEIGHTS.max)).max(20).default([]),
-  fallback: z.array(text(200)).max(20).default([]),
-  source: z.enum(FONT_SOURCES).default('system'),
-  url: httpsUrlSchema.nullable().default(null),
-});
-
-const fontsSchema = z.strictObject({
-  heading: fontSchema.nullable().default(null),
-  body: fontSchema.nullable().default(null),
-});
-/** The font slots of a brand, in the documented order. */
-export const FONT_SLOTS = fontsSchema.keyof().options;
-
-const socialSchema = z
-  .record(z.string().regex(NETWORK_NAME, 'network names are lowercase, e.g. "instagram"'), httpsUrlSchema)
-  .refine((networks) => Object.keys(networks).length <= 50, 'at most 50 networks');
-
-export const KNOWLEDGE_KINDS = ['fact', 'guideline', 'reference'] as const;
-const knowledgeEntrySchema = z.strictObject({
-  id: entryId('kb').optional(),
-  kind: z.enum(KNOWLEDGE_KINDS),
-  title: text(300).min(1),
-  content: text(20_000),
-  tags: z.array(text(50).min(1)).max(30).default([]),
-  updated_at: isoTimestamp.optional(),
-});
-
-export const ASSET_KINDS = ['logo', 'icon', 'image', 'other'] as const;
-const dimension = z.number().int().min(0).nullable().default(null);
-const assetSchema = z.strictObject({
-  id: entryId('as').optional(),
-  kind: z.enum(ASSET_KINDS),
-  name: text(300).min(1),
-  url: httpsUrlSchema,
-  mime_type: nullableText(255),
-  width: dimension,
-  height: dimension,
-  bytes: dimension,
-  variant: nullableText(100),
-  background: nullableText(100),
-  alt: text(1000).default(''),
-});
-
-const skillSchema = z.strictObject({
-  id: entryId('sk').optional(),
-  name: text(200).min(1),
-  description: text(2000).default(''),
-  instructions: text(20_000).default(''),
-});
-
-const preferenceValue = z.union([
-  z.string().max(5000),
-  z.number(),
-  z.boolean(),
-  z.null(),
-  z.array(text(500)).max(100),
-]);
-const preferencesSchema = z
-  .record(z.string().regex(PREFERENCE_NAME, 'preference names are identifiers'), preferenceValue)
-  .refine((prefs) => Object.keys(prefs).length <= 100, 'at most 100 preferences');
-
-function uniqueIds(entries: readonly { id?: string | undefined }[], ctx: z.RefinementCtx): void {
-  const seen = new Set<string>();
-  entries.forEach((entry, index) => {
-    if (entry.id === undefined) return;
-    if (seen.has(entry.id))
-      ctx.addIssue({ code: 'custom', message: `duplicate id ${entry.id}`, path: [index, 'id'] });
-    seen.add(entry.id);
-  });
-}
-
-/**
- * The brand document a client writes. An exported brand context is accepted as it is (its server-set
- * `workspace_id`, `updated_at` and `version` are ignored), so export → import round-trips.
- */
-export const brandDocumentSchema = z
-  .strictObject({
-    // The workspace's name too: one line, as every name (src/core/inputs.ts).
-    name: singleLine(text(200).trim().min(1)),
-    description: text(5000).default(''),
-    voice: text(20_000).default(''),
-    colors: colorsSchema.default(() => colorsSchema.parse({})),
-    fonts: fontsSchema.default(() => fontsSchema.parse({})),
-    social: socialSchema.default({}),
-    knowledge: z.array(knowledgeEntrySchema).max(1000).default([]).superRefine(uniqueIds),
-    assets: z.array(assetSchema).max(500).default([]).superRefine(uniqueIds),
-    skills: z.array(skillSchema).max(200).default([]).superRefine(uniqueIds),
-    preferences: preferencesSchema.default({}),
-    workspace_id: z.string().optional(),
-    updated_at: z.string().optional(),
-    version: z.number().optional(),
-  })
-  .transform(({ workspace_id: _w, updated_at: _u, version: _v, ...document }) => document);
-
-/**
- * The read operation's 200 body, also the management API's: the document's own pieces, with ids and
- * timestamps settled and the server-set fields added.
- */
-const brandContextObject = z.object({
-  workspace_id: z.string(),
-  name: z.string(),
-  description: z.string(),
-  voice: z.string(),
-  colors: colorsSchema,
-  fonts: fontsSchema,
-  social: socialSchema,
-  knowledge: z.array(knowledgeEntrySchema.required()),
-  assets: z.array(assetSchema.required()),
-  skills: z.array(skillSchema.required()),
-  preferences: preferencesSchema,
-  updated_at: z.string(),
-  version: z.number().int(),
-});
-export const brandContextSchema = brandContextObject.meta({ id: 'BrandContext' });
+export const brandContextSchema = brandContextObjectSchema.meta({ id: 'BrandContext' });
 
 /**
  * The read operation's JSON answer to a body naming `sections` (docs/reading-brand-context.md "Formats and sections"): only those
  * sections, between the fields that say which brand and which version it is, which are always there.
  */
-export const brandContextSectionsSchema = brandContextObject
+export const brandContextSectionsSchema = brandContextObjectSchema
   .partial()
   .required({ workspace_id: true, updated_at: true, version: true })
   .meta({
@@ -180,14 +19,3 @@ export const brandContextSectionsSchema = brandContextObject
     description:
       'Some sections of the brand context object: `workspace_id`, `updated_at` and `version` always, and each section the request names',
   });
-
-export type BrandDocumentInput = z.input<typeof brandDocumentSchema>;
-export type BrandDocument = z.output<typeof brandDocumentSchema>;
-export type BrandContext = z.output<typeof brandContextSchema>;
-export type BrandContextSections = z.output<typeof brandContextSectionsSchema>;
-export type Colors = BrandContext['colors'];
-export type Font = NonNullable<BrandContext['fonts']['heading']>;
-export type KnowledgeEntry = BrandContext['knowledge'][number];
-export type Asset = BrandContext['assets'][number];
-export type Skill = BrandContext['skills'][number];
-export type PreferenceValue = z.output<typeof preferenceValue>;

@@ -1,23 +1,13 @@
 import { z } from 'zod';
-import { BRAND_SECTIONS } from '../core/brand-context.js';
-import { type ColorRole, FONT_SLOTS, FONT_WEIGHTS, HEX_COLOR, KNOWLEDGE_KINDS } from './brand-context.js';
-
-type FontSlot = (typeof FONT_SLOTS)[number];
+import { BRAND_SECTIONS, KNOWLEDGE_KINDS } from '../core/brand-context.js';
+import { designTokensSchema } from '../core/brand-dtcg.js';
+import { BRAND_FORMATS, DTCG_SECTIONS } from '../core/brand-views.js';
 
 /**
  * The read operation's options for AI clients (docs/reading-brand-context.md "Formats and sections"): which rendering, which
  * sections, and which knowledge entries. Absent, the operation answers the whole brand as JSON, exactly as
- * before they existed.
+ * before they existed. The views themselves are the domain's: src/core/brand-views.ts.
  */
-
-export const BRAND_FORMATS = ['json', 'markdown', 'dtcg'] as const;
-export type BrandFormat = (typeof BRAND_FORMATS)[number];
-
-/** The sections a design-token file can carry: the rest of a brand is not a design token. */
-export const DTCG_SECTIONS = [
-  'colors',
-  'fonts',
-] as const satisfies readonly (typeof BRAND_SECTIONS)[number][];
 
 const MAX_TAGS = 30;
 
@@ -98,64 +88,9 @@ export function checkBrandView(input: BrandViewInput, ctx: z.RefinementCtx): voi
 export const brandViewSchema = z.strictObject(brandViewFields).superRefine(checkBrandView);
 export type BrandViewOptions = z.input<typeof brandViewSchema>;
 
-/*
- * The `dtcg` view (src/core/brand-dtcg.ts): a Design Tokens Community Group file of the brand's colors and
- * fonts. Described here so that the API reference says what it holds, group by group.
- */
-
-/** A palette name made token-safe: lower-case words joined by "-". */
-export const TOKEN_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-
-const colorToken = z.strictObject({ $value: z.string().regex(HEX_COLOR) });
-const paletteToken = colorToken.extend({ $description: z.string() });
-const colorTokens = z.strictObject({
-  $type: z.literal('color'),
-  primary: colorToken.optional(),
-  secondary: colorToken.optional(),
-  accent: colorToken.optional(),
-  background: colorToken.optional(),
-  text: colorToken.optional(),
-  palette: z.record(z.string().regex(TOKEN_NAME), paletteToken).optional(),
-}) satisfies z.ZodObject<Record<ColorRole, z.ZodOptional<typeof colorToken>>>;
-const fontSlotTokens = z.strictObject({
-  family: z.strictObject({ $type: z.literal('fontFamily'), $value: z.array(z.string()).min(1) }),
-  // The catchall takes `$type` too because TypeScript types an index signature over every key.
-  weight: z
-    .object({ $type: z.literal('fontWeight') })
-    .catchall(
-      z.union([
-        z.strictObject({ $value: z.number().int().min(FONT_WEIGHTS.min).max(FONT_WEIGHTS.max) }),
-        z.literal('fontWeight'),
-      ]),
-    )
-    .optional()
-    .describe(
-      '`$type` fontWeight, and a token per weight named by its number, e.g. `"700": { "$value": 700 }`',
-    ),
+/** The read operation's answer with `format: "dtcg"` (src/core/brand-dtcg.ts), as the API reference names it. */
+export const brandDesignTokensSchema = designTokensSchema.meta({
+  id: 'BrandDesignTokens',
+  description:
+    'The colors (`color.<role>`, `color.palette.<name>`) and fonts (`font.<slot>.family`, `font.<slot>.weight.<n>`) as a Design Tokens Community Group file; a group is left out when the brand has nothing in it or the request did not name its section',
 });
-const fontTokens = z.strictObject({
-  heading: fontSlotTokens.optional(),
-  body: fontSlotTokens.optional(),
-}) satisfies z.ZodObject<Record<FontSlot, z.ZodOptional<typeof fontSlotTokens>>>;
-
-/** The read operation's answer with `format: "dtcg"`. */
-export const brandDesignTokensSchema = z
-  .strictObject({
-    $description: z.string(),
-    $extensions: z.strictObject({
-      'brand-context': z
-        .strictObject({ workspace_id: z.string(), version: z.number().int(), updated_at: z.string() })
-        .describe('Which brand, and which version of it, the tokens come from'),
-    }),
-    color: colorTokens.optional(),
-    font: fontTokens.optional(),
-  })
-  .meta({
-    id: 'BrandDesignTokens',
-    description:
-      'The colors (`color.<role>`, `color.palette.<name>`) and fonts (`font.<slot>.family`, `font.<slot>.weight.<n>`) as a Design Tokens Community Group file; a group is left out when the brand has nothing in it or the request did not name its section',
-  });
-
-export type BrandDesignTokens = z.output<typeof brandDesignTokensSchema>;
-export type ColorTokens = NonNullable<BrandDesignTokens['color']>;
-export type FontTokens = NonNullable<BrandDesignTokens['font']>;

@@ -3,13 +3,13 @@ import { DEMO_BRAND } from '../services/demo/demo-brand.js';
 import {
   BRAND_SECTIONS,
   type BrandContext,
+  brandContextObjectSchema,
   type BrandDocument,
   emptyBrand,
   parseBrandDocument,
   serializeBrandContext,
   settleBrandDocument,
 } from './brand-context.js';
-import { brandContextSchema } from '../contract/brand-context.js';
 import { AppError, type FieldIssue } from './errors.js';
 import { formatFieldPath } from './inputs.js';
 import { BRAND_CONTEXT_KEY_ORDER, EMPTY_BRAND_SECTIONS } from '#test/support/fixtures/brand-agent.js';
@@ -325,7 +325,7 @@ describe('serializeBrandContext', () => {
 
 describe('BRAND_SECTIONS', () => {
   it('names every section of the brand context object, in its documented order', () => {
-    expect(Object.keys(brandContextSchema.shape)).toEqual([
+    expect(Object.keys(brandContextObjectSchema.shape)).toEqual([
       'workspace_id',
       ...BRAND_SECTIONS,
       'updated_at',

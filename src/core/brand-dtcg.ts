@@ -1,6 +1,15 @@
-import { COLOR_ROLES, FONT_SLOTS } from '../contract/brand-context.js';
-import type { BrandDesignTokens, ColorTokens, FontTokens } from '../contract/brand-views.js';
-import type { BrandContext, BrandSection } from './brand-context.js';
+import { z } from 'zod';
+import {
+  type BrandContext,
+  type BrandSection,
+  COLOR_ROLES,
+  type ColorRole,
+  FONT_SLOTS,
+  FONT_WEIGHTS,
+  HEX_COLOR,
+} from './brand-context.js';
+
+type FontSlot = (typeof FONT_SLOTS)[number];
 
 /**
  * The brand's colors and fonts as a Design Tokens Community Group file (docs/reading-brand-context.md "Formats and sections"), for
@@ -12,6 +21,62 @@ import type { BrandContext, BrandSection } from './brand-context.js';
  * Colors are `#RRGGBB` strings, the form of the DTCG drafts that these tools import: the object form of the
  * 2025.10 format (`{colorSpace, components, hex}`) comes out of Style Dictionary 4 as "[object Object]".
  */
+
+/*
+ * The file as a schema, so that the API reference says what it holds, group by group
+ * (src/contract/brand-views.ts names it there).
+ */
+
+/** A palette name made token-safe (`tokenName`): lower-case words joined by "-". */
+export const TOKEN_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+const colorToken = z.strictObject({ $value: z.string().regex(HEX_COLOR) });
+const paletteToken = colorToken.extend({ $description: z.string() });
+const colorTokens = z.strictObject({
+  $type: z.literal('color'),
+  primary: colorToken.optional(),
+  secondary: colorToken.optional(),
+  accent: colorToken.optional(),
+  background: colorToken.optional(),
+  text: colorToken.optional(),
+  palette: z.record(z.string().regex(TOKEN_NAME), paletteToken).optional(),
+}) satisfies z.ZodObject<Record<ColorRole, z.ZodOptional<typeof colorToken>>>;
+const fontSlotTokens = z.strictObject({
+  family: z.strictObject({ $type: z.literal('fontFamily'), $value: z.array(z.string()).min(1) }),
+  // The catchall takes `$type` too because TypeScript types an index signature over every key.
+  weight: z
+    .object({ $type: z.literal('fontWeight') })
+    .catchall(
+      z.union([
+        z.strictObject({ $value: z.number().int().min(FONT_WEIGHTS.min).max(FONT_WEIGHTS.max) }),
+        z.literal('fontWeight'),
+      ]),
+    )
+    .optional()
+    .describe(
+      '`$type` fontWeight, and a token per weight named by its number, e.g. `"700": { "$value": 700 }`',
+    ),
+});
+const fontTokens = z.strictObject({
+  heading: fontSlotTokens.optional(),
+  body: fontSlotTokens.optional(),
+}) satisfies z.ZodObject<Record<FontSlot, z.ZodOptional<typeof fontSlotTokens>>>;
+
+/** The read operation's answer with `format: "dtcg"`. */
+export const designTokensSchema = z.strictObject({
+  $description: z.string(),
+  $extensions: z.strictObject({
+    'brand-context': z
+      .strictObject({ workspace_id: z.string(), version: z.number().int(), updated_at: z.string() })
+      .describe('Which brand, and which version of it, the tokens come from'),
+  }),
+  color: colorTokens.optional(),
+  font: fontTokens.optional(),
+});
+
+export type BrandDesignTokens = z.output<typeof designTokensSchema>;
+export type ColorTokens = NonNullable<BrandDesignTokens['color']>;
+export type FontTokens = NonNullable<BrandDesignTokens['font']>;
 
 /**
  * Brand text as a DTCG string that tools read as nothing more: braces (an alias in DTCG, which Style

@@ -1,6 +1,13 @@
-import { COLOR_ROLES, FONT_SLOTS, KNOWLEDGE_KINDS } from '../contract/brand-context.js';
-import type { Font } from '../contract/brand-context.js';
-import type { Asset, BrandContext, BrandSection, KnowledgeEntry } from './brand-context.js';
+import {
+  type Asset,
+  type BrandContext,
+  type BrandSection,
+  COLOR_ROLES,
+  type Font,
+  FONT_SLOTS,
+  KNOWLEDGE_KINDS,
+  type KnowledgeEntry,
+} from './brand-context.js';
 
 /**
  * The brand as Markdown for a system prompt (docs/reading-brand-context.md "Formats and sections"): what a model needs to write

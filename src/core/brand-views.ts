@@ -1,5 +1,3 @@
-import type { BrandFormat } from '../contract/brand-views.js';
-import { DTCG_SECTIONS } from '../contract/brand-views.js';
 import {
   BRAND_SECTIONS,
   type BrandContext,
@@ -8,6 +6,13 @@ import {
 } from './brand-context.js';
 import { brandDesignTokens } from './brand-dtcg.js';
 import { brandMarkdown } from './brand-markdown.js';
+
+/** The renderings of a brand the read operation offers (src/contract/brand-views.ts, its `format`). */
+export const BRAND_FORMATS = ['json', 'markdown', 'dtcg'] as const;
+export type BrandFormat = (typeof BRAND_FORMATS)[number];
+
+/** The sections a design-token file can carry: the rest of a brand is not a design token. */
+export const DTCG_SECTIONS = ['colors', 'fonts'] as const satisfies readonly BrandSection[];
 
 /**
  * A view of a brand: one rendering of some of its sections (docs/reading-brand-context.md "Formats and sections"). Views are

@@ -1,8 +1,7 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
-import { BRAND_FORMATS } from '../../src/contract/brand-views.js';
-import { brandView, renderBrandView } from '../../src/core/brand-views.js';
+import { BRAND_FORMATS, brandView, renderBrandView } from '../../src/core/brand-views.js';
 import { OPERATOR } from '../../src/services/audit/audit.js';
 import { getBrand } from '../../src/services/brand/brand.js';
 import { createBrandKey } from '../../src/services/keys/keys.js';

@@ -1,18 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import {
-  type BrandContext,
-  brandContextSchema,
-  brandContextSectionsSchema,
-} from '../../contract/brand-context.js';
-import {
-  BRAND_FORMATS,
-  brandDesignTokensSchema,
-  type BrandFormat,
-  brandViewFields,
-  checkBrandView,
-} from '../../contract/brand-views.js';
-import { brandView } from '../../core/brand-views.js';
+import { brandContextSchema, brandContextSectionsSchema } from '../../contract/brand-context.js';
+import { brandDesignTokensSchema, brandViewFields, checkBrandView } from '../../contract/brand-views.js';
+import type { BrandContext } from '../../core/brand-context.js';
+import { BRAND_FORMATS, type BrandFormat, brandView } from '../../core/brand-views.js';
 import { AppError } from '../../core/errors.js';
 import type { ServedBrand } from '../../services/brand/reader.js';
 import { announceKeyExpiry, principalOf } from '../auth.js';

@@ -1,7 +1,8 @@
 import { expect, it } from 'vitest';
-import { DTCG_SECTIONS, type BrandViewOptions } from '../../contract/brand-views.js';
+import type { BrandViewOptions } from '../../contract/brand-views.js';
 import { BRAND_SECTIONS, type BrandContext, type BrandSection } from '../../core/brand-context.js';
 import { parseBrandDocument } from '../../core/brand-context.js';
+import { DTCG_SECTIONS } from '../../core/brand-views.js';
 import { OPERATOR } from '../../services/audit/audit.js';
 import { replaceBrand } from '../../services/brand/brand.js';
 import { DEMO_BRAND } from '../../services/demo/demo-brand.js';

@@ -1,5 +1,5 @@
 import { plainOptions, SelectField, TextField } from '../components/fields';
-import { ASSET_KINDS } from '../../../src/contract/brand-context';
+import { ASSET_KINDS } from '../../../src/core/brand-context';
 import { type AssetRow, rowKey } from './model';
 import { AddButton, RowActions } from './RowActions';
 import { removeAt, replaceAt, type SectionProps } from './rows';

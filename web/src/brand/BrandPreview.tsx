@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
-import type { BrandContext } from '../../../src/contract/brand-context';
-import type { BrandFormat } from '../../../src/contract/brand-views';
+import type { BrandContext } from '../../../src/core/brand-context';
+import type { BrandFormat } from '../../../src/core/brand-views';
 import { CodeBlock } from '../components/CodeBlock';
 import { Tabs } from '../components/Tabs';
 import type { BrandDocument } from './model';

@@ -1,5 +1,5 @@
 import { TextField } from '../components/fields';
-import { HEX_COLOR } from '../../../src/contract/brand-context';
+import { HEX_COLOR } from '../../../src/core/brand-context';
 
 interface ColorInputProps {
   /** "Primary color": the hex field is "{label} (hex)", the picker "{label} picker". */

@@ -1,6 +1,6 @@
 import { TextField } from '../components/fields';
 import { capitalize } from '../format';
-import { COLOR_ROLES } from '../../../src/contract/brand-context';
+import { COLOR_ROLES } from '../../../src/core/brand-context';
 import { ColorInput } from './ColorInput';
 import { type BrandForm, rowKey } from './model';
 import { AddButton, RowActions } from './RowActions';

@@ -1,6 +1,6 @@
 import { plainOptions, SelectField, TextField } from '../components/fields';
 import { capitalize } from '../format';
-import { FONT_SLOTS, FONT_SOURCES } from '../../../src/contract/brand-context';
+import { FONT_SLOTS, FONT_SOURCES } from '../../../src/core/brand-context';
 import { type BrandForm, type FontForm } from './model';
 import type { SectionProps } from './rows';
 

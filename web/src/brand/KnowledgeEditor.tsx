@@ -1,5 +1,5 @@
 import { plainOptions, SelectField, TextField } from '../components/fields';
-import { KNOWLEDGE_KINDS } from '../../../src/contract/brand-context';
+import { KNOWLEDGE_KINDS } from '../../../src/core/brand-context';
 import { type KnowledgeRow, rowKey } from './model';
 import { AddButton, RowActions } from './RowActions';
 import { move, removeAt, replaceAt, type SectionProps } from './rows';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { brandContextSchema, brandDocumentSchema } from '../../../src/contract/brand-context';
+import { brandContextSchema } from '../../../src/contract/brand-context';
+import { brandDocumentSchema } from '../../../src/core/brand-context';
 import { type BrandForm, rowKey, sectionsThatDiffer, toDocument, toForm, validate } from './model';
 
 const SAVED = brandContextSchema.parse({

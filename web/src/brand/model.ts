@@ -13,12 +13,12 @@ import {
   PREFERENCE_NAME,
   type PreferenceValue,
   type Skill,
-} from '../../../src/contract/brand-context';
+} from '../../../src/core/brand-context';
 
 /**
  * The brand as the editor holds it: every value as the text its input shows, and every list row with a
  * stable React key. `toDocument` turns it into the PUT body; `validate` checks what is typed with the
- * contract's rules (src/contract/brand-context.ts).
+ * brand context object's rules (src/core/brand-context.ts).
  */
 
 let nextRowKey = 0;

@@ -2,10 +2,9 @@ import {
   type BrandContext,
   type BrandDocument as AcceptedDocument,
   brandDocumentSchema,
-} from '../../../src/contract/brand-context';
-import { BRAND_FORMATS, type BrandFormat } from '../../../src/contract/brand-views';
-import { settleBrandDocument } from '../../../src/core/brand-context';
-import { brandView, renderBrandView } from '../../../src/core/brand-views';
+  settleBrandDocument,
+} from '../../../src/core/brand-context';
+import { BRAND_FORMATS, type BrandFormat, brandView, renderBrandView } from '../../../src/core/brand-views';
 import type { FieldIssue } from '../../../src/core/errors';
 import { toFieldIssues } from '../../../src/core/inputs';
 import type { BrandDocument } from './model';

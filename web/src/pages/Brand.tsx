@@ -25,7 +25,7 @@ import { StatusMessage } from '../components/StatusMessage';
 import { canManage, useWorkspace } from '../components/WorkspaceGate';
 import { capitalize, plural } from '../format';
 import { useNotice } from '../notice';
-import type { BrandContext } from '../../../src/contract/brand-context';
+import type { BrandContext } from '../../../src/core/brand-context';
 import { versionEtag } from '../../../src/core/entity-tags';
 import { useResource } from '../useResource';
 import { useSubmit } from '../useSubmit';

@@ -1,4 +1,5 @@
-import { brandContextSchema, brandDocumentSchema } from '../../../../contract/brand-context.js';
+import { brandContextSchema } from '../../../../contract/brand-context.js';
+import { brandDocumentSchema } from '../../../../core/brand-context.js';
 import { brandEtag, replaceBrand } from '../../../../services/brand/brand.js';
 import { actorOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
