@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { KeyKindId } from '../../core/key-kinds.js';
 import type { UsageStamp } from '../../store/store.js';
 import { UsageRecorder } from './usage.js';
 
@@ -9,8 +8,7 @@ function fakeStore(failures: number) {
   let calls = 0;
   const store = {
     keys: {
-      touch: (kind: KeyKindId, stamps: readonly UsageStamp[]) => {
-        if (kind !== 'brand') return Promise.resolve();
+      touch: (stamps: readonly UsageStamp[]) => {
         calls++;
         if (calls <= failures) return Promise.reject(new Error('database away'));
         written.push([...stamps]);
