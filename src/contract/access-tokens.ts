@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_TOKEN_DAYS } from '../core/inputs.js';
 import { credentialStatusSchema } from './credential-status.js';
 
 /** A personal access token as listings show it: never the token itself. */
@@ -16,6 +17,11 @@ export const accessTokenSchema = z
 export type AccessToken = z.output<typeof accessTokenSchema>;
 
 export const accessTokenListSchema = z.object({ tokens: z.array(accessTokenSchema) });
+
+export const newAccessTokenSchema = z.strictObject({
+  name: z.string(),
+  expires_in_days: z.number().int().min(1).max(MAX_TOKEN_DAYS).default(30),
+});
 
 /** The create call's answer: the only time the token itself is shown. */
 export const createdAccessTokenSchema = accessTokenSchema.extend({ token: z.string() });

@@ -38,6 +38,10 @@ export const LISTED_KEY_SCHEMAS = mapKeyKinds(listedKeySchema);
 
 export type ListedKey = z.infer<ReturnType<typeof listedKeySchema>>;
 
+export const newKeySchema = z.strictObject({
+  name: z.string().describe('A descriptive name, e.g. "newsletter pipeline"'),
+});
+
 /** The create call's answer: the only time the key itself is shown. */
 export const createdKeySchema = z
   .object({

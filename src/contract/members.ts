@@ -39,6 +39,18 @@ export type Member = z.output<typeof memberSchema>;
 
 export const memberListSchema = z.object({ members: z.array(memberSchema) });
 
+/** POST …/members: who to add, as what; an invite is emailed unless a temporary password is given. */
+export const newMemberSchema = z.strictObject({
+  email: z.string(),
+  role: z.enum(ROLES),
+  password: z
+    .string()
+    .optional()
+    .describe(
+      'Temporary password (at least 12 characters) instead of an invite: share it safely; the member can replace it with "Forgot password?"',
+    ),
+});
+
 export const addedMemberSchema = memberSchema
   .extend({
     temporary_password_set: z

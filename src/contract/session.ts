@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** What signing in takes: POST /auth/v1/token and the console's POST /auth/v1/session. */
+export const signInRequestSchema = z.object({ email: z.string().max(320), password: z.string().max(1024) });
+
 /** A user token from sign-in (POST /auth/v1/token). */
 export const sessionSchema = z
   .object({ access_token: z.string(), token_type: z.literal('bearer'), expires_in: z.number().int() })

@@ -1,6 +1,6 @@
 import { createContext, type ReactNode, use, useCallback, useEffect, useMemo, useState } from 'react';
-import { type ApiError, api, onUnauthorized, request, setCsrfToken, toApiError } from './api';
-import type { ConsoleSession, ConsoleSessionStatus } from '../../src/contract/session';
+import { type ApiError, api, onUnauthorized, setCsrfToken, toApiError, url } from './api';
+import type { ConsoleSession } from '../../src/contract/session';
 import type { Workspace } from '../../src/contract/workspaces';
 
 type User = ConsoleSession['user'];
@@ -24,7 +24,7 @@ const SIGNED_OUT: SessionState = { status: 'signed-out' };
 
 async function start(session: ConsoleSession): Promise<SessionState> {
   setCsrfToken(session.csrf_token);
-  const { workspaces } = await api.get<{ workspaces: Workspace[] }>('/api/v1/workspaces');
+  const { workspaces } = await api.get(url('/api/v1/workspaces'));
   return { status: 'signed-in', user: session.user, workspaces, installDir: session.install_dir };
 }
 
@@ -37,7 +37,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     let current = true;
     // The status, not GET /auth/v1/session: its 401 for a visitor not yet signed in would be logged by
     // the browser as an error on every first visit.
-    request<ConsoleSessionStatus>('/auth/v1/session/status', { endSessionOn401: false })
+    api
+      .get(url('/auth/v1/session/status'), { endSessionOn401: false })
       .then((status) => (status.signed_in ? start(status) : SIGNED_OUT))
       .then(
         (next) => {
@@ -61,16 +62,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const signIn = useCallback(async (email: string, password: string) => {
-    const session = await request<ConsoleSession>('/auth/v1/session', {
-      method: 'POST',
-      body: { email, password },
-      endSessionOn401: false,
-    });
+    const session = await api.post(url('/auth/v1/session'), { email, password }, { endSessionOn401: false });
     setState(await start(session));
   }, []);
 
   const signOut = useCallback(async () => {
-    await api.delete('/auth/v1/session');
+    await api.delete(url('/auth/v1/session'));
     setCsrfToken(null);
     setState({ status: 'signed-out' });
   }, []);

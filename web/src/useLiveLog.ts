@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, type ApiError, toApiError } from './api';
+import { api, type ApiError, type GetUrl, toApiError, withQuery } from './api';
 import { useSubmit } from './useSubmit';
 
 export const PAGE_SIZE = 20;
@@ -30,12 +30,6 @@ export interface LiveLog<Item> {
   refresh: () => void;
 }
 
-function query(path: string, params: Record<string, string | undefined>): string {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(params)) if (value !== undefined) search.set(name, value);
-  return `${path}?${search.toString()}`;
-}
-
 /**
  * The fresh first entries in place of the loaded ones. When more were loaded than one request lists
  * again, those past the fresh ones stay, with the cursor that follows them.
@@ -55,14 +49,14 @@ function merge<Item extends { id: string }>(
 
 /**
  * A log whose entries change status while the page shows them (an endpoint's deliveries, the email
- * message log): GET `path`, optionally of one status, with "Load more" by cursor and a refresh that keeps
+ * message log): GET `target`, optionally of one status, with "Load more" by cursor and a refresh that keeps
  * what is loaded in view.
  */
 export function useLiveLog<Item extends { id: string }>(
-  path: string,
+  target: GetUrl<LogPage<Item>>,
   status: string | undefined,
 ): LiveLog<Item> {
-  const key = `${path}|${status ?? ''}`;
+  const key = `${target}|${status ?? ''}`;
   const [loaded, setLoaded] = useState<Loaded<Item>>();
   const [error, setError] = useState<{ key: string; error: ApiError }>();
   const next = useSubmit();
@@ -80,7 +74,7 @@ export function useLiveLog<Item extends { id: string }>(
   const refresh = useCallback(() => {
     const before = shown.current?.key === key ? shown.current.items.length : 0;
     const limit = Math.min(MAX_LIMIT, Math.max(PAGE_SIZE, before));
-    api.get<LogPage<Item>>(query(path, { limit: String(limit), status })).then(
+    api.get(withQuery(target, { limit: String(limit), status })).then(
       (page) => {
         if (current.current !== key) return;
         setLoaded((state) => merge(state, page, key));
@@ -90,7 +84,7 @@ export function useLiveLog<Item extends { id: string }>(
         if (current.current === key) setError({ key, error: toApiError(failure) });
       },
     );
-  }, [path, status, key]);
+  }, [target, status, key]);
 
   useEffect(() => {
     refresh();
@@ -106,7 +100,7 @@ export function useLiveLog<Item extends { id: string }>(
         ? undefined
         : () => {
             next.run(
-              () => api.get<LogPage<Item>>(query(path, { limit: String(PAGE_SIZE), status, cursor })),
+              () => api.get(withQuery(target, { limit: String(PAGE_SIZE), status, cursor })),
               (page) => {
                 setLoaded((state) => {
                   if (state?.key !== key) return state;

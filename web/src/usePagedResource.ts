@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { type ApiError, api } from './api';
+import { type ApiError, api, type GetUrl, withQuery } from './api';
 import { useResource } from './useResource';
 import { useSubmit } from './useSubmit';
 
@@ -17,16 +17,15 @@ interface PagedResource<P extends Page> {
   loadingMore: boolean;
 }
 
-/** A cursor-paged list: GETs `path` (which may carry a query), then the pages after it as they are asked for. */
-export function usePagedResource<P extends Page>(path: string): PagedResource<P> {
-  const first = useResource<P>(path);
+/** A cursor-paged list: GETs `target` (which may carry a query), then the pages after it as they are asked for. */
+export function usePagedResource<P extends Page>(target: GetUrl<P>): PagedResource<P> {
+  const first = useResource(target);
   // Later pages, appended as they are asked for.
   const [more, setMore] = useState<P[]>([]);
   const next = useSubmit();
 
   const pages = first.data === undefined ? undefined : [first.data, ...more];
   const cursor = pages?.at(-1)?.next_cursor ?? null;
-  const separator = path.includes('?') ? '&' : '?';
 
   return {
     pages,
@@ -37,7 +36,7 @@ export function usePagedResource<P extends Page>(path: string): PagedResource<P>
         ? undefined
         : () => {
             next.run(
-              () => api.get<P>(`${path}${separator}cursor=${encodeURIComponent(cursor)}`),
+              () => api.get(withQuery(target, { cursor })),
               (page) => {
                 setMore((loaded) => [...loaded, page]);
               },

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
-import { api, type ApiError, toApiError } from './api';
+import { api, type ApiError, type GetUrl, toApiError } from './api';
 
 interface Loaded<T> {
-  path: string;
+  target: string;
   attempt: number;
   data?: T;
   error?: ApiError;
@@ -20,25 +20,25 @@ export interface Resource<T> {
   update: (change: (data: T) => T) => void;
 }
 
-/** GETs `path` (again when it changes or on reload), keeping the last answer on screen meanwhile. */
-export function useResource<T>(path: string): Resource<T> {
+/** GETs `target` (again when it changes or on reload), keeping the last answer on screen meanwhile. */
+export function useResource<T>(target: GetUrl<T>): Resource<T> {
   const [attempt, setAttempt] = useState(0);
   const [loaded, setLoaded] = useState<Loaded<T>>();
 
   useEffect(() => {
     let current = true;
-    api.get<T>(path).then(
+    api.get(target).then(
       (data) => {
-        if (current) setLoaded({ path, attempt, data, loadedAt: Date.now() });
+        if (current) setLoaded({ target, attempt, data, loadedAt: Date.now() });
       },
       (error: unknown) => {
-        if (current) setLoaded({ path, attempt, error: toApiError(error), loadedAt: Date.now() });
+        if (current) setLoaded({ target, attempt, error: toApiError(error), loadedAt: Date.now() });
       },
     );
     return () => {
       current = false;
     };
-  }, [path, attempt]);
+  }, [target, attempt]);
 
   const reload = useCallback(() => {
     setAttempt((n) => n + 1);
@@ -47,11 +47,11 @@ export function useResource<T>(path: string): Resource<T> {
     setLoaded((state) => (state?.data === undefined ? state : { ...state, data: change(state.data) }));
   }, []);
 
-  const samePath = loaded?.path === path;
+  const sameTarget = loaded?.target === target;
   return {
-    data: samePath ? loaded.data : undefined,
-    error: samePath ? loaded.error : undefined,
-    loading: !samePath || loaded.attempt !== attempt,
+    data: sameTarget ? loaded.data : undefined,
+    error: sameTarget ? loaded.error : undefined,
+    loading: !sameTarget || loaded.attempt !== attempt,
     loadedAt: loaded?.loadedAt ?? 0,
     reload,
     update,

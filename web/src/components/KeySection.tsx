@@ -1,6 +1,6 @@
 import { type SubmitEvent, useState } from 'react';
 import { capitalizedLabel, type KeyKind } from '../../../src/core/key-kinds';
-import { api, workspacePath } from '../api';
+import { api, url } from '../api';
 import { daysUntil, plural } from '../format';
 import type { CreatedKey, KeyView, ListedKey } from '../../../src/contract/keys';
 import type { Workspace } from '../../../src/contract/workspaces';
@@ -40,7 +40,9 @@ interface KeySectionProps {
  * operator manages (transactional email keys) are listed read-only: only the CLI creates and revokes them.
  */
 export function KeySection({ kind, words, workspace, onNotice }: KeySectionProps) {
-  const keys = useResource<{ keys: ListedKey[] }>(workspacePath(workspace.id, `/${kind.collection}`));
+  const keys = useResource(
+    url('/api/v1/workspaces/{id}/{collection}', { id: workspace.id, collection: kind.collection }),
+  );
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const [revoking, setRevoking] = useState<ListedKey | null>(null);
@@ -119,8 +121,12 @@ export function KeySection({ kind, words, workspace, onNotice }: KeySectionProps
           confirmLabel="Revoke key"
           danger
           action={() =>
-            api.delete<KeyView>(
-              workspacePath(workspace.id, `/${kind.collection}/${encodeURIComponent(revoking.id)}`),
+            api.delete(
+              url('/api/v1/workspaces/{id}/{collection}/{key_id}', {
+                id: workspace.id,
+                collection: kind.collection,
+                key_id: revoking.id,
+              }),
             )
           }
           onCancel={() => {
@@ -232,7 +238,11 @@ function CreateKeyDialog({ kind, workspaceId, onCancel, onCreated }: CreateKeyDi
 
   function submit(event: SubmitEvent) {
     event.preventDefault();
-    run(() => api.post<CreatedKey>(workspacePath(workspaceId, `/${kind.collection}`), { name }), onCreated);
+    const target = url('/api/v1/workspaces/{id}/{collection}', {
+      id: workspaceId,
+      collection: kind.collection,
+    });
+    run(() => api.post(target, { name }), onCreated);
   }
 
   return (

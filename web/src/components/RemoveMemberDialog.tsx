@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, workspacePath } from '../api';
+import { api, url } from '../api';
 import { plural } from '../format';
 import type { Member, MemberCredentials } from '../../../src/contract/members';
 import { useResource } from '../useResource';
@@ -27,8 +27,8 @@ export function removalNotice(email: string, revoked: MemberCredentials | undefi
  * which revokes and disables them in the same request (`?revoke_credentials=true`).
  */
 export function RemoveMemberDialog({ workspaceId, member, onCancel, onDone }: RemoveMemberDialogProps) {
-  const memberPath = workspacePath(workspaceId, `/members/${encodeURIComponent(member.user_id)}`);
-  const made = useResource<MemberCredentials>(`${memberPath}/credentials`);
+  const ids = { id: workspaceId, user_id: member.user_id };
+  const made = useResource(url('/api/v1/workspaces/{id}/members/{user_id}/credentials', ids));
   const [revoke, setRevoke] = useState(false);
   const count =
     made.data && made.data.brand_keys.length + made.data.api_keys.length + made.data.webhooks.length;
@@ -41,8 +41,10 @@ export function RemoveMemberDialog({ workspaceId, member, onCancel, onDone }: Re
       danger
       busy={made.loading}
       action={() =>
-        api.delete<MemberCredentials | undefined>(
-          revoke && count !== 0 ? `${memberPath}?revoke_credentials=true` : memberPath,
+        api.delete(
+          url('/api/v1/workspaces/{id}/members/{user_id}', ids, {
+            revoke_credentials: revoke && count !== 0 ? 'true' : undefined,
+          }),
         )
       }
       onDone={onDone}

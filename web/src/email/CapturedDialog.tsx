@@ -3,8 +3,8 @@ import { CodeBlock } from '../components/CodeBlock';
 import { DetailDialog } from '../components/DetailDialog';
 import { Time } from '../components/Time';
 import type { CapturedEmail, EmailMessageSummary } from '../../../src/contract/email';
+import { url } from '../api';
 import { useResource } from '../useResource';
-import { messagePath } from './MessageDialog';
 
 /**
  * The message's header lines as a mail client shows them, To and Cc as sent (names included), Bcc (in no
@@ -59,7 +59,8 @@ interface CapturedDialogProps {
  * cannot reach the console.
  */
 export function CapturedDialog({ workspaceId, message, onClose }: CapturedDialogProps) {
-  const content = useResource<CapturedEmail>(`${messagePath(workspaceId, message.id)}/content`);
+  const ids = { id: workspaceId, message_id: message.id };
+  const content = useResource(url('/api/v1/workspaces/{id}/email-messages/{message_id}/content', ids));
 
   return (
     <DetailDialog
@@ -98,7 +99,7 @@ export function CapturedDialog({ workspaceId, message, onClose }: CapturedDialog
                 className="mail-html"
                 title="HTML body"
                 sandbox="allow-popups allow-popups-to-escape-sandbox"
-                src={`${messagePath(workspaceId, message.id)}/content.html`}
+                src={`${url('/api/v1/workspaces/{id}/email-messages/{message_id}', ids)}/content.html`}
               />
             </>
           )}

@@ -1,12 +1,12 @@
 import { useMemo } from 'react';
-import { workspacePath } from '../api';
+import { url } from '../api';
 import { DataTable } from '../components/DataTable';
 import { DetailDialog } from '../components/DetailDialog';
 import { Email } from '../components/Email';
 import { Facts } from '../components/Facts';
 import { StatusBadge } from '../components/StatusBadge';
 import { Time } from '../components/Time';
-import type { EmailMessage, EmailMessageSummary } from '../../../src/contract/email';
+import type { EmailMessageSummary } from '../../../src/contract/email';
 import { useRefreshWhile } from '../useLiveLog';
 import { useResource } from '../useResource';
 import { Tags } from './Recipients';
@@ -19,11 +19,6 @@ export function unsettled(message: EmailMessageSummary): boolean {
   return message.status === 'queued' || message.status === 'deferred';
 }
 
-/** The API path of one message of the log. */
-export function messagePath(workspaceId: string, messageId: string): string {
-  return workspacePath(workspaceId, `/email-messages/${encodeURIComponent(messageId)}`);
-}
-
 interface MessageDialogProps {
   workspaceId: string;
   message: EmailMessageSummary;
@@ -32,7 +27,9 @@ interface MessageDialogProps {
 
 /** One message: every recipient's status, and each status change with the relay's answer (GET …/{id}). */
 export function MessageDialog({ workspaceId, message, onClose }: MessageDialogProps) {
-  const detail = useResource<EmailMessage>(messagePath(workspaceId, message.id));
+  const detail = useResource(
+    url('/api/v1/workspaces/{id}/email-messages/{message_id}', { id: workspaceId, message_id: message.id }),
+  );
   const shown = detail.data ?? message;
   // While the message is being sent, its history is followed as it grows: each deferral, then the outcome.
   const loaded = useMemo(() => (detail.data === undefined ? undefined : [detail.data]), [detail.data]);

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, workspacePath } from '../api';
+import { api, url } from '../api';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { DataTable } from '../components/DataTable';
 import { Email } from '../components/Email';
@@ -20,7 +20,6 @@ interface SuppressionsSectionProps {
 
 /** Addresses the workspace no longer sends to because they bounced, and Remove to send to one again. */
 export function SuppressionsSection({ workspaceId, list }: SuppressionsSectionProps) {
-  const path = workspacePath(workspaceId, '/email-suppressions');
   const [removing, setRemoving] = useState<EmailSuppression | null>(null);
   const [notice, showNotice] = useNotice();
 
@@ -79,7 +78,14 @@ export function SuppressionsSection({ workspaceId, list }: SuppressionsSectionPr
             </>
           }
           confirmLabel="Remove suppression"
-          action={() => api.delete(`${path}/${encodeURIComponent(removing.email)}`)}
+          action={() =>
+            api.delete(
+              url('/api/v1/workspaces/{id}/email-suppressions/{email}', {
+                id: workspaceId,
+                email: removing.email,
+              }),
+            )
+          }
           onCancel={() => {
             setRemoving(null);
           }}

@@ -1,11 +1,10 @@
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { linkPageError } from '../accountLinks';
-import { api } from '../api';
+import { api, url } from '../api';
 import { AuthCard } from '../components/AuthCard';
 import { NewPasswordForm } from '../components/NewPasswordForm';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { useSession } from '../session';
-import type { IssuedSession } from '../../../src/contract/session';
 import { useSubmit } from '../useSubmit';
 
 /** The account a user token was issued to: its `email` claim (the token just came from the service). */
@@ -45,7 +44,7 @@ export function AcceptInvite() {
   function accept(password: string) {
     run(
       async () => {
-        const session = await api.post<IssuedSession>('/auth/v1/invites/accept', { token, password });
+        const session = await api.post(url('/auth/v1/invites/accept'), { token, password });
         // The answer is a bearer token; the console's own session is a cookie, made by signing in.
         await signIn(emailOf(session.access_token), password);
       },

@@ -1,7 +1,7 @@
 import { type SubmitEvent, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { INSTALL_PLACEHOLDER, mcpConfig } from '../agentSnippets';
-import { api } from '../api';
+import { api, url } from '../api';
 import { CodeBlock } from '../components/CodeBlock';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { CopyButton } from '../components/CopyButton';
@@ -27,7 +27,7 @@ export function AccessTokens() {
   const { workspaces, installDir } = useSignedIn();
   const [searchParams] = useSearchParams();
   const workspaceId = searchParams.get('workspace') ?? workspaces[0]?.id ?? '';
-  const tokens = useResource<{ tokens: AccessToken[] }>('/api/v1/tokens');
+  const tokens = useResource(url('/api/v1/tokens'));
   const [created, setCreated] = useState<CreatedAccessToken | null>(null);
   const [revoking, setRevoking] = useState<AccessToken | null>(null);
   const [notice, showNotice] = useNotice(COPY_NOTICE);
@@ -142,7 +142,7 @@ export function AccessTokens() {
           explanation="Any AI client or script using this token stops working at its next request."
           confirmLabel="Revoke token"
           danger
-          action={() => api.delete<AccessToken>(`/api/v1/tokens/${encodeURIComponent(revoking.id)}`)}
+          action={() => api.delete(url('/api/v1/tokens/{token_id}', { token_id: revoking.id }))}
           onCancel={() => {
             setRevoking(null);
           }}
@@ -167,7 +167,7 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: CreatedAccessToken)
   function submit(event: SubmitEvent) {
     event.preventDefault();
     run(
-      () => api.post<CreatedAccessToken>('/api/v1/tokens', { name, expires_in_days: Number(days) }),
+      () => api.post(url('/api/v1/tokens'), { name, expires_in_days: Number(days) }),
       (token) => {
         setName('');
         onCreated(token);

@@ -1,4 +1,4 @@
-import { workspacePath } from '../api';
+import { url } from '../api';
 import type { ReactNode } from 'react';
 import { DataTable } from '../components/DataTable';
 import { Email } from '../components/Email';
@@ -8,7 +8,7 @@ import { PageHeader } from '../components/PageHeader';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { Time } from '../components/Time';
 import { canManage, useWorkspace } from '../components/WorkspaceGate';
-import type { AuditActor, AuditEvent, AuditPage } from '../../../src/contract/audit';
+import type { AuditActor, AuditEvent } from '../../../src/contract/audit';
 import { formatDateTime } from '../format';
 import { usePagedResource } from '../usePagedResource';
 
@@ -48,8 +48,8 @@ export function AuditLog() {
 }
 
 function AuditEvents({ workspaceId }: { workspaceId: string }) {
-  const log = usePagedResource<AuditPage>(
-    `${workspacePath(workspaceId, '/audit-log')}?limit=${String(PAGE_SIZE)}`,
+  const log = usePagedResource(
+    url('/api/v1/workspaces/{id}/audit-log', { id: workspaceId }, { limit: String(PAGE_SIZE) }),
   );
 
   return (

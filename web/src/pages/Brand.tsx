@@ -1,5 +1,5 @@
 import { type MouseEvent, type SubmitEvent, type ReactNode, useMemo, useRef, useState } from 'react';
-import { api, workspacePath } from '../api';
+import { api, url } from '../api';
 import { AssetsEditor } from '../brand/AssetsEditor';
 import { BrandPreview, PREVIEW_HEADING_ID } from '../brand/BrandPreview';
 import { ColorsEditor } from '../brand/ColorsEditor';
@@ -47,7 +47,7 @@ const sectionTitle = (id: SectionId) => SECTIONS.find((section) => section.id ==
 
 export function Brand() {
   const workspace = useWorkspace();
-  const brand = useResource<BrandContext>(workspacePath(workspace.id, '/brand'));
+  const brand = useResource(url('/api/v1/workspaces/{id}/brand', { id: workspace.id }));
   if (brand.data === undefined)
     return (
       <>
@@ -169,10 +169,10 @@ function BrandEditor({ workspaceId, loaded, readOnly, onReload }: BrandEditorPro
     setTheirs(undefined);
     const sentForm = form;
     setSent(document);
-    const path = workspacePath(workspaceId, '/brand');
+    const path = url('/api/v1/workspaces/{id}/brand', { id: workspaceId });
     run(
       // The version this save is based on: if someone else saved since, 412 instead of overwriting theirs.
-      () => api.put<BrandContext>(path, document, { 'if-match': versionEtag(saved.version) }),
+      () => api.put(path, document, { headers: { 'if-match': versionEtag(saved.version) } }),
       (brand) => {
         setSaved(brand);
         // Rows typed during the save stay as they are; otherwise new entries learn their ids.
@@ -182,7 +182,7 @@ function BrandEditor({ workspaceId, loaded, readOnly, onReload }: BrandEditorPro
       (problem) => {
         if (problem.code !== 'precondition_failed') return;
         // Without it the alert still offers Reload; it just cannot say what differs.
-        api.get<BrandContext>(path).then(setTheirs, () => undefined);
+        api.get(path).then(setTheirs, () => undefined);
       },
     );
   }

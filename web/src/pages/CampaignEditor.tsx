@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
-import { api, workspacePath } from '../api';
+import { api, url } from '../api';
 import { ConflictAlert } from '../components/ConflictAlert';
 import { CampaignForm } from '../components/CampaignForm';
 import { PageHeader } from '../components/PageHeader';
@@ -58,7 +58,7 @@ export function NewCampaign() {
 
   function save() {
     run(
-      () => api.post<Campaign>(workspacePath(workspace.id, '/campaigns'), content),
+      () => api.post(url('/api/v1/workspaces/{id}/campaigns', { id: workspace.id }), content),
       (campaign) => {
         // Saved: on to the draft's own page, unasked.
         unsaved.leaveFreely();
@@ -91,8 +91,8 @@ export function NewCampaign() {
 export function CampaignEditor() {
   const workspace = useWorkspace();
   const { campaignId = '' } = useParams();
-  const campaign = useResource<Campaign>(
-    workspacePath(workspace.id, `/campaigns/${encodeURIComponent(campaignId)}`),
+  const campaign = useResource(
+    url('/api/v1/workspaces/{id}/campaigns/{campaign_id}', { id: workspace.id, campaign_id: campaignId }),
   );
   const state: unknown = useLocation().state;
 
@@ -140,13 +140,11 @@ function DraftEditor({ workspaceId, loaded, justCreated, onReload }: DraftEditor
     showNotice(null);
     run(
       () =>
-        api.patch<Campaign>(
-          workspacePath(workspaceId, `/campaigns/${encodeURIComponent(saved.id)}`),
+        api.patch(
+          url('/api/v1/workspaces/{id}/campaigns/{campaign_id}', { id: workspaceId, campaign_id: saved.id }),
           content,
-          {
-            // The version this edit is based on: a newer one answers 412 instead of being overwritten.
-            'if-match': versionEtag(saved.version),
-          },
+          // The version this edit is based on: a newer one answers 412 instead of being overwritten.
+          { headers: { 'if-match': versionEtag(saved.version) } },
         ),
       (campaign) => {
         setSaved(campaign);

@@ -1,5 +1,5 @@
 import { Link, useNavigate } from 'react-router';
-import { workspacePath } from '../api';
+import { url } from '../api';
 import { DataTable } from '../components/DataTable';
 import { LoadMoreButton } from '../components/LoadMoreButton';
 import { PageHeader } from '../components/PageHeader';
@@ -7,12 +7,11 @@ import { ProblemAlert } from '../components/ProblemAlert';
 import { StatusBadge } from '../components/StatusBadge';
 import { Time } from '../components/Time';
 import { useWorkspace } from '../components/WorkspaceGate';
-import type { CampaignPage } from '../../../src/contract/campaigns';
 import { usePagedResource } from '../usePagedResource';
 
 export function Campaigns() {
   const workspace = useWorkspace();
-  const list = usePagedResource<CampaignPage>(workspacePath(workspace.id, '/campaigns'));
+  const list = usePagedResource(url('/api/v1/workspaces/{id}/campaigns', { id: workspace.id }));
   const base = `/w/${encodeURIComponent(workspace.id)}/campaigns`;
   const navigate = useNavigate();
 

@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { workspacePath } from '../api';
+import { url } from '../api';
 import { ManagersOnly } from '../components/ManagersOnly';
 import { PageHeader } from '../components/PageHeader';
 import { canManage, useWorkspace } from '../components/WorkspaceGate';
@@ -8,12 +8,7 @@ import { Mailbox } from '../email/Mailbox';
 import { MessageLog } from '../email/MessageLog';
 import { SendersSection } from '../email/SendersSection';
 import { SuppressionsSection } from '../email/SuppressionsSection';
-import type {
-  EmailMessageSummary,
-  EmailSender,
-  EmailStatus,
-  EmailSuppression,
-} from '../../../src/contract/email';
+import type { EmailStatus } from '../../../src/contract/email';
 import type { Workspace } from '../../../src/contract/workspaces';
 import { useLiveLog } from '../useLiveLog';
 import { useResource } from '../useResource';
@@ -33,14 +28,13 @@ export function EmailSettings() {
 
 function EmailSections({ workspace }: { workspace: Workspace }) {
   // Listed in their own section, and the keys' example request sends from one of them.
-  const senders = useResource<{ senders: EmailSender[] }>(workspacePath(workspace.id, '/email-senders'));
-  const messagesPath = workspacePath(workspace.id, '/email-messages');
+  const ids = { id: workspace.id };
+  const senders = useResource(url('/api/v1/workspaces/{id}/email-senders', ids));
+  const messages = url('/api/v1/workspaces/{id}/email-messages', ids);
   const [status, setStatus] = useState<EmailStatus | ''>('');
-  const log = useLiveLog<EmailMessageSummary>(messagesPath, status === '' ? undefined : status);
-  const mailbox = useLiveLog<EmailMessageSummary>(messagesPath, 'captured');
-  const suppressions = useResource<{ suppressions: EmailSuppression[] }>(
-    workspacePath(workspace.id, '/email-suppressions'),
-  );
+  const log = useLiveLog(messages, status === '' ? undefined : status);
+  const mailbox = useLiveLog(messages, 'captured');
+  const suppressions = useResource(url('/api/v1/workspaces/{id}/email-suppressions', ids));
   const refreshLog = log.refresh;
   const refreshMailbox = mailbox.refresh;
   const reloadSuppressions = suppressions.reload;

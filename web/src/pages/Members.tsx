@@ -1,5 +1,5 @@
 import { type SubmitEvent, useEffect, useState } from 'react';
-import { api, workspacePath } from '../api';
+import { api, url } from '../api';
 import { DataTable } from '../components/DataTable';
 import { Email } from '../components/Email';
 import { SelectField, TextField } from '../components/fields';
@@ -66,8 +66,8 @@ const ROLE_HINTS: Record<Role, string> = {
 export function Members() {
   const workspace = useWorkspace();
   const { user } = useSignedIn();
-  const membersPath = workspacePath(workspace.id, '/members');
-  const members = useResource<{ members: Member[] }>(membersPath);
+  const membersPath = url('/api/v1/workspaces/{id}/members', { id: workspace.id });
+  const members = useResource(membersPath);
   const listed = members.data?.members;
   const [notice, showNotice] = useNotice();
   const [removing, setRemoving] = useState<Member | null>(null);
@@ -81,7 +81,7 @@ export function Members() {
     if (watched === null) return;
     let current = true;
     const timer = setTimeout(() => {
-      api.get<{ members: Member[] }>(membersPath).then(
+      api.get(membersPath).then(
         (fresh) => {
           if (!current) return;
           update(() => fresh);
@@ -109,8 +109,11 @@ export function Members() {
   function resendInvite(member: Member) {
     resending.run(
       () =>
-        api.post<MemberInvite>(
-          workspacePath(workspace.id, `/members/${encodeURIComponent(member.user_id)}/invite`),
+        api.post(
+          url('/api/v1/workspaces/{id}/members/{user_id}/invite', {
+            id: workspace.id,
+            user_id: member.user_id,
+          }),
         ),
       (invite) => {
         members.update(({ members: list }) => ({
@@ -275,7 +278,7 @@ function AddMemberForm({
     event.preventDefault();
     const body = { email, role, ...(password !== '' && { password }) };
     run(
-      () => api.post<AddedMember>(workspacePath(workspaceId, '/members'), body),
+      () => api.post(url('/api/v1/workspaces/{id}/members', { id: workspaceId }), body),
       (member) => {
         setEmail('');
         // Out of the page as soon as it has done its job.

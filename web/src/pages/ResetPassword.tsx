@@ -1,7 +1,7 @@
 import { type SubmitEvent, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { linkPageError } from '../accountLinks';
-import { api } from '../api';
+import { api, url } from '../api';
 import { AccountEmailField } from '../components/AccountEmailField';
 import { AuthCard } from '../components/AuthCard';
 import { NewPasswordForm } from '../components/NewPasswordForm';
@@ -33,7 +33,7 @@ function RequestLink({ email: typed }: { email: string }) {
     event.preventDefault();
     setSent(null);
     run(
-      () => api.post<{ message: string }>('/auth/v1/password-reset', { email }),
+      () => api.post(url('/auth/v1/password-reset'), { email }),
       ({ message }) => {
         setSent(message);
       },
@@ -64,7 +64,7 @@ function ChooseNewPassword({ token }: { token: string }) {
 
   function confirm(password: string) {
     run(
-      () => api.post('/auth/v1/password-reset/confirm', { token, password }),
+      () => api.post(url('/auth/v1/password-reset/confirm'), { token, password }),
       () => {
         setDone(true);
       },

@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api, workspacePath } from '../api';
+import { api, url } from '../api';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ManagersOnly } from '../components/ManagersOnly';
 import { PageHeader } from '../components/PageHeader';
@@ -10,11 +10,11 @@ import { Time } from '../components/Time';
 import { canManage, useWorkspace } from '../components/WorkspaceGate';
 import { formatDateTime } from '../format';
 import { useNotice } from '../notice';
-import type { Delivery, DeliveryStatus, QueuedDelivery, Webhook } from '../../../src/contract/webhooks';
+import type { DeliveryStatus, Webhook } from '../../../src/contract/webhooks';
 import { useLiveLog } from '../useLiveLog';
 import { useResource } from '../useResource';
 import { useSubmit } from '../useSubmit';
-import { DeliveryLog, deliveriesPath } from '../webhooks/DeliveryLog';
+import { DeliveryLog } from '../webhooks/DeliveryLog';
 import { EndpointDialog } from '../webhooks/EndpointDialog';
 import { EVENT_GROUPS, isAllEvents } from '../webhooks/events';
 import { SecretSection } from '../webhooks/SecretSection';
@@ -52,11 +52,12 @@ interface EndpointProps {
 }
 
 function Endpoint({ workspaceId, webhookId, listPath }: EndpointProps) {
-  const path = workspacePath(workspaceId, `/webhooks/${encodeURIComponent(webhookId)}`);
-  const endpoint = useResource<Webhook>(path);
+  const ids = { id: workspaceId, webhook_id: webhookId };
+  const path = url('/api/v1/workspaces/{id}/webhooks/{webhook_id}', ids);
+  const endpoint = useResource(path);
   const [status, setStatus] = useState<DeliveryStatus | ''>('');
-  const log = useLiveLog<Delivery>(
-    deliveriesPath(workspaceId, webhookId),
+  const log = useLiveLog(
+    url('/api/v1/workspaces/{id}/webhooks/{webhook_id}/deliveries', ids),
     status === '' ? undefined : status,
   );
   const [notice, showNotice] = useNotice();
@@ -88,7 +89,7 @@ function Endpoint({ workspaceId, webhookId, listPath }: EndpointProps) {
   function setEnabled(enabled: boolean) {
     showNotice(null);
     action.run(
-      () => api.patch<Webhook>(path, { enabled }),
+      () => api.patch(path, { enabled }),
       (updated) => {
         update(() => updated);
         showNotice(
@@ -101,7 +102,7 @@ function Endpoint({ workspaceId, webhookId, listPath }: EndpointProps) {
   function sendTest() {
     showNotice(null);
     action.run(
-      () => api.post<QueuedDelivery>(`${path}/test`),
+      () => api.post(url('/api/v1/workspaces/{id}/webhooks/{webhook_id}/test', ids)),
       (queued) => {
         showNotice(`Test event queued: ${queued.event_id}`);
         refresh();

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { workspacePath } from '../api';
+import { url } from '../api';
 import { Creator } from '../components/Creator';
 import { DataTable } from '../components/DataTable';
 import { ManagersOnly } from '../components/ManagersOnly';
@@ -11,7 +11,7 @@ import { Time } from '../components/Time';
 import { canManage, useWorkspace } from '../components/WorkspaceGate';
 import { useNotice } from '../notice';
 import { useSignedIn } from '../session';
-import type { CreatedWebhook, ListedWebhook } from '../../../src/contract/webhooks';
+import type { CreatedWebhook } from '../../../src/contract/webhooks';
 import { useResource } from '../useResource';
 import { EndpointDialog } from '../webhooks/EndpointDialog';
 import { eventsSummary } from '../webhooks/events';
@@ -39,7 +39,7 @@ export function Webhooks() {
 }
 
 function EndpointList({ workspaceId }: { workspaceId: string }) {
-  const list = useResource<{ webhooks: ListedWebhook[] }>(workspacePath(workspaceId, '/webhooks'));
+  const list = useResource(url('/api/v1/workspaces/{id}/webhooks', { id: workspaceId }));
   const { user } = useSignedIn();
   const [adding, setAdding] = useState(false);
   const [created, setCreated] = useState<CreatedWebhook | null>(null);

@@ -1,11 +1,11 @@
-import { workspacePath } from '../api';
+import { url } from '../api';
 import { CodeBlock } from '../components/CodeBlock';
 import { DataTable } from '../components/DataTable';
 import { DetailDialog } from '../components/DetailDialog';
 import { Facts } from '../components/Facts';
 import { StatusBadge } from '../components/StatusBadge';
 import { Time } from '../components/Time';
-import type { Delivery, DeliveryDetail } from '../../../src/contract/webhooks';
+import type { Delivery } from '../../../src/contract/webhooks';
 import { useResource } from '../useResource';
 import { durationText } from './format';
 
@@ -26,11 +26,12 @@ interface DeliveryDialogProps {
 
 /** One delivery: the payload every attempt sent, and each attempt with its answer (GET …/deliveries/{id}). */
 export function DeliveryDialog({ workspaceId, delivery, onClose }: DeliveryDialogProps) {
-  const detail = useResource<DeliveryDetail>(
-    workspacePath(
-      workspaceId,
-      `/webhooks/${encodeURIComponent(delivery.webhook_id)}/deliveries/${encodeURIComponent(delivery.id)}`,
-    ),
+  const detail = useResource(
+    url('/api/v1/workspaces/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}', {
+      id: workspaceId,
+      webhook_id: delivery.webhook_id,
+      delivery_id: delivery.id,
+    }),
   );
   const shown = detail.data ?? delivery;
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, workspacePath } from '../api';
+import { api, url } from '../api';
 import { DataTable } from '../components/DataTable';
 import { LoadMoreButton } from '../components/LoadMoreButton';
 import { LogToolbar } from '../components/LogToolbar';
@@ -9,12 +9,7 @@ import { StatusBadge } from '../components/StatusBadge';
 import { Time } from '../components/Time';
 import { type LiveLog, useRefreshWhile } from '../useLiveLog';
 import { useSubmit } from '../useSubmit';
-import {
-  type Delivery,
-  DELIVERY_STATUSES,
-  type DeliveryStatus,
-  type QueuedDelivery,
-} from '../../../src/contract/webhooks';
+import { type Delivery, DELIVERY_STATUSES, type DeliveryStatus } from '../../../src/contract/webhooks';
 import { plural } from '../format';
 import { DeliveryDialog } from './DeliveryDialog';
 import { durationText } from './format';
@@ -23,11 +18,6 @@ import { durationText } from './format';
 const POLL_MS = 2000;
 /** A retry due within this is waited for on the page; later ones are picked up by Refresh. */
 const WATCH_AHEAD_MS = 60_000;
-
-/** The API path of an endpoint's delivery log. */
-export function deliveriesPath(workspaceId: string, webhookId: string): string {
-  return workspacePath(workspaceId, `/webhooks/${encodeURIComponent(webhookId)}/deliveries`);
-}
 
 /** A delivery about to be attempted: pending, or retrying within WATCH_AHEAD_MS. */
 function awaitsAttempt(delivery: Delivery): boolean {
@@ -74,8 +64,12 @@ export function DeliveryLog({
   function retryDelivery(delivery: Delivery) {
     retry.run(
       () =>
-        api.post<QueuedDelivery>(
-          `${deliveriesPath(workspaceId, webhookId)}/${encodeURIComponent(delivery.id)}/retry`,
+        api.post(
+          url('/api/v1/workspaces/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/retry', {
+            id: workspaceId,
+            webhook_id: webhookId,
+            delivery_id: delivery.id,
+          }),
         ),
       () => {
         onNotice(`Retrying ${delivery.event_type} (${delivery.event_id})`);

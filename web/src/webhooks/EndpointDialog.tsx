@@ -1,5 +1,5 @@
 import { type SubmitEvent, useRef, useState } from 'react';
-import { api, workspacePath } from '../api';
+import { api, url } from '../api';
 import { Dialog } from '../components/Dialog';
 import { TextField } from '../components/fields';
 import { ProblemAlert } from '../components/ProblemAlert';
@@ -65,7 +65,7 @@ export function EndpointDialog(props: EndpointDialogProps) {
         events: fields.events,
         ...(fields.description.trim() !== '' && { description: fields.description }),
       };
-      run(() => api.post<CreatedWebhook>(workspacePath(workspaceId, '/webhooks'), body), props.onDone);
+      run(() => api.post(url('/api/v1/workspaces/{id}/webhooks', { id: workspaceId }), body), props.onDone);
       return;
     }
     const { editing: before, onDone } = props;
@@ -77,7 +77,10 @@ export function EndpointDialog(props: EndpointDialogProps) {
     }
     run(
       () =>
-        api.patch<Webhook>(workspacePath(workspaceId, `/webhooks/${encodeURIComponent(before.id)}`), changes),
+        api.patch(
+          url('/api/v1/workspaces/{id}/webhooks/{webhook_id}', { id: workspaceId, webhook_id: before.id }),
+          changes,
+        ),
       onDone,
     );
   }

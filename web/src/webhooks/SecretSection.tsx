@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, workspacePath } from '../api';
+import { api, url } from '../api';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { CopyButton } from '../components/CopyButton';
 import { ProblemAlert } from '../components/ProblemAlert';
@@ -21,7 +21,7 @@ interface SecretSectionProps {
  * a day's overlap during which the old secret signs beside the new one.
  */
 export function SecretSection({ workspaceId, webhookId, onRotated }: SecretSectionProps) {
-  const path = workspacePath(workspaceId, `/webhooks/${encodeURIComponent(webhookId)}`);
+  const ids = { id: workspaceId, webhook_id: webhookId };
   const [shown, setShown] = useState<WebhookSecret | null>(null);
   const [rotating, setRotating] = useState(false);
   const reveal = useSubmit();
@@ -53,7 +53,10 @@ export function SecretSection({ workspaceId, webhookId, onRotated }: SecretSecti
             className="button"
             disabled={reveal.pending}
             onClick={() => {
-              reveal.run(() => api.get<WebhookSecret>(`${path}/secret`), setShown);
+              reveal.run(
+                () => api.get(url('/api/v1/workspaces/{id}/webhooks/{webhook_id}/secret', ids)),
+                setShown,
+              );
             }}
           >
             Reveal secret
@@ -94,7 +97,7 @@ export function SecretSection({ workspaceId, webhookId, onRotated }: SecretSecti
             </>
           }
           confirmLabel="Rotate secret"
-          action={() => api.post<WebhookSecret>(`${path}/rotate-secret`)}
+          action={() => api.post(url('/api/v1/workspaces/{id}/webhooks/{webhook_id}/rotate-secret', ids))}
           onCancel={() => {
             setRotating(false);
           }}
