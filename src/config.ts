@@ -3,8 +3,6 @@ import ms from 'ms';
 import { parseAddress } from './contract/email.js';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './core/delivery-schedule.js';
 import { SIGNING_SECRET_BYTES } from './core/key-signature.js';
-import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './http/transport.js';
-import type { AuthConfig } from './services/auth/tokens.js';
 
 export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
@@ -28,6 +26,43 @@ export interface Config {
    */
   keySigningSecret: Buffer | undefined;
 }
+
+/** User tokens (src/services/auth/tokens.ts): this service's own, and an identity provider's when configured. */
+export interface AuthConfig {
+  /** HS256 secret for tokens this service issues; generated once and kept in the store when absent. */
+  jwtSecret?: string;
+  sessionTtlSeconds: number;
+  /**
+   * Tokens of an existing identity provider, verified against its JWKS, and refused once `iat` is more than
+   * `maxTokenAgeSeconds` ago (BRAND_CONTEXT_JWT_MAX_AGE), whatever their `exp` says.
+   */
+  identityProvider?: {
+    jwksUrl: string;
+    issuer?: string;
+    audience?: string;
+    emailClaim: string;
+    maxTokenAgeSeconds: number;
+  };
+}
+
+/** How long the server waits for its clients (docs/configuration.md); src/http/transport.ts applies them. */
+export interface HttpTimeouts {
+  /** For the request line and headers (Node's headersTimeout); a stalled client gets 408. */
+  headersMs: number;
+  /** For the whole request, body included (Node's requestTimeout); a slow body gets 408. */
+  requestMs: number;
+  /** How long an idle keep-alive connection stays open: longer than a load balancer's idle timeout. */
+  keepAliveMs: number;
+  /** Once shutdown begins, how long idle keep-alive connections may still send a request (answered 503). */
+  drainMs: number;
+}
+
+export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  keepAliveMs: 72_000,
+  drainMs: 1_000,
+};
 
 /** A budget of requests per window (docs/operations.md "Operations"). */
 export interface RateLimit {

@@ -14,14 +14,21 @@ import { AppError } from '../core/errors.js';
 import { keySigners } from '../core/key-signature.js';
 import { BrandReader } from '../services/brand/reader.js';
 import { Credentials } from '../services/auth/credentials.js';
-import { EmailService } from '../services/email/messages.js';
-import type { PasswordHasher } from '../services/auth/passwords.js';
-import { DEFAULT_SIGN_IN_LIMITS, SignInService, type SignInLimits } from '../services/auth/sign-in.js';
-import { type AuthConfig, TokenService } from '../services/auth/tokens.js';
+import { type PasswordHasher, passwordHasher } from '../services/auth/passwords.js';
+import { DEFAULT_SIGN_IN_LIMITS, SignInThrottle, type SignInLimits } from '../services/auth/sign-in.js';
+import { TokenKeys, verifyUserToken } from '../services/auth/tokens.js';
 import { lazyChildLoggerFactory } from '../logger.js';
-import { DEFAULT_EMAIL_FROM, type DeliveryConfig, type EmailConfig, localBaseUrl } from '../config.js';
 import {
-  AccountLinks,
+  type AuthConfig,
+  DEFAULT_EMAIL_FROM,
+  DEFAULT_HTTP_TIMEOUTS,
+  type DeliveryConfig,
+  type EmailConfig,
+  type HttpTimeouts,
+  localBaseUrl,
+} from '../config.js';
+import {
+  AccountLinkThrottle,
   type AccountLinkLimits,
   DEFAULT_ACCOUNT_LINK_LIMITS,
 } from '../services/accounts/account-email.js';
@@ -31,7 +38,7 @@ import type { SecretBox } from '../services/shared/secret-box.js';
 import { WebhookService } from '../services/webhooks/webhooks.js';
 import { UsageRecorder } from '../services/auth/usage.js';
 import type { Store } from '../store/store.js';
-import type { AppServices } from './context.js';
+import type { AppDeps, AppServices } from './context.js';
 import { OPENAPI_OPTIONS } from './openapi.js';
 import { handleError } from './problem.js';
 import { parseJsonBodies, validatorCompiler } from './request-input.js';
@@ -39,7 +46,7 @@ import { BRAND_AGENT_PATH } from './routes/brand-agent.js';
 import { routeTree } from './routes/index.js';
 import { brandAgentFastLane } from './routes/brand-agent-fast-lane.js';
 import { requestId } from './request-id.js';
-import { createHttpTransport, DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './transport.js';
+import { createHttpTransport } from './transport.js';
 
 export interface AppOptions {
   store: Store;
@@ -132,11 +139,10 @@ function listeningUrl(server: Server): string {
   return localBaseUrl(address.address, address.port);
 }
 
-/** The use cases every route reaches as `app.services`, each built with the ones it depends on. */
+/** What every route reaches as `app.services`: the use cases' deps, and the components that keep state. */
 function buildServices(options: AppOptions, clock: Clock, server: Server): AppServices {
   const { store, logger, secrets } = options;
   const signers = keySigners(options.keySigningSecret);
-  const deps = { store, clock, keySigners: signers };
   const usage = new UsageRecorder(
     store,
     (error: unknown) => {
@@ -144,36 +150,34 @@ function buildServices(options: AppOptions, clock: Clock, server: Server): AppSe
     },
     options.usageFlushMs,
   );
-  const tokens = new TokenService(deps, { sessionTtlSeconds: 3600, ...options.auth }, usage);
+  const deps: AppDeps = {
+    store,
+    clock,
+    keySigners: signers,
+    tokenKeys: new TokenKeys(store, { sessionTtlSeconds: 3600, ...options.auth }),
+    usage,
+    passwords: options.passwordHasher ?? passwordHasher,
+    secrets,
+  };
   const accountMail = {
     secrets,
     from: options.email?.from ?? DEFAULT_EMAIL_FROM,
     publicUrl: () => options.email?.publicUrl ?? listeningUrl(server),
   };
+  const userTokens = { verify: (token: string) => verifyUserToken(deps, token) };
   return {
     deps,
-    usage,
-    tokens,
-    credentials: new Credentials(store, clock, tokens, { signers, log: logger }, usage),
+    credentials: new Credentials(store, clock, userTokens, { signers, log: logger }, usage),
     reader: new BrandReader(store),
     webhooks: new WebhookService(deps, secrets, {
       allowPrivate: options.webhooks?.allowPrivateUrls ?? false,
       endpointLimit: options.webhooks?.endpointLimit,
     }),
-    email: new EmailService(deps, secrets),
-    signIn: new SignInService(
-      deps,
-      tokens,
-      { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits },
-      options.passwordHasher,
-    ),
+    signInThrottle: new SignInThrottle({ ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits }, clock),
     accountMail,
-    accountLinks: new AccountLinks(
-      deps,
-      accountMail,
-      tokens,
+    accountLinks: new AccountLinkThrottle(
       { ...DEFAULT_ACCOUNT_LINK_LIMITS, ...options.accountLinkLimits },
-      options.passwordHasher,
+      clock,
     ),
     readLimits: options.readLimits && new ReadLimits(options.readLimits, logger),
   };
@@ -251,7 +255,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     await services.credentials.close();
     services.reader.close();
     await services.accountLinks.settled();
-    await services.usage.close();
+    await services.deps.usage.close();
   });
 
   void app.register(fastifySwagger, OPENAPI_OPTIONS);

@@ -6,31 +6,50 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AccountLinks, AccountMail } from '../services/accounts/account-email.js';
+import type { AccountLinkThrottle, AccountMail } from '../services/accounts/account-email.js';
 import type { BrandReader } from '../services/brand/reader.js';
 import type { Credentials } from '../services/auth/credentials.js';
 import type { Deps } from '../services/shared/deps.js';
-import type { EmailService } from '../services/email/messages.js';
+import type { PasswordHasher } from '../services/auth/passwords.js';
 import type { ReadLimits } from '../services/brand/read-limits.js';
-import type { SignInService } from '../services/auth/sign-in.js';
-import type { TokenService } from '../services/auth/tokens.js';
+import type { SecretBox } from '../services/shared/secret-box.js';
+import type { SignInThrottle } from '../services/auth/sign-in.js';
+import type { TokenKeys } from '../services/auth/tokens.js';
 import type { UsageRecorder } from '../services/auth/usage.js';
+import type { Store } from '../store/store.js';
 import type { WebhookService } from '../services/webhooks/webhooks.js';
 
-/** The app's use cases, built once per app; routes hold no SQL and reach the store only through them. */
+/**
+ * What the app's use cases (the functions of src/services) take first: the whole store, the clock, and the
+ * components that several of them share.
+ */
+export type AppDeps = Deps & {
+  store: Pick<Store, 'ping'>;
+  /** What user tokens are signed and verified with. */
+  tokenKeys: TokenKeys;
+  /** Where uses of keys and tokens are recorded, for `last_used_at`. */
+  usage: UsageRecorder;
+  /** The bounded hasher all of sign-in's and account links' scrypt work goes through. */
+  passwords: PasswordHasher;
+  /** Seals webhook secrets and email bodies. */
+  secrets: SecretBox;
+};
+
+/**
+ * What routes reach the use cases with, built once per app: their deps, and the components that keep state
+ * between requests. Routes hold no SQL and reach the store only through them.
+ */
 export interface AppServices {
-  /** The store and clock that the function-style use cases of src/services take. */
-  deps: Deps;
+  deps: AppDeps;
   credentials: Credentials;
   reader: BrandReader;
-  tokens: TokenService;
-  signIn: SignInService;
-  usage: UsageRecorder;
+  /** Sign-in's attempt windows. */
+  signInThrottle: SignInThrottle;
   webhooks: WebhookService;
   /** What account email (invites, password resets) is sent with. */
   accountMail: AccountMail;
-  accountLinks: AccountLinks;
-  email: EmailService;
+  /** The account links' attempt windows, and the reset requests waiting for their answers. */
+  accountLinks: AccountLinkThrottle;
   /** The read operation's per-credential budget; undefined when reads are not limited. */
   readLimits: ReadLimits | undefined;
 }

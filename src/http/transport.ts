@@ -18,30 +18,12 @@ import type {
   FastifyServerFactory,
   FastifyServerOptions,
 } from 'fastify';
+import type { HttpTimeouts } from '../config.js';
 import { AppError } from '../core/errors.js';
 import { redactKeys } from '../core/secret-keys.js';
 import type { Metrics } from '../services/metrics/metrics.js';
 import { CapturingRequest } from './captured-body.js';
 import { closingProblem, handleError } from './problem.js';
-
-/** How long the server waits for its clients (docs/configuration.md). */
-export interface HttpTimeouts {
-  /** For the request line and headers (Node's headersTimeout); a stalled client gets 408. */
-  headersMs: number;
-  /** For the whole request, body included (Node's requestTimeout); a slow body gets 408. */
-  requestMs: number;
-  /** How long an idle keep-alive connection stays open: longer than a load balancer's idle timeout. */
-  keepAliveMs: number;
-  /** Once shutdown begins, how long idle keep-alive connections may still send a request (answered 503). */
-  drainMs: number;
-}
-
-export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = {
-  headersMs: 10_000,
-  requestMs: 30_000,
-  keepAliveMs: 72_000,
-  drainMs: 1_000,
-};
 
 /** What a client refused during shutdown is told to wait before retrying, in seconds. */
 const SHUTDOWN_RETRY_AFTER = '5';

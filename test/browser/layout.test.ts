@@ -19,6 +19,8 @@ import {
   WAIT_MS,
 } from './browser-harness.js';
 import { emailKeyWithSender } from '#test/support/fixtures/email.js';
+import { createPersonalToken } from '../../src/services/auth/tokens.js';
+import { sendEmail } from '../../src/services/email/messages.js';
 
 /** The little of the DOM the page-side check below touches (the project compiles without lib.dom). */
 interface Box {
@@ -187,7 +189,7 @@ describeInBrowser('The console at 390, 1280 and 1366 px: no sideways scrolling, 
     await createApiKey(deps, byCreator, { workspaceId: f.workspaceId, name: 'CRM sync' });
     const owner = await store.users.get(f.owner.userId);
     if (!owner) throw new Error('owner missing');
-    await f.testApp.tokens.createPersonalToken(owner, { name: 'Claude Desktop', expiresInDays: 30 });
+    await createPersonalToken(deps, owner, { name: 'Claude Desktop', expiresInDays: 30 });
 
     // A webhook endpoint with a long address, failing: one delivery retrying after a slow 503 with a long
     // reason, and one pending.
@@ -224,9 +226,9 @@ describeInBrowser('The console at 390, 1280 and 1366 px: no sideways scrolling, 
     // Email as a busy workspace has it: a message to more recipients than a row names, with tags, one of
     // them bounced with a long answer (and so suppressed); and one captured, for the development mailbox.
     await emailKeyWithSender(f.testApp, f.workspaceId, 'acme-coffee-roasters.example');
-    const { email } = f.testApp.app.services;
     const from = 'Acme Coffee Roasters Customer Care <customer.care@acme-coffee-roasters.example>';
-    await email.send(
+    await sendEmail(
+      deps,
       f.workspaceId,
       newEmailMessageSchema.parse({
         from,
@@ -237,7 +239,8 @@ describeInBrowser('The console at 390, 1280 and 1366 px: no sideways scrolling, 
         tags: { order: '1042', campaign: 'winter-blend-launch-announcement' },
       }),
     );
-    await email.send(
+    await sendEmail(
+      deps,
       f.workspaceId,
       newEmailMessageSchema.parse({ from, to: 'ada@example.com', subject: 'Welcome', text: 'Hello.' }),
     );

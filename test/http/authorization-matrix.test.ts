@@ -28,6 +28,7 @@ import {
 } from '#test/support/fixtures/email.js';
 import { type Fixture as SharedFixture, isoNow, outcome, useFixture } from '#test/support/http-fixture.js';
 import { addUser } from '#test/support/users.js';
+import { createPersonalToken, issueSession, revokePersonalToken } from '../../src/services/auth/tokens.js';
 
 /*
  * Who may call what, kept as data: every route the app registers (ROUTES), every kind of caller (CALLERS)
@@ -379,7 +380,7 @@ const ROUTES: RouteRow[] = [
     ok: 200,
     mutating: true,
     build: async (f, actor) => {
-      const token = await f.tokens.createPersonalToken(actor, {
+      const token = await createPersonalToken(f.deps, actor, {
         name: `to revoke ${next()}`,
         expiresInDays: 7,
       });
@@ -808,7 +809,7 @@ function actorOf(f: Fixture, caller: CallerKind): UserRecord {
 
 /** The caller's Authorization header, made just before its request (sessions live an hour of the clock). */
 async function credentialOf(f: Fixture, caller: CallerKind): Promise<string | undefined> {
-  const session = async (user: UserRecord) => `Bearer ${(await f.tokens.issueSession(user)).access_token}`;
+  const session = async (user: UserRecord) => `Bearer ${(await issueSession(f.deps, user)).access_token}`;
   switch (caller) {
     case 'anonymous':
       return undefined;
@@ -818,11 +819,11 @@ async function credentialOf(f: Fixture, caller: CallerKind): Promise<string | un
       return header;
     }
     case 'revokedToken': {
-      const created = await f.tokens.createPersonalToken(f.owner.user, {
+      const created = await createPersonalToken(f.deps, f.owner.user, {
         name: `revoked ${next()}`,
         expiresInDays: 30,
       });
-      await f.tokens.revokePersonalToken(f.owner.user, created.id);
+      await revokePersonalToken(f.deps, f.owner.user, created.id);
       return `Bearer ${created.token}`;
     }
     case 'garbageToken':
@@ -1112,7 +1113,7 @@ describeEachBackend('Authorization matrix: every route × every kind of caller',
 
   it("does not let one user revoke another user's personal access token", async () => {
     const f = fixture();
-    const token = await f.tokens.createPersonalToken(f.owner.user, { name: 'not yours', expiresInDays: 7 });
+    const token = await createPersonalToken(f.deps, f.owner.user, { name: 'not yours', expiresInDays: 7 });
     const before = await snapshotTables(f.database.config);
     const response = await call(
       f,
@@ -1128,7 +1129,7 @@ describeEachBackend('Authorization matrix: every route × every kind of caller',
 
   it("lists only the caller's own workspaces and personal access tokens", async () => {
     const f = fixture();
-    const ownersToken = await f.tokens.createPersonalToken(f.owner.user, {
+    const ownersToken = await createPersonalToken(f.deps, f.owner.user, {
       name: 'owner only',
       expiresInDays: 7,
     });

@@ -10,6 +10,7 @@ import { DEFAULT_RETRY_SCHEDULE } from '../../src/core/delivery-schedule.js';
 import { EmailChannel } from '../../src/delivery/email-channel.js';
 import { SmtpSender } from '../../src/delivery/smtp-sender.js';
 import { KEY_SERVICES } from '../../src/services/keys/keys.js';
+import { sendEmail } from '../../src/services/email/messages.js';
 import type { Actor } from '../../src/services/audit/audit.js';
 import { replaceBrand } from '../../src/services/brand/brand.js';
 import { createCampaign, scheduleCampaign, updateCampaign } from '../../src/services/campaigns/campaigns.js';
@@ -154,9 +155,10 @@ async function attemptDue(channel: EmailChannel, clock: ManualClock): Promise<vo
 async function publishEmailEvents(testApp: TestApp, workspaceId: string): Promise<void> {
   const { deps, clock, app } = testApp;
   await emailKeyWithSender(testApp, workspaceId, 'orders@acme.example');
-  const { secrets } = app.services.accountMail;
+  const { secrets } = deps;
   const send = (to: string[]) =>
-    app.services.email.send(
+    sendEmail(
+      deps,
       workspaceId,
       newEmailMessageSchema.parse({
         from: 'Acme Coffee <orders@acme.example>',

@@ -14,10 +14,11 @@ export interface TestApp {
   app: FastifyInstance;
   store: Store;
   clock: ManualClock;
-  /** The app's own store and clock, as its use cases take them. */
+  /**
+   * The app's own deps (its store, clock, token keys…), as its use cases take them: `issueSession(f.deps, user)`
+   * issues a user token the app accepts.
+   */
   deps: AppServices['deps'];
-  /** The app's own token service: issues user tokens it accepts. */
-  tokens: AppServices['tokens'];
   /** Every log line the app wrote, as text. */
   logs: string[];
   close(): Promise<void>;
@@ -71,7 +72,6 @@ export async function startTestApp(
     store,
     clock,
     deps: app.services.deps,
-    tokens: app.services.tokens,
     logs,
     close: async () => {
       await app.close();

@@ -3,6 +3,7 @@ import type { Role } from '../../src/core/roles.js';
 import { findOrCreateUser } from '../../src/services/accounts/workspaces.js';
 import type { UserRecord } from '../../src/store/store.js';
 import type { TestApp } from './app.js';
+import { issueSession } from '../../src/services/auth/tokens.js';
 
 let counter = 0;
 
@@ -30,7 +31,7 @@ export async function addUser(
       createdAt: isoAt(testApp.clock),
     });
   }
-  const { access_token: token } = await testApp.tokens.issueSession(user);
+  const { access_token: token } = await issueSession(testApp.deps, user);
   return { user, token };
 }
 

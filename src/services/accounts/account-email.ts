@@ -3,7 +3,7 @@ import type { MemberInvite } from '../../contract/members.js';
 import type { IssuedSession } from '../../contract/session.js';
 import { type AttemptLimit, AttemptWindows, takeAttempt } from '../../core/attempt-windows.js';
 import { newId } from '../../core/base62.js';
-import { isoAt } from '../../core/clock.js';
+import { type Clock, isoAt } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import { emailSchema, parseInput, passwordSchema } from '../../core/inputs.js';
 import { ACCOUNT_LINK_PREFIXES, hashKey } from '../../core/secret-keys.js';
@@ -18,9 +18,9 @@ import { type AccountMessage, inviteMessage, passwordResetMessage } from './acco
 import { type Actor, recordAudit } from '../audit/audit.js';
 import type { Deps } from '../shared/deps.js';
 import { type QueuedMessage, queueEmail } from '../email/queue.js';
-import { type PasswordHasher, passwordHasher } from '../auth/passwords.js';
+import type { PasswordHasher } from '../auth/passwords.js';
 import type { SecretBox } from '../shared/secret-box.js';
-import type { TokenService } from '../auth/tokens.js';
+import { issueSession, type TokenDeps } from '../auth/tokens.js';
 
 /** What account email needs besides the store (docs/account-email.md "Account email"). */
 export interface AccountMail {
@@ -203,181 +203,214 @@ class AfterAnswerQueue {
 }
 
 /**
- * The links of account email: accepting an invite, and asking for and confirming a password reset
- * (docs/account-email.md "Account email"). Each link works once, until it expires; setting a password through one ends
- * the account's other links, and a password reset ends its sign-in sessions.
+ * What the account-link routes keep between requests (docs/account-email.md "Account email"): their attempt
+ * windows, and the reset requests whose work waits for their answers.
  */
-export class AccountLinks {
-  private readonly resetPerIp: AttemptWindows;
-  private readonly resetPerEmail: AttemptWindows;
-  private readonly linkPerIp: AttemptWindows;
+export class AccountLinkThrottle {
+  readonly resetPerIp: AttemptWindows;
+  readonly resetPerEmail: AttemptWindows;
+  readonly linkPerIp: AttemptWindows;
   private readonly resets: AfterAnswerQueue;
 
-  constructor(
-    private readonly deps: Deps<'users' | 'workspaces' | 'accountTokens' | 'email' | 'audit'> & {
-      store: Pick<Store, 'ping'>;
-    },
-    private readonly mail: AccountMail,
-    private readonly tokens: TokenService,
-    limits: AccountLinkLimits = DEFAULT_ACCOUNT_LINK_LIMITS,
-    private readonly passwords: PasswordHasher = passwordHasher,
-  ) {
-    this.resetPerIp = new AttemptWindows(limits.resetPerIp, deps.clock);
-    this.resetPerEmail = new AttemptWindows(limits.resetPerEmail, deps.clock);
-    this.linkPerIp = new AttemptWindows(limits.linkPerIp, deps.clock);
+  constructor(limits: AccountLinkLimits, clock: Clock) {
+    this.resetPerIp = new AttemptWindows(limits.resetPerIp, clock);
+    this.resetPerEmail = new AttemptWindows(limits.resetPerEmail, clock);
+    this.linkPerIp = new AttemptWindows(limits.linkPerIp, clock);
     this.resets = new AfterAnswerQueue(limits.waitingResets);
   }
 
-  /** Sets the invited account's first password and signs it in, answering as POST /auth/v1/token does. */
-  async acceptInvite(input: { token: string; password: string }, ip: string): Promise<IssuedSession> {
-    const user = await this.setPasswordByLink('invite', input, ip, async (tx, link, account, at) => {
-      if (link.workspaceId === null) return;
-      await recordAudit(tx, { kind: 'user', userId: account.id, email: account.email }, at, {
-        workspaceId: link.workspaceId,
-        action: 'member.invite_accepted',
-        targetType: 'user',
-        targetId: account.id,
-        details: { email: account.email },
-      });
-    });
-    return this.tokens.issueSession(user);
-  }
-
-  /**
-   * Queues a reset link for the account of `email`, if there is one. The caller learns nothing either way:
-   * whether the address has an account is first asked after the answer (docs/account-email.md "Account email"), so the
-   * work before the answer is the same for every address, throttled or not. That work asks the database for
-   * a trivial answer, so that a request it could not serve is answered 503 rather than 202.
-   * A request that is not served — 503, or its link could not be made after the answer (logged to `log`) —
-   * does not count toward the limit per email address.
-   */
-  async requestPasswordReset(input: { email: string }, ip: string, log: AfterAnswerLog): Promise<void> {
-    takeAttempt(this.resetPerIp, ip, 'reset_ip');
-    const email = parseInput(emailSchema, input.email, 'email');
-    takeAttempt(this.resetPerEmail, email, 'reset_email');
-    const at = isoAt(this.deps.clock);
-    try {
-      await this.deps.store.ping();
-    } catch (error) {
-      this.resetPerEmail.giveBack(email);
-      throw error;
-    }
-    const queued = this.resets.add(async () => {
-      try {
-        await this.sendResetLink(email, at);
-      } catch (error) {
-        this.resetPerEmail.giveBack(email);
-        log.error(
-          { err: error },
-          'a password reset request failed after its answer: no link was sent, and the request does not count toward the limit per email address',
-        );
-      }
-    });
-    if (!queued) {
-      this.resetPerEmail.giveBack(email);
-      throw new AppError(
-        'service_unavailable',
-        { reason: 'database', cause: 'too many password reset requests are waiting for it' },
-        { headers: { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) } },
-      );
-    }
+  /** Queues a reset request's work after its answer; false, and nothing queued, when too many wait. */
+  afterAnswer(work: () => Promise<void>): boolean {
+    return this.resets.add(work);
   }
 
   /** Resolves once the links asked for so far are made (or have failed): before the store closes. */
   settled(): Promise<void> {
     return this.resets.settled();
   }
+}
 
-  /** A reset request's work, after its answer: the link, if `email` has an account. */
-  private async sendResetLink(email: string, at: string): Promise<void> {
-    const user = await this.deps.store.users.findByEmail(email);
-    if (!user) return;
-    await this.deps.store.transaction(async (tx) => {
-      // A new link replaces the earlier ones.
-      await tx.accountTokens.expireUnused(user.id, 'password_reset', at, 'replaced');
-      await sendLink(
-        tx,
-        this.mail,
-        at,
-        { purpose: 'password_reset', user, workspaceId: null },
-        ({ url, expiresAt }) => passwordResetMessage({ email: user.email, link: url, expiresAt }),
+/**
+ * The links of account email: accepting an invite, and asking for and confirming a password reset
+ * (docs/account-email.md "Account email"). Each link works once, until it expires; setting a password through
+ * one ends the account's other links, and a password reset ends its sign-in sessions. They take the accounts
+ * and their links, the store's ping, the bounded hasher scrypt work goes through, and the token keys
+ * (accepting an invite signs in).
+ */
+export type AccountLinkDeps = TokenDeps<'users' | 'workspaces' | 'accountTokens' | 'email' | 'audit'> & {
+  store: Pick<Store, 'ping'>;
+  passwords: PasswordHasher;
+};
+
+/** Sets the invited account's first password and signs it in, answering as POST /auth/v1/token does. */
+export async function acceptInvite(
+  deps: AccountLinkDeps,
+  throttle: AccountLinkThrottle,
+  input: { token: string; password: string },
+  ip: string,
+): Promise<IssuedSession> {
+  const user = await setPasswordByLink(deps, throttle, 'invite', input, ip, async (tx, link, account, at) => {
+    if (link.workspaceId === null) return;
+    await recordAudit(tx, { kind: 'user', userId: account.id, email: account.email }, at, {
+      workspaceId: link.workspaceId,
+      action: 'member.invite_accepted',
+      targetType: 'user',
+      targetId: account.id,
+      details: { email: account.email },
+    });
+  });
+  return issueSession(deps, user);
+}
+
+/**
+ * Queues a reset link for the account of `email`, if there is one. The caller learns nothing either way:
+ * whether the address has an account is first asked after the answer (docs/account-email.md "Account email"), so the
+ * work before the answer is the same for every address, throttled or not. That work asks the database for
+ * a trivial answer, so that a request it could not serve is answered 503 rather than 202.
+ * A request that is not served — 503, or its link could not be made after the answer (logged to `log`) —
+ * does not count toward the limit per email address.
+ */
+export async function requestPasswordReset(
+  deps: AccountLinkDeps,
+  mail: AccountMail,
+  throttle: AccountLinkThrottle,
+  input: { email: string },
+  ip: string,
+  log: AfterAnswerLog,
+): Promise<void> {
+  takeAttempt(throttle.resetPerIp, ip, 'reset_ip');
+  const email = parseInput(emailSchema, input.email, 'email');
+  takeAttempt(throttle.resetPerEmail, email, 'reset_email');
+  const at = isoAt(deps.clock);
+  try {
+    await deps.store.ping();
+  } catch (error) {
+    throttle.resetPerEmail.giveBack(email);
+    throw error;
+  }
+  const queued = throttle.afterAnswer(async () => {
+    try {
+      await sendResetLink(deps, mail, email, at);
+    } catch (error) {
+      throttle.resetPerEmail.giveBack(email);
+      log.error(
+        { err: error },
+        'a password reset request failed after its answer: no link was sent, and the request does not count toward the limit per email address',
       );
-    });
-  }
-
-  /** Sets a new password through a reset link; every sign-in session issued before ends. */
-  async confirmPasswordReset(input: { token: string; password: string }, ip: string): Promise<void> {
-    await this.setPasswordByLink('password_reset', input, ip, async (tx, _link, account, at) => {
-      await recordAudit(tx, { kind: 'user', userId: account.id, email: account.email }, at, {
-        workspaceId: null,
-        action: 'user.password_reset',
-        targetType: 'user',
-        targetId: account.id,
-        details: { email: account.email },
-      });
-    });
-  }
-
-  /**
-   * Uses the link and sets the password of its account, with `record` (the audit) in the same transaction;
-   * any refusal changes nothing. Returns the account as it is now.
-   */
-  private async setPasswordByLink(
-    purpose: LinkPurpose,
-    input: { token: string; password: string },
-    ip: string,
-    record: (
-      tx: Pick<Repositories, 'audit'>,
-      link: AccountTokenRecord,
-      account: UserRecord,
-      at: string,
-    ) => Promise<void>,
-  ): Promise<UserRecord> {
-    takeAttempt(this.linkPerIp, ip, 'link_ip');
-    const password = parseInput(passwordSchema, input.password, 'password');
-    // Checked before the password is hashed: scrypt's work is spent on links that can be used.
-    await this.usableLink(this.deps.store, purpose, input.token);
-    const passwordHash = await this.passwords.hash(password);
-    const at = isoAt(this.deps.clock);
-    return this.deps.store.transaction(async (tx) => {
-      // Again inside: the link may have been used or replaced while the password was hashed.
-      const link = await this.usableLink(tx, purpose, input.token);
-      const account = await tx.users.get(link.userId);
-      // An invite is for an account without a password: one chosen since (a reset, the operator) stays.
-      if (!account || (purpose === 'invite' && account.passwordHash !== null)) {
-        throw new AppError('link_invalid', { reason: 'used' });
-      }
-      if (!(await tx.accountTokens.use(link.id, at))) throw new AppError('link_invalid', { reason: 'used' });
-      await tx.users.setPasswordHash(account.id, passwordHash);
-      // The account has a password now: the other links sent to set one are of no use any more.
-      await tx.accountTokens.expireUnused(account.id, 'invite', at, 'expired');
-      await tx.accountTokens.expireUnused(account.id, 'password_reset', at, 'expired');
-      await record(tx, link, account, at);
-      return { ...account, passwordHash };
-    });
-  }
-
-  /** The link of `token` for `purpose`, or 400 link_invalid saying why it cannot be used. */
-  private async usableLink(
-    store: Pick<Repositories, 'accountTokens' | 'workspaces'>,
-    purpose: LinkPurpose,
-    token: string,
-  ): Promise<AccountTokenRecord> {
-    const link = await store.accountTokens.findByHash(hashKey(token));
-    if (link?.purpose !== purpose) throw new AppError('link_invalid', { reason: 'unknown' });
-    if (link.usedAt !== null) throw new AppError('link_invalid', { reason: 'used' });
-    if (link.replacedAt !== null) throw new AppError('link_invalid', { reason: 'replaced' });
-    // An invite into a workspace that has since removed the account was taken back, not merely left to expire.
-    if (
-      link.purpose === 'invite' &&
-      link.workspaceId !== null &&
-      (await store.workspaces.getMember(link.workspaceId, link.userId)) === undefined
-    ) {
-      throw new AppError('link_invalid', { reason: 'withdrawn' });
     }
-    if (Date.parse(link.expiresAt) <= this.deps.clock.now()) {
-      throw new AppError('link_invalid', { reason: 'expired' });
-    }
-    return link;
+  });
+  if (!queued) {
+    throttle.resetPerEmail.giveBack(email);
+    throw new AppError(
+      'service_unavailable',
+      { reason: 'database', cause: 'too many password reset requests are waiting for it' },
+      { headers: { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) } },
+    );
   }
+}
+
+/** A reset request's work, after its answer: the link, if `email` has an account. */
+async function sendResetLink(
+  deps: Deps<'users' | 'accountTokens' | 'email'>,
+  mail: AccountMail,
+  email: string,
+  at: string,
+): Promise<void> {
+  const user = await deps.store.users.findByEmail(email);
+  if (!user) return;
+  await deps.store.transaction(async (tx) => {
+    // A new link replaces the earlier ones.
+    await tx.accountTokens.expireUnused(user.id, 'password_reset', at, 'replaced');
+    await sendLink(
+      tx,
+      mail,
+      at,
+      { purpose: 'password_reset', user, workspaceId: null },
+      ({ url, expiresAt }) => passwordResetMessage({ email: user.email, link: url, expiresAt }),
+    );
+  });
+}
+
+/** Sets a new password through a reset link; every sign-in session issued before ends. */
+export async function confirmPasswordReset(
+  deps: AccountLinkDeps,
+  throttle: AccountLinkThrottle,
+  input: { token: string; password: string },
+  ip: string,
+): Promise<void> {
+  await setPasswordByLink(deps, throttle, 'password_reset', input, ip, async (tx, _link, account, at) => {
+    await recordAudit(tx, { kind: 'user', userId: account.id, email: account.email }, at, {
+      workspaceId: null,
+      action: 'user.password_reset',
+      targetType: 'user',
+      targetId: account.id,
+      details: { email: account.email },
+    });
+  });
+}
+
+/**
+ * Uses the link and sets the password of its account, with `record` (the audit) in the same transaction;
+ * any refusal changes nothing. Returns the account as it is now.
+ */
+async function setPasswordByLink(
+  deps: Deps<'users' | 'workspaces' | 'accountTokens' | 'audit'> & { passwords: PasswordHasher },
+  throttle: AccountLinkThrottle,
+  purpose: LinkPurpose,
+  input: { token: string; password: string },
+  ip: string,
+  record: (
+    tx: Pick<Repositories, 'audit'>,
+    link: AccountTokenRecord,
+    account: UserRecord,
+    at: string,
+  ) => Promise<void>,
+): Promise<UserRecord> {
+  takeAttempt(throttle.linkPerIp, ip, 'link_ip');
+  const password = parseInput(passwordSchema, input.password, 'password');
+  // Checked before the password is hashed: scrypt's work is spent on links that can be used.
+  await usableLink(deps.store, deps.clock, purpose, input.token);
+  const passwordHash = await deps.passwords.hash(password);
+  const at = isoAt(deps.clock);
+  return deps.store.transaction(async (tx) => {
+    // Again inside: the link may have been used or replaced while the password was hashed.
+    const link = await usableLink(tx, deps.clock, purpose, input.token);
+    const account = await tx.users.get(link.userId);
+    // An invite is for an account without a password: one chosen since (a reset, the operator) stays.
+    if (!account || (purpose === 'invite' && account.passwordHash !== null)) {
+      throw new AppError('link_invalid', { reason: 'used' });
+    }
+    if (!(await tx.accountTokens.use(link.id, at))) throw new AppError('link_invalid', { reason: 'used' });
+    await tx.users.setPasswordHash(account.id, passwordHash);
+    // The account has a password now: the other links sent to set one are of no use any more.
+    await tx.accountTokens.expireUnused(account.id, 'invite', at, 'expired');
+    await tx.accountTokens.expireUnused(account.id, 'password_reset', at, 'expired');
+    await record(tx, link, account, at);
+    return { ...account, passwordHash };
+  });
+}
+
+/** The link of `token` for `purpose`, or 400 link_invalid saying why it cannot be used. */
+async function usableLink(
+  store: Pick<Repositories, 'accountTokens' | 'workspaces'>,
+  clock: Clock,
+  purpose: LinkPurpose,
+  token: string,
+): Promise<AccountTokenRecord> {
+  const link = await store.accountTokens.findByHash(hashKey(token));
+  if (link?.purpose !== purpose) throw new AppError('link_invalid', { reason: 'unknown' });
+  if (link.usedAt !== null) throw new AppError('link_invalid', { reason: 'used' });
+  if (link.replacedAt !== null) throw new AppError('link_invalid', { reason: 'replaced' });
+  // An invite into a workspace that has since removed the account was taken back, not merely left to expire.
+  if (
+    link.purpose === 'invite' &&
+    link.workspaceId !== null &&
+    (await store.workspaces.getMember(link.workspaceId, link.userId)) === undefined
+  ) {
+    throw new AppError('link_invalid', { reason: 'withdrawn' });
+  }
+  if (Date.parse(link.expiresAt) <= clock.now()) {
+    throw new AppError('link_invalid', { reason: 'expired' });
+  }
+  return link;
 }

@@ -6,7 +6,7 @@ import { hashKey, KEY_FORMATS } from '../../core/secret-keys.js';
 import { ChangeHub } from '../../store/change-feed.js';
 import type { KeyRecord } from '../../store/store.js';
 import { Credentials, type Principal } from './credentials.js';
-import type { TokenService } from './tokens.js';
+import type { UserTokenVerifier } from './tokens.js';
 
 const NOW = Date.UTC(2026, 10, 20, 10, 0, 0);
 const clock: Clock = { now: () => NOW };
@@ -43,9 +43,9 @@ function fixture() {
       getMember: () => Promise.resolve(undefined),
     },
   } as unknown as ConstructorParameters<typeof Credentials>[0];
-  const tokens = {
+  const tokens: UserTokenVerifier = {
     verify: () => Promise.reject(new Error('no user tokens here')),
-  } as unknown as TokenService;
+  };
   const credentials = new Credentials(store, clock, tokens, { signers: {}, log: console });
   const bearer = (kind: KeyKindId) => ({ authorization: `Bearer ${keys[kind]}` });
   return { credentials, changes, lookups, bearer };

@@ -22,7 +22,7 @@ import {
   type SignedKeysLog,
   type SignedKeysStore,
 } from '../keys/signed-keys.js';
-import type { TokenService, UserPrincipal } from './tokens.js';
+import type { UserPrincipal, UserTokenVerifier } from './tokens.js';
 import type { UsageRecorder } from './usage.js';
 
 /** A caller proven by a workspace key of some kind: no secret, only what the checks need. */
@@ -194,7 +194,7 @@ export class Credentials {
   constructor(
     private readonly store: SignedKeysStore,
     private readonly clock: Clock,
-    private readonly tokens: TokenService,
+    private readonly tokens: UserTokenVerifier,
     signing: { signers: KeySigners; log: SignedKeysLog },
     private readonly usage?: UsageRecorder,
   ) {

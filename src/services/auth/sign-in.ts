@@ -1,11 +1,11 @@
 import { type AttemptLimit, AttemptWindows, takeAttempt } from '../../core/attempt-windows.js';
 import { AppError } from '../../core/errors.js';
 import { emailSchema, parseInput } from '../../core/inputs.js';
-import type { Deps } from '../shared/deps.js';
-import { type PasswordHasher, passwordHasher } from './passwords.js';
+import type { Clock } from '../../core/clock.js';
+import type { PasswordHasher } from './passwords.js';
 import type { UserRecord } from '../../store/store.js';
 import type { IssuedSession } from '../../contract/session.js';
-import type { TokenService } from './tokens.js';
+import { issueSession, type TokenDeps } from './tokens.js';
 
 /** docs/management-api.md: sign-in. Throttling, not lockout: a stranger's wrong guesses do not keep the owner out. */
 export interface SignInLimits {
@@ -25,58 +25,62 @@ export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
 };
 
 /**
+ * The attempt windows of sign-in, kept between requests: per address, per account and address, and per
+ * account (docs/management-api.md: sign-in).
+ */
+export class SignInThrottle {
+  readonly perIp: AttemptWindows;
+  readonly perAccountAndIp: AttemptWindows;
+  readonly perAccount: AttemptWindows;
+
+  constructor(limits: SignInLimits, clock: Clock) {
+    this.perIp = new AttemptWindows(limits.perIp, clock);
+    this.perAccountAndIp = new AttemptWindows(limits.perAccountAndIp, clock);
+    this.perAccount = new AttemptWindows(limits.perAccount, clock);
+  }
+}
+
+/** What sign-in takes: the accounts, the bounded hasher all scrypt work goes through, and the token keys. */
+export type SignInDeps = TokenDeps<'users'> & { passwords: PasswordHasher };
+
+/**
  * Password sign-in, throttled per address, per account and address, and per account (docs/management-api.md: sign-in).
  * An unknown email costs the same scrypt work as a wrong password, so timing does not tell which accounts
  * exist; all scrypt work goes through the hasher's bound.
  */
-export class SignInService {
-  private readonly perIp: AttemptWindows;
-  private readonly perAccountAndIp: AttemptWindows;
-  private readonly perAccount: AttemptWindows;
-
-  constructor(
-    private readonly deps: Deps<'users'>,
-    private readonly tokens: TokenService,
-    limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS,
-    private readonly passwords: PasswordHasher = passwordHasher,
-  ) {
-    this.perIp = new AttemptWindows(limits.perIp, deps.clock);
-    this.perAccountAndIp = new AttemptWindows(limits.perAccountAndIp, deps.clock);
-    this.perAccount = new AttemptWindows(limits.perAccount, deps.clock);
+export async function signIn(
+  deps: SignInDeps,
+  throttle: SignInThrottle,
+  input: { email: string; password: string },
+  ip: string,
+): Promise<{ user: UserRecord; session: IssuedSession }> {
+  takeAttempt(throttle.perIp, ip, 'ip');
+  const email = parseInput(emailSchema, input.email, 'email');
+  const accountAndIp = JSON.stringify([email, ip]);
+  // Each attempt counts as a failure before its password is checked, so concurrent guesses cannot slip
+  // past a limit while earlier ones are still being verified; anything but a wrong password gives it back.
+  takeAttempt(throttle.perAccountAndIp, accountAndIp, 'account_and_ip');
+  try {
+    takeAttempt(throttle.perAccount, email, 'account');
+  } catch (error) {
+    throttle.perAccountAndIp.giveBack(accountAndIp);
+    throw error;
   }
 
-  async signIn(
-    input: { email: string; password: string },
-    ip: string,
-  ): Promise<{ user: UserRecord; session: IssuedSession }> {
-    takeAttempt(this.perIp, ip, 'ip');
-    const email = parseInput(emailSchema, input.email, 'email');
-    const accountAndIp = JSON.stringify([email, ip]);
-    // Each attempt counts as a failure before its password is checked, so concurrent guesses cannot slip
-    // past a limit while earlier ones are still being verified; anything but a wrong password gives it back.
-    takeAttempt(this.perAccountAndIp, accountAndIp, 'account_and_ip');
-    try {
-      takeAttempt(this.perAccount, email, 'account');
-    } catch (error) {
-      this.perAccountAndIp.giveBack(accountAndIp);
-      throw error;
-    }
-
-    let user: UserRecord | undefined;
-    let passwordMatches: boolean;
-    try {
-      user = await this.deps.store.users.findByEmail(email);
-      passwordMatches = await this.passwords.verify(input.password, user?.passwordHash ?? null);
-    } catch (error) {
-      this.perAccountAndIp.giveBack(accountAndIp);
-      this.perAccount.giveBack(email);
-      throw error;
-    }
-    if (!user || !passwordMatches) {
-      throw new AppError('invalid_credentials');
-    }
-    this.perAccountAndIp.clear(accountAndIp);
-    this.perAccount.giveBack(email);
-    return { user, session: await this.tokens.issueSession(user) };
+  let user: UserRecord | undefined;
+  let passwordMatches: boolean;
+  try {
+    user = await deps.store.users.findByEmail(email);
+    passwordMatches = await deps.passwords.verify(input.password, user?.passwordHash ?? null);
+  } catch (error) {
+    throttle.perAccountAndIp.giveBack(accountAndIp);
+    throttle.perAccount.giveBack(email);
+    throw error;
   }
+  if (!user || !passwordMatches) {
+    throw new AppError('invalid_credentials');
+  }
+  throttle.perAccountAndIp.clear(accountAndIp);
+  throttle.perAccount.giveBack(email);
+  return { user, session: await issueSession(deps, user) };
 }

@@ -1,3 +1,8 @@
+/**
+ * Transactional email (docs/email.md "Transactional email"): messages a workspace sends through /email/v1 with its
+ * transactional email key, and the message log its owners and admins read in the console. Sending queues
+ * the message (src/services/email/queue.ts); the delivery worker sends it.
+ */
 import { createHash } from 'node:crypto';
 import type {
   CapturedEmail,
@@ -190,110 +195,111 @@ async function requireAllowedSender(
   if (!allowed) throw new AppError('sender_not_allowed', { from: from.address });
 }
 
+/** What sealing and opening a message's bodies takes: the box, its key loaded once. */
+interface SecretsDeps {
+  secrets: SecretBox;
+}
+
 /**
- * Transactional email (docs/email.md "Transactional email"): messages a workspace sends through /email/v1 with its
- * transactional email key, and the message log its owners and admins read in the console. Sending queues
- * the message (src/services/email/queue.ts); the delivery worker sends it.
+ * Queues `input` from the workspace, one job per distinct recipient, its body sealed, and
+ * publishes `email.queued` (or `email.suppressed`) for each. With `idempotencyKey`, a repeat of the same
+ * request within 24 hours answers the first answer and queues nothing; the key with another request is refused.
  */
-export class EmailService {
-  constructor(
-    private readonly deps: Deps<'email' | EventRepositories>,
-    private readonly secrets: SecretBox,
-  ) {}
-
-  /**
-   * Queues `input` from the workspace, one job per distinct recipient, and publishes `email.queued` (or
-   * `email.suppressed`) for each. With `idempotencyKey`, a repeat of the same request within 24 hours
-   * answers the first answer and queues nothing; the key with another request is refused.
-   */
-  async send(workspaceId: string, input: NewEmailMessage, idempotencyKey?: string): Promise<SentEmail> {
-    refuseMisleadingSender(input);
-    const now = this.deps.clock.now();
-    const at = new Date(now).toISOString();
-    const since = new Date(now - IDEMPOTENCY_WINDOW_MS).toISOString();
-    const idempotency: Idempotency | undefined =
-      idempotencyKey === undefined
-        ? undefined
-        : {
-            key: idempotencyKey,
-            requestHash: createHash('sha256').update(canonicalJson(input)).digest('hex'),
-          };
-    try {
-      return await this.deps.store.transaction(async (tx) => {
-        const earlier =
-          idempotency && (await tx.email.findIdempotencyKey(workspaceId, idempotency.key, since));
-        if (earlier) return replay(tx, earlier, idempotency);
-        await requireAllowedSender(tx, workspaceId, input.from);
-        const { message, recipients } = await queueEmail(tx, this.secrets, at, draftOf(workspaceId, input));
-        if (idempotency) {
-          await tx.email.recordIdempotencyKey(
-            { workspaceId, ...idempotency, messageId: message.id, createdAt: at },
-            since,
-          );
-        }
-        for (const recipient of recipients)
-          await publishEmailEvent(tx, at, message, recipient.email, recipient.status, recipient.lastResponse);
-        return { message: { id: message.id, status: message.status }, replayed: false };
-      });
-    } catch (error) {
-      // PostgreSQL: a concurrent request with the same key committed first, and this one's insert waited
-      // for it on the primary key (SQLite runs the two one after the other, so the second finds the key).
-      if (idempotency === undefined || !isUniqueViolation(error)) throw error;
-      const earlier = await this.deps.store.email.findIdempotencyKey(workspaceId, idempotency.key, since);
-      if (!earlier) throw error;
-      return replay(this.deps.store, earlier, idempotency);
-    }
+export async function sendEmail(
+  deps: Deps<'email' | EventRepositories> & SecretsDeps,
+  workspaceId: string,
+  input: NewEmailMessage,
+  idempotencyKey?: string,
+): Promise<SentEmail> {
+  refuseMisleadingSender(input);
+  const now = deps.clock.now();
+  const at = new Date(now).toISOString();
+  const since = new Date(now - IDEMPOTENCY_WINDOW_MS).toISOString();
+  const idempotency: Idempotency | undefined =
+    idempotencyKey === undefined
+      ? undefined
+      : {
+          key: idempotencyKey,
+          requestHash: createHash('sha256').update(canonicalJson(input)).digest('hex'),
+        };
+  try {
+    return await deps.store.transaction(async (tx) => {
+      const earlier = idempotency && (await tx.email.findIdempotencyKey(workspaceId, idempotency.key, since));
+      if (earlier) return replay(tx, earlier, idempotency);
+      await requireAllowedSender(tx, workspaceId, input.from);
+      const { message, recipients } = await queueEmail(tx, deps.secrets, at, draftOf(workspaceId, input));
+      if (idempotency) {
+        await tx.email.recordIdempotencyKey(
+          { workspaceId, ...idempotency, messageId: message.id, createdAt: at },
+          since,
+        );
+      }
+      for (const recipient of recipients)
+        await publishEmailEvent(tx, at, message, recipient.email, recipient.status, recipient.lastResponse);
+      return { message: { id: message.id, status: message.status }, replayed: false };
+    });
+  } catch (error) {
+    // PostgreSQL: a concurrent request with the same key committed first, and this one's insert waited
+    // for it on the primary key (SQLite runs the two one after the other, so the second finds the key).
+    if (idempotency === undefined || !isUniqueViolation(error)) throw error;
+    const earlier = await deps.store.email.findIdempotencyKey(workspaceId, idempotency.key, since);
+    if (!earlier) throw error;
+    return replay(deps.store, earlier, idempotency);
   }
+}
 
-  /** The message with its recipients and every status change. */
-  async get(scope: MessageScope, messageId: string): Promise<EmailMessage> {
-    const message = await this.requireMessage(scope, messageId);
-    return toEmailMessageView(message, await this.deps.store.email.events(messageId));
-  }
+/** The message with its recipients and every status change. */
+export async function getEmail(
+  deps: Deps<'email'>,
+  scope: MessageScope,
+  messageId: string,
+): Promise<EmailMessage> {
+  const message = await deps.store.email.get(scope.workspaceId, messageId);
+  if (!message || (scope.source !== undefined && message.source !== scope.source))
+    throw new AppError('email_message_not_found', { reason: 'unknown', messageId });
+  return toEmailMessageView(message, await deps.store.email.events(messageId));
+}
 
-  /** One page of the message log, newest first. */
-  async list(
-    scope: MessageScope,
-    page: { limit: number; cursor?: string | undefined; status?: EmailStatus | undefined },
-  ): Promise<EmailMessagePage> {
-    const { records, next_cursor } = await timeOrderedPage(page, (after, limit) =>
-      this.deps.store.email.list(scope.workspaceId, {
-        status: page.status,
-        source: scope.source,
-        after,
-        limit,
-      }),
+/** One page of the message log, newest first. */
+export async function listEmails(
+  deps: Deps<'email'>,
+  scope: MessageScope,
+  page: { limit: number; cursor?: string | undefined; status?: EmailStatus | undefined },
+): Promise<EmailMessagePage> {
+  const { records, next_cursor } = await timeOrderedPage(page, (after, limit) =>
+    deps.store.email.list(scope.workspaceId, {
+      status: page.status,
+      source: scope.source,
+      after,
+      limit,
+    }),
+  );
+  return { items: records.map(toEmailSummaryView), next_cursor };
+}
+
+/**
+ * A captured message (no SMTP_URL: it never left this machine) with its bodies: the development mailbox.
+ * Only captured ones: a message that was sent may carry a one-time link its recipient has not used yet.
+ */
+export async function getCapturedEmail(
+  deps: Deps<'email'> & SecretsDeps,
+  workspaceId: string,
+  messageId: string,
+): Promise<CapturedEmail> {
+  const message = await deps.store.email.get(workspaceId, messageId);
+  if (message?.status !== 'captured') {
+    throw new AppError(
+      'email_message_not_found',
+      message === undefined
+        ? { reason: 'unknown', messageId }
+        : { reason: 'not_captured', messageId, status: message.status },
+      {
+        advice:
+          'Only captured messages (queued while no SMTP_URL was set) can be read with their bodies; list them with status=captured.',
+      },
     );
-    return { items: records.map(toEmailSummaryView), next_cursor };
   }
-
-  /**
-   * A captured message (no SMTP_URL: it never left this machine) with its bodies: the development mailbox.
-   * Only captured ones: a message that was sent may carry a one-time link its recipient has not used yet.
-   */
-  async captured(workspaceId: string, messageId: string): Promise<CapturedEmail> {
-    const message = await this.deps.store.email.get(workspaceId, messageId);
-    if (message?.status !== 'captured') {
-      throw new AppError(
-        'email_message_not_found',
-        message === undefined
-          ? { reason: 'unknown', messageId }
-          : { reason: 'not_captured', messageId, status: message.status },
-        {
-          advice:
-            'Only captured messages (queued while no SMTP_URL was set) can be read with their bodies; list them with status=captured.',
-        },
-      );
-    }
-    return readCapturedEmail(this.deps.store, this.secrets, message);
-  }
-
-  private async requireMessage(scope: MessageScope, messageId: string): Promise<EmailMessageWithRecipients> {
-    const message = await this.deps.store.email.get(scope.workspaceId, messageId);
-    if (!message || (scope.source !== undefined && message.source !== scope.source))
-      throw new AppError('email_message_not_found', { reason: 'unknown', messageId });
-    return message;
-  }
+  return readCapturedEmail(deps.store, deps.secrets, message);
 }
 
 /**

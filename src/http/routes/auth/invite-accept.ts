@@ -1,4 +1,5 @@
 import { sessionSchema } from '../../../contract/session.js';
+import { acceptInvite } from '../../../services/accounts/account-email.js';
 import type { ZodApp } from '../../context.js';
 import { jsonResponse, withProblems } from '../../schemas.js';
 import { LINK_REQUEST } from './password-reset-confirm.js';
@@ -26,6 +27,6 @@ export function acceptInviteRoute(app: ZodApp): void {
         ),
       },
     },
-    async (request) => app.services.accountLinks.acceptInvite(request.body, request.ip),
+    async (request) => acceptInvite(app.services.deps, app.services.accountLinks, request.body, request.ip),
   );
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { confirmPasswordReset } from '../../../services/accounts/account-email.js';
 import type { ZodApp } from '../../context.js';
 import { BODY_PROBLEMS, withProblems } from '../../schemas.js';
 
@@ -33,7 +34,7 @@ export function confirmPasswordResetRoute(app: ZodApp): void {
       },
     },
     async (request, reply) => {
-      await app.services.accountLinks.confirmPasswordReset(request.body, request.ip);
+      await confirmPasswordReset(app.services.deps, app.services.accountLinks, request.body, request.ip);
       return reply.code(204).send(null);
     },
   );

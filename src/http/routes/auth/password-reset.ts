@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requestPasswordReset } from '../../../services/accounts/account-email.js';
 import type { ZodApp } from '../../context.js';
 import { BODY_PROBLEMS, jsonResponse, withProblems } from '../../schemas.js';
 
@@ -40,7 +41,14 @@ export function requestPasswordResetRoute(app: ZodApp): void {
     },
     async (request, reply) => {
       // The link is made after this answer, if at all; a failure then is logged with this request's id.
-      await app.services.accountLinks.requestPasswordReset(request.body, request.ip, request.log);
+      await requestPasswordReset(
+        app.services.deps,
+        app.services.accountMail,
+        app.services.accountLinks,
+        request.body,
+        request.ip,
+        request.log,
+      );
       return reply.code(202).send(ACCEPTED);
     },
   );

@@ -1,10 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError, type ProblemCode } from '../../../core/errors.js';
-import type { TokenService, UserPrincipal } from '../../../services/auth/tokens.js';
+import { signIn } from '../../../services/auth/sign-in.js';
+import { signOut, type UserPrincipal, verifyUserToken } from '../../../services/auth/tokens.js';
 import type { UserRecord } from '../../../store/store.js';
 import { COOKIE_OPTIONS, CSRF_COOKIE, SESSION_COOKIE } from '../../auth.js';
-import type { ZodApp } from '../../context.js';
+import type { AppDeps, ZodApp } from '../../context.js';
 import { jsonResponse, withProblems } from '../../schemas.js';
 import { consoleSessionSchema, consoleSessionStatusSchema } from '../../../contract/session.js';
 import { SIGN_IN_REQUEST } from './token.js';
@@ -18,10 +19,10 @@ const SIGNED_OUT: ReadonlySet<string> = new Set([
 ] satisfies ProblemCode[]);
 
 /** Who the session cookie belongs to; 401 when there is none or it is no longer valid. */
-async function sessionPrincipal(tokens: TokenService, request: FastifyRequest): Promise<UserPrincipal> {
+async function sessionPrincipal(deps: AppDeps, request: FastifyRequest): Promise<UserPrincipal> {
   const token = request.cookies[SESSION_COOKIE];
   if (token === undefined || token === '') throw new AppError('missing_token', { reason: 'cookie' });
-  return tokens.verify(token);
+  return verifyUserToken(deps, token);
 }
 
 /**
@@ -30,7 +31,7 @@ async function sessionPrincipal(tokens: TokenService, request: FastifyRequest): 
  * sign-in itself is JSON only, which a cross-site form cannot send.
  */
 export function sessionRoutes(app: ZodApp, installDir?: string): void {
-  const { deps, signIn, tokens } = app.services;
+  const { deps, signInThrottle } = app.services;
   const answer = (reply: FastifyReply, user: UserRecord, expiresIn: number) => ({
     user: { id: user.id, email: user.email },
     csrf_token: reply.generateCsrf(),
@@ -56,7 +57,7 @@ export function sessionRoutes(app: ZodApp, installDir?: string): void {
       },
     },
     async (request, reply) => {
-      const { user, session } = await signIn.signIn(request.body, request.ip);
+      const { user, session } = await signIn(deps, signInThrottle, request.body, request.ip);
       reply.setCookie(SESSION_COOKIE, session.access_token, {
         ...COOKIE_OPTIONS,
         maxAge: session.expires_in,
@@ -81,7 +82,7 @@ export function sessionRoutes(app: ZodApp, installDir?: string): void {
       },
     },
     async (request, reply) => {
-      const { user, expiresAt } = await sessionPrincipal(tokens, request);
+      const { user, expiresAt } = await sessionPrincipal(deps, request);
       reply.header('cache-control', 'no-store');
       const secondsLeft = Math.floor((expiresAt - deps.clock.now()) / 1000);
       return answer(reply, user, Math.max(0, secondsLeft));
@@ -107,7 +108,7 @@ export function sessionRoutes(app: ZodApp, installDir?: string): void {
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       // Only "no one is signed in" is an answer here; a storage failure is still a 503.
-      const principal = await sessionPrincipal(tokens, request).catch((error: unknown) => {
+      const principal = await sessionPrincipal(deps, request).catch((error: unknown) => {
         if (error instanceof AppError && SIGNED_OUT.has(error.code)) return undefined;
         throw error;
       });
@@ -139,8 +140,8 @@ export function sessionRoutes(app: ZodApp, installDir?: string): void {
     },
     async (request, reply) => {
       // A copied cookie must stop working too, not just this browser's copy; an invalid one is gone anyway.
-      const principal = await sessionPrincipal(tokens, request).catch(() => undefined);
-      if (principal) await tokens.signOut(principal);
+      const principal = await sessionPrincipal(deps, request).catch(() => undefined);
+      if (principal) await signOut(deps, principal);
       reply.clearCookie(SESSION_COOKIE, COOKIE_OPTIONS).clearCookie(CSRF_COOKIE, COOKIE_OPTIONS);
       return reply.code(204).send(null);
     },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { signIn } from '../../../services/auth/sign-in.js';
 import type { ZodApp } from '../../context.js';
 import { sessionSchema } from '../../../contract/session.js';
 import { BODY_PROBLEMS, jsonResponse, withProblems } from '../../schemas.js';
@@ -29,6 +30,7 @@ export function signInRoute(app: ZodApp): void {
         ),
       },
     },
-    async (request) => (await app.services.signIn.signIn(request.body, request.ip)).session,
+    async (request) =>
+      (await signIn(app.services.deps, app.services.signInThrottle, request.body, request.ip)).session,
   );
 }

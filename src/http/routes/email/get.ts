@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { emailMessageSchema } from '../../../contract/email.js';
+import { getEmail } from '../../../services/email/messages.js';
 import type { ZodApp } from '../../context.js';
 import { jsonResponse, withProblems } from '../../schemas.js';
 import { EMAIL_KEY_PROBLEMS, emailMessageId, emailWorkspaceOf } from './email-key.js';
@@ -24,7 +25,8 @@ export function getEmailRoute(app: ZodApp): void {
       },
     },
     (request) =>
-      app.services.email.get(
+      getEmail(
+        app.services.deps,
         { workspaceId: emailWorkspaceOf(request), source: 'api' },
         request.params.message_id,
       ),

@@ -1,4 +1,5 @@
 import { emailMessagePageSchema } from '../../../contract/email.js';
+import { listEmails } from '../../../services/email/messages.js';
 import type { ZodApp } from '../../context.js';
 import { jsonResponse, withProblems } from '../../schemas.js';
 import { EMAIL_KEY_PROBLEMS, emailListQuery, emailWorkspaceOf } from './email-key.js';
@@ -27,6 +28,6 @@ export function listEmailsRoute(app: ZodApp): void {
       },
     },
     (request) =>
-      app.services.email.list({ workspaceId: emailWorkspaceOf(request), source: 'api' }, request.query),
+      listEmails(app.services.deps, { workspaceId: emailWorkspaceOf(request), source: 'api' }, request.query),
   );
 }

@@ -6,6 +6,7 @@ import {
   queuedEmailSchema,
 } from '../../../contract/email.js';
 import type { ZodApp } from '../../context.js';
+import { sendEmail } from '../../../services/email/messages.js';
 import { BODY_PROBLEMS, jsonResponse, withProblems } from '../../schemas.js';
 import { EMAIL_KEY_PROBLEMS, emailWorkspaceOf } from './email-key.js';
 
@@ -59,7 +60,8 @@ export function sendEmailRoute(app: ZodApp): void {
       },
     },
     async (request, reply) => {
-      const sent = await app.services.email.send(
+      const sent = await sendEmail(
+        app.services.deps,
         emailWorkspaceOf(request),
         request.body,
         request.headers['idempotency-key'],

@@ -1,4 +1,5 @@
 import { AppError } from '../../../../core/errors.js';
+import { getCapturedEmail } from '../../../../services/email/messages.js';
 import type { ZodApp } from '../../../context.js';
 import { htmlResponse, MANAGEMENT_SECURITY, managementProblems, withProblems } from '../../../schemas.js';
 import { emailMessageParams } from './get.js';
@@ -67,7 +68,7 @@ export function emailMessageHtmlRoute(app: ZodApp): void {
     },
     async (request, reply) => {
       const messageId = request.params.message_id;
-      const { html } = await app.services.email.captured(request.params.id, messageId);
+      const { html } = await getCapturedEmail(app.services.deps, request.params.id, messageId);
       if (html === null) {
         throw new AppError(
           'email_message_not_found',

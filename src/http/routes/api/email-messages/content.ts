@@ -1,4 +1,5 @@
 import { capturedEmailSchema } from '../../../../contract/email.js';
+import { getCapturedEmail } from '../../../../services/email/messages.js';
 import type { ZodApp } from '../../../context.js';
 import { jsonResponse, MANAGEMENT_SECURITY, managementProblems, withProblems } from '../../../schemas.js';
 import { emailMessageParams } from './get.js';
@@ -27,7 +28,7 @@ export function emailMessageContentRoute(app: ZodApp): void {
       },
     },
     async (request, reply) => {
-      const message = await app.services.email.captured(request.params.id, request.params.message_id);
+      const message = await getCapturedEmail(app.services.deps, request.params.id, request.params.message_id);
       return reply.header('cache-control', 'no-store').send(message);
     },
   );

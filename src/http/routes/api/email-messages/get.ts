@@ -1,4 +1,5 @@
 import { emailMessageSchema } from '../../../../contract/email.js';
+import { getEmail } from '../../../../services/email/messages.js';
 import type { ZodApp } from '../../../context.js';
 import {
   jsonResponse,
@@ -30,6 +31,6 @@ export function getEmailMessageRoute(app: ZodApp): void {
         ]),
       },
     },
-    (request) => app.services.email.get({ workspaceId: request.params.id }, request.params.message_id),
+    (request) => getEmail(app.services.deps, { workspaceId: request.params.id }, request.params.message_id),
   );
 }

@@ -1,4 +1,5 @@
 import { emailMessagePageSchema } from '../../../../contract/email.js';
+import { listEmails } from '../../../../services/email/messages.js';
 import type { ZodApp } from '../../../context.js';
 import {
   jsonResponse,
@@ -35,6 +36,6 @@ export function listEmailMessagesRoute(app: ZodApp): void {
         ),
       },
     },
-    (request) => app.services.email.list({ workspaceId: request.params.id }, request.query),
+    (request) => listEmails(app.services.deps, { workspaceId: request.params.id }, request.query),
   );
 }

@@ -6,6 +6,7 @@ import { call, isoNow, useFixture } from '#test/support/http-fixture.js';
 import { DAY_MS } from '#test/support/clock.js';
 import { MINUTE_MS } from '#test/support/fixtures/campaigns.js';
 import { createEmailKey, type KeyView, keysUrl, listKeys } from '#test/support/fixtures/keys.js';
+import { issueSession } from '../../../../services/auth/tokens.js';
 
 describeEachBackend(
   'Transactional email keys (/api/v1/workspaces/{id}/email-keys): the happy paths',
@@ -62,7 +63,7 @@ describeEachBackend(
       f.clock.advance(DAY_MS);
       try {
         // The fixture's sessions lapsed meanwhile: a fresh one.
-        const { access_token: token } = await f.tokens.issueSession(f.owner.user);
+        const { access_token: token } = await issueSession(f.deps, f.owner.user);
         const response = await call(f, token, 'GET', keysUrl(f, 'email-keys'));
         const listed = response.json<{ keys: KeyView[] }>().keys;
         expect(listed.find((key) => key.id === revoked.id)).toMatchObject({

@@ -6,6 +6,7 @@ import { describeEachBackend, snapshotTables } from '#test/support/databases.js'
 import { call, isoNow, outcome, useFixture } from '#test/support/http-fixture.js';
 import { campaignsApi, MINUTE_MS } from '#test/support/fixtures/campaigns.js';
 import { type CreatedKey, createKey, type KeyView, keysUrl, listKeys } from '#test/support/fixtures/keys.js';
+import { issueSession } from '../../../../services/auth/tokens.js';
 
 describeEachBackend(
   'Workspace keys (/api/v1/workspaces/{id}/api-keys and brand-keys): the happy paths',
@@ -129,7 +130,7 @@ describeEachBackend(
       const created = await createKey(f, 'expiring');
       f.clock.advance(BRAND_KEY_LIFETIME_MS);
       try {
-        const { access_token: token } = await f.tokens.issueSession(f.owner.user);
+        const { access_token: token } = await issueSession(f.deps, f.owner.user);
         const response = await call(f, token, 'GET', keysUrl(f));
         expect(response.json<{ keys: KeyView[] }>().keys.find((key) => key.id === created.id)?.status).toBe(
           'expired',

@@ -41,7 +41,7 @@ export function listKeysRoute(keys: KeyRoutes) {
         keys: await withCreators(
           app.services.deps,
           request.params.id,
-          await keys.service.list(app.services.deps, request.params.id, app.services.usage),
+          await keys.service.list(app.services.deps, request.params.id, app.services.deps.usage),
         ),
       }),
     );

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../../../../core/errors.js';
 import { MAX_TOKEN_DAYS } from '../../../../core/inputs.js';
+import { createPersonalToken } from '../../../../services/auth/tokens.js';
 import { userPrincipalOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
 import { createdAccessTokenSchema } from '../../../../contract/access-tokens.js';
@@ -35,7 +36,7 @@ export function createTokenRoute(app: ZodApp): void {
       const principal = userPrincipalOf(request);
       // A leaked personal token must not be able to mint its own successors.
       if (principal.kind === 'personal_token') throw new AppError('session_required');
-      const created = await app.services.tokens.createPersonalToken(principal.user, { name, expiresInDays });
+      const created = await createPersonalToken(app.services.deps, principal.user, { name, expiresInDays });
       return reply.code(201).header('cache-control', 'no-store').send(created);
     },
   );

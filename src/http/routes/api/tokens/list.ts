@@ -1,4 +1,5 @@
 import { userPrincipalOf } from '../../../auth.js';
+import { listPersonalTokens } from '../../../../services/auth/tokens.js';
 import type { ZodApp } from '../../../context.js';
 import { accessTokenListSchema } from '../../../../contract/access-tokens.js';
 import { jsonResponse, MANAGEMENT_SECURITY, managementProblems, withProblems } from '../../../schemas.js';
@@ -25,7 +26,7 @@ export function listTokensRoute(app: ZodApp): void {
       },
     },
     async (request) => ({
-      tokens: await app.services.tokens.listPersonalTokens(userPrincipalOf(request).user),
+      tokens: await listPersonalTokens(app.services.deps, userPrincipalOf(request).user),
     }),
   );
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { userPrincipalOf } from '../../../auth.js';
+import { revokePersonalToken } from '../../../../services/auth/tokens.js';
 import type { ZodApp } from '../../../context.js';
 import { accessTokenSchema } from '../../../../contract/access-tokens.js';
 import { jsonResponse, MANAGEMENT_SECURITY, managementProblems, withProblems } from '../../../schemas.js';
@@ -22,6 +23,6 @@ export function revokeTokenRoute(app: ZodApp): void {
       },
     },
     (request) =>
-      app.services.tokens.revokePersonalToken(userPrincipalOf(request).user, request.params.token_id),
+      revokePersonalToken(app.services.deps, userPrincipalOf(request).user, request.params.token_id),
   );
 }

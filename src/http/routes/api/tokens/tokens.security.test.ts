@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { TokenService } from '../../../../services/auth/tokens.js';
+import { issueSession, TokenKeys } from '../../../../services/auth/tokens.js';
 import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
 import { bearer } from '#test/support/users.js';
 import { call, outcome, problemOf, refused, useFixture } from '#test/support/http-fixture.js';
@@ -50,11 +50,11 @@ describeEachBackend('Personal access tokens (/api/v1/tokens): security', (backen
   });
 
   it('rejects a token signed with another secret with 401 invalid_token', async () => {
-    const forger = new TokenService(fixture().deps, {
+    const tokenKeys = new TokenKeys(fixture().store, {
       sessionTtlSeconds: 3600,
       jwtSecret: 'an entirely different secret of enough length',
     });
-    const forged = (await forger.issueSession(fixture().user)).access_token;
+    const forged = (await issueSession({ ...fixture().deps, tokenKeys }, fixture().user)).access_token;
     for (const response of [
       await listWorkspaces(forged),
       await readContext(fixture().app, fixture().tokenWorkspaceId, { key: forged }),

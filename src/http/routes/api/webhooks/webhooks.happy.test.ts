@@ -34,6 +34,7 @@ import {
   type WebhookSecret,
   webhooksApi,
 } from '#test/support/fixtures/webhooks.js';
+import { issueSession } from '../../../../services/auth/tokens.js';
 
 const MINUTE_MS = 60_000;
 const LOCAL_RECEIVER = 'http://127.0.0.1:8788/hooks';
@@ -273,7 +274,7 @@ describeEachBackend('Webhooks API: the happy paths', (backend) => {
       f.clock.advance(DAY_MS + 1);
       try {
         // The fixture's sessions live an hour of the clock: a fresh one for a day later.
-        const later = (await f.tokens.issueSession(f.owner.user)).access_token;
+        const later = (await issueSession(f.deps, f.owner.user)).access_token;
         const shown = await webhooksApi(f, later).secret(created.id);
         expect(shown.json()).toEqual({ secret: rotated.secret, previous_secret_expires_at: null });
       } finally {
