@@ -113,7 +113,7 @@ export class PasswordHasher {
   }
 }
 
-/** The process's hasher: the sign-in service and password setting share its bound. */
+/** The process's hasher: sign-in, account links and password setting share its bound (the app's `deps.passwords`). */
 export const passwordHasher = new PasswordHasher(DEFAULT_PASSWORD_WORK_LIMITS, scryptParamsFrom(process.env));
 
 /** Setting a password (accounts created with one, `users set-password`): through the shared bound. */
