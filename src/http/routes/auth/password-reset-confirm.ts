@@ -1,15 +1,13 @@
 import { z } from 'zod';
-import { confirmPasswordReset } from '../../../services/accounts/account-email.js';
+import { linkRequestSchema } from '../../../contract/account-email.js';
 import type { ZodApp } from '../../context.js';
+import { confirmPasswordReset } from '../../../services/accounts/account-email.js';
 import { BODY_PROBLEMS, withProblems } from '../../schemas.js';
 
 /** What the routes taking a link's token and a new password take, and may be refused with. */
 export const LINK_REQUEST = {
   bodyLimit: 16 * 1024,
-  body: z.strictObject({
-    token: z.string().max(200).describe('The `token` parameter of the link in the email'),
-    password: z.string().max(1024).describe('The new password: at least 12 characters'),
-  }),
+  body: linkRequestSchema,
   problems: [...BODY_PROBLEMS, 'link_invalid', 'rate_limited', 'sign_in_busy'],
 } as const;
 

@@ -1,9 +1,7 @@
-import { z } from 'zod';
-import { requestPasswordReset } from '../../../services/accounts/account-email.js';
+import { passwordResetAcceptedSchema, passwordResetRequestSchema } from '../../../contract/account-email.js';
 import type { ZodApp } from '../../context.js';
+import { requestPasswordReset } from '../../../services/accounts/account-email.js';
 import { BODY_PROBLEMS, jsonResponse, withProblems } from '../../schemas.js';
-
-const passwordResetAcceptedSchema = z.object({ message: z.string() }).meta({ id: 'PasswordResetAccepted' });
 
 /** The same words whether or not the address has an account, so the answer does not tell. */
 const ACCEPTED = {
@@ -27,7 +25,7 @@ export function requestPasswordResetRoute(app: ZodApp): void {
         security: [],
         description:
           'Always 202 with the same body, after the same work, whether or not an account has the address: the link is made after the answer. Throttled per client address and per email address.',
-        body: z.strictObject({ email: z.string().max(320) }),
+        body: passwordResetRequestSchema,
         response: withProblems(
           {
             202: jsonResponse(

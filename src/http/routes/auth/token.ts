@@ -1,13 +1,12 @@
-import { z } from 'zod';
-import { signIn } from '../../../services/auth/sign-in.js';
 import type { ZodApp } from '../../context.js';
-import { sessionSchema } from '../../../contract/session.js';
+import { signIn } from '../../../services/auth/sign-in.js';
+import { sessionSchema, signInRequestSchema } from '../../../contract/session.js';
 import { BODY_PROBLEMS, jsonResponse, withProblems } from '../../schemas.js';
 
 /** What a sign-in takes and may be refused with: POST /auth/v1/token, and the console's POST /auth/v1/session. */
 export const SIGN_IN_REQUEST = {
   bodyLimit: 16 * 1024,
-  body: z.object({ email: z.string().max(320), password: z.string().max(1024) }),
+  body: signInRequestSchema,
   problems: [...BODY_PROBLEMS, 'invalid_credentials', 'rate_limited', 'sign_in_busy'],
 } as const;
 

@@ -1,7 +1,6 @@
-import { z } from 'zod';
 import { actorOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
-import { createdKeySchema } from '../../../../contract/keys.js';
+import { createdKeySchema, newKeySchema } from '../../../../contract/keys.js';
 import {
   jsonResponse,
   MANAGEMENT_SECURITY,
@@ -25,9 +24,7 @@ export function createKeyRoute(keys: KeyRoutes) {
           security: MANAGEMENT_SECURITY,
           description: `${keys.kind.purpose} The key is in this response only; it expires 90 days after creation.`,
           params: workspaceParams,
-          body: z.strictObject({
-            name: z.string().describe('A descriptive name, e.g. "newsletter pipeline"'),
-          }),
+          body: newKeySchema,
           response: withProblems(
             { 201: jsonResponse('The new key, shown in this response only', createdKeySchema) },
             [...managementProblems('write', 'keys.write')],

@@ -1,9 +1,7 @@
-import { z } from 'zod';
-import { ROLES } from '../../../../core/roles.js';
 import { addMember } from '../../../../services/accounts/members.js';
 import { actorOf, membershipOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
-import { addedMemberSchema } from '../../../../contract/members.js';
+import { addedMemberSchema, newMemberSchema } from '../../../../contract/members.js';
 import {
   jsonResponse,
   MANAGEMENT_SECURITY,
@@ -30,16 +28,7 @@ export function addMemberRoute(app: ZodApp): void {
         params: workspaceParams,
         description:
           'A new account (or one without a password yet) is emailed an invite: a link to choose a password, valid for 7 days (`invite` in the answer). With `password`, it gets that as a temporary password instead, and no invite; an account with a password of its own answers 409 account_has_password.',
-        body: z.strictObject({
-          email: z.string(),
-          role: z.enum(ROLES),
-          password: z
-            .string()
-            .optional()
-            .describe(
-              'Temporary password (at least 12 characters) instead of an invite: share it safely; the member can replace it with "Forgot password?"',
-            ),
-        }),
+        body: newMemberSchema,
         response: withProblems({ 201: jsonResponse('The new member', addedMemberSchema) }, [
           ...managementProblems('write', 'members.write'),
           'member_exists',

@@ -1,10 +1,8 @@
-import { z } from 'zod';
 import { AppError } from '../../../../core/errors.js';
-import { MAX_TOKEN_DAYS } from '../../../../core/inputs.js';
 import { createPersonalToken } from '../../../../services/auth/tokens.js';
 import { userPrincipalOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
-import { createdAccessTokenSchema } from '../../../../contract/access-tokens.js';
+import { createdAccessTokenSchema, newAccessTokenSchema } from '../../../../contract/access-tokens.js';
 import { jsonResponse, MANAGEMENT_SECURITY, managementProblems, withProblems } from '../../../schemas.js';
 
 /** POST /api/v1/tokens: a personal access token (a user JWT with a `jti`) for the MCP server or scripts. */
@@ -19,10 +17,7 @@ export function createTokenRoute(app: ZodApp): void {
         security: MANAGEMENT_SECURITY,
         description:
           'The token is in this response only. Use it as BRAND_CONTEXT_ACCESS_TOKEN for the MCP server.',
-        body: z.strictObject({
-          name: z.string(),
-          expires_in_days: z.number().int().min(1).max(MAX_TOKEN_DAYS).default(30),
-        }),
+        body: newAccessTokenSchema,
         response: withProblems(
           {
             201: jsonResponse('The new token, shown in this response only', createdAccessTokenSchema),
