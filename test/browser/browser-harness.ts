@@ -22,7 +22,8 @@ import type { UserRecord } from '../../src/store/store.js';
  * The console in a real headless Chromium (playwright-core), against the real service listening on a
  * free port of 127.0.0.1 and serving the built console from dist/web (`npm run build`). One browser and
  * one service (on its own SQLite file) per test file; every test opens its own page, in a browser context
- * per signed-in account (or a fresh one: see BrowserFixture.open).
+ * per signed-in account (or a fresh one: see BrowserFixture.open). Tests find controls by role and
+ * accessible name, as listed in docs/console.md "Accessible names the browser tests use".
  */
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';

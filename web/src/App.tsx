@@ -19,7 +19,7 @@ import { WebhookEndpoint } from './pages/WebhookEndpoint';
 import { Webhooks } from './pages/Webhooks';
 
 /**
- * The console's pages (web/README.md "Routes of the console"). A data router, so that editors can hold a
+ * The console's pages (docs/console.md "Pages and their addresses"). A data router, so that editors can hold a
  * navigation while their unsaved changes wait for an answer (useUnsavedChanges).
  */
 export const router = createBrowserRouter(
