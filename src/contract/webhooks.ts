@@ -9,13 +9,15 @@ import { KEY_KIND_LIST, type KEY_KINDS, type KeyKind, type KeyKindId } from '../
  * deliveries. Browser-safe: the console builds its event picker and delivery log from these.
  */
 
-const KEY_EVENTS = ['created', 'revoked', 'expiring', 'expired'] as const;
-type KeyEvent = (typeof KEY_EVENTS)[number];
-type KeyEventType = `${(typeof KEY_KINDS)[KeyKindId]['auditTarget']}.${KeyEvent}`;
+export const KEY_EVENTS = ['created', 'revoked', 'expiring', 'expired'] as const;
+export type KeyEvent = (typeof KEY_EVENTS)[number];
+/** The types of one key event, of every kind: `keyEventType` gives `brand_key.created | api_key.created | …`. */
+export type KeyEventType<Event extends KeyEvent = KeyEvent> =
+  `${(typeof KEY_KINDS)[KeyKindId]['auditTarget']}.${Event}`;
 
 /** A key kind's events are named after its audit target: `brand_key.created`, `api_key.expiring`, … */
-export function keyEventType(kind: KeyKind, event: KeyEvent): KeyEventType {
-  return `${kind.auditTarget}.${event}` as KeyEventType;
+export function keyEventType<Event extends KeyEvent>(kind: KeyKind, event: Event): KeyEventType<Event> {
+  return `${kind.auditTarget}.${event}` as KeyEventType<Event>;
 }
 
 const KEY_EVENT_TYPES = KEY_KIND_LIST.flatMap((kind) => KEY_EVENTS.map((event) => keyEventType(kind, event)));
@@ -212,12 +214,3 @@ export const queuedDeliverySchema = z
   .object({ delivery_id: z.string(), event_id: z.string(), status: z.enum(DELIVERY_STATUSES) })
   .meta({ id: 'QueuedDelivery' });
 export type QueuedDelivery = z.output<typeof queuedDeliverySchema>;
-
-/** What every event carries around its `data` (Standard Webhooks' envelope). */
-export interface EventEnvelope<Data = Record<string, unknown>> {
-  id: string;
-  type: WebhookEventType;
-  timestamp: string;
-  workspace_id: string;
-  data: Data;
-}

@@ -35,7 +35,6 @@ import {
 import { ReadLimits, type ReadLimitSettings } from '../services/brand/read-limits.js';
 import { deliveryQueueDepth, Metrics } from '../services/metrics/metrics.js';
 import type { SecretBox } from '../services/shared/secret-box.js';
-import { WebhookService } from '../services/webhooks/webhooks.js';
 import { UsageRecorder } from '../services/auth/usage.js';
 import type { Store } from '../store/store.js';
 import type { AppDeps, AppServices } from './context.js';
@@ -158,6 +157,10 @@ function buildServices(options: AppOptions, clock: Clock, server: Server): AppSe
     usage,
     passwords: options.passwordHasher ?? passwordHasher,
     secrets,
+    webhookSettings: {
+      allowPrivate: options.webhooks?.allowPrivateUrls ?? false,
+      endpointLimit: options.webhooks?.endpointLimit,
+    },
   };
   const accountMail = {
     secrets,
@@ -169,10 +172,6 @@ function buildServices(options: AppOptions, clock: Clock, server: Server): AppSe
     deps,
     credentials: new Credentials(store, clock, userTokens, { signers, log: logger }, usage),
     reader: new BrandReader(store),
-    webhooks: new WebhookService(deps, secrets, {
-      allowPrivate: options.webhooks?.allowPrivateUrls ?? false,
-      endpointLimit: options.webhooks?.endpointLimit,
-    }),
     signInThrottle: new SignInThrottle({ ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits }, clock),
     accountMail,
     accountLinks: new AccountLinkThrottle(

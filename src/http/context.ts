@@ -17,7 +17,7 @@ import type { SignInThrottle } from '../services/auth/sign-in.js';
 import type { TokenKeys } from '../services/auth/tokens.js';
 import type { UsageRecorder } from '../services/auth/usage.js';
 import type { Store } from '../store/store.js';
-import type { WebhookService } from '../services/webhooks/webhooks.js';
+import type { WebhookSettings } from '../services/webhooks/webhooks.js';
 
 /**
  * What the app's use cases (the functions of src/services) take first: the whole store, the clock, and the
@@ -33,6 +33,8 @@ export type AppDeps = Deps & {
   passwords: PasswordHasher;
   /** Seals webhook secrets and email bodies. */
   secrets: SecretBox;
+  /** The address rules of webhook URLs, and how many endpoints a workspace may have. */
+  webhookSettings: WebhookSettings;
 };
 
 /**
@@ -45,7 +47,6 @@ export interface AppServices {
   reader: BrandReader;
   /** Sign-in's attempt windows. */
   signInThrottle: SignInThrottle;
-  webhooks: WebhookService;
   /** What account email (invites, password resets) is sent with. */
   accountMail: AccountMail;
   /** The account links' attempt windows, and the reset requests waiting for their answers. */

@@ -5,6 +5,9 @@ import type {
 } from '@fastify/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { WEBHOOK_EVENT_SUMMARIES, webhookEventSchemaId } from '../contract/webhook-events.js';
+import { WEBHOOK_EVENT_TYPES } from '../contract/webhooks.js';
 import { API_REFERENCE_CSS, renderApiReference } from './api-reference.js';
 import { SESSION_COOKIE } from './auth.js';
 import type { ZodApp } from './context.js';
@@ -16,8 +19,8 @@ const SCHEMA_REF = '#/components/schemas/';
 
 /**
  * fastify-type-provider-zod lists every registered zod schema twice, as it is read and as it is written
- * (`BrandKeyInput` and `BrandKey`): keep only the schemas the operations reach, so the document has no
- * dangling components.
+ * (`BrandKeyInput` and `BrandKey`): keep only the schemas the operations and webhooks reach, so the document
+ * has no dangling components.
  */
 const withUsedSchemasOnly: SwaggerTransformObject = (documentObject) => {
   const document = jsonSchemaTransformObject(documentObject);
@@ -37,6 +40,7 @@ const withUsedSchemasOnly: SwaggerTransformObject = (documentObject) => {
     }
   };
   visit(document.paths);
+  if ('webhooks' in document) visit(document.webhooks);
   // A new object on every call (the transform builds it), so it is ours to change.
   document.components.schemas = Object.fromEntries(Object.entries(schemas).filter(([id]) => used.has(id)));
   return document;
@@ -62,6 +66,78 @@ const withResponseHeaders: SwaggerTransform = (route) => {
   }
   return transformed;
 };
+
+/** The Standard Webhooks headers of every attempt (docs/webhooks.md "Verifying a delivery"). */
+const WEBHOOK_HEADERS: OpenAPIV3_1.ParameterObject[] = [
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    description:
+      'The event’s `id` (`evt_…`): the same on every attempt of it, retries and manual retries included. Dedupe on it.',
+    schema: { type: 'string' },
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    description:
+      'When this attempt was made, in Unix seconds: refuse one more than 5 minutes away from your clock (a replay).',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+  {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    description:
+      '`v1,` and the base64 HMAC-SHA256, under the endpoint’s secret, of `{webhook-id}.{webhook-timestamp}.{body}`; for 24 hours after a rotation, two of them separated by a space, one per secret. Verify the raw body before parsing it (the `standardwebhooks` package does).',
+    schema: { type: 'string' },
+  },
+  {
+    name: 'user-agent',
+    in: 'header',
+    required: true,
+    schema: { type: 'string', enum: ['Brand-Context-Webhooks/1'] },
+  },
+];
+
+/** `brand_key.created` → `onBrandKeyCreated`. */
+function webhookOperationId(type: string): string {
+  return `on${type
+    .split(/[._]/)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('')}`;
+}
+
+/**
+ * OpenAPI 3.1's `webhooks` (docs/webhooks.md "Event schemas"): one POST per event type, its body the event's
+ * schema in src/contract/webhook-events.ts, so that receivers generate their types as clients do.
+ */
+const WEBHOOK_OPERATIONS: Record<string, OpenAPIV3_1.PathItemObject> = Object.fromEntries(
+  WEBHOOK_EVENT_TYPES.map((type): [string, OpenAPIV3_1.PathItemObject] => [
+    type,
+    {
+      post: {
+        tags: ['webhook events'],
+        operationId: webhookOperationId(type),
+        summary: WEBHOOK_EVENT_SUMMARIES[type],
+        description: `Sent to each enabled endpoint that subscribes to \`${type}\` (or to \`*\`), signed per Standard Webhooks 1.0, and retried until the endpoint answers 2xx.`,
+        security: [],
+        parameters: WEBHOOK_HEADERS,
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { $ref: `${SCHEMA_REF}${webhookEventSchemaId(type)}` } } },
+        },
+        responses: {
+          '2XX': {
+            description:
+              'Delivered. Any other status, a redirect (never followed) or no answer within 10 seconds fails the attempt, which is retried on the schedule.',
+          },
+        },
+      },
+    },
+  ]),
+);
 
 /**
  * `GET /openapi.json`, generated from the zod schemas that validate each route. OpenAPI 3.1 (JSON Schema
@@ -97,6 +173,7 @@ export const OPENAPI_OPTIONS: FastifyDynamicSwaggerOptions = {
       },
     },
     security: [{ bearer: [] }],
+    webhooks: WEBHOOK_OPERATIONS,
   },
   transform: withResponseHeaders,
   transformObject: withUsedSchemasOnly,

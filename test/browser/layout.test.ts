@@ -21,6 +21,7 @@ import {
 import { emailKeyWithSender } from '#test/support/fixtures/email.js';
 import { createPersonalToken } from '../../src/services/auth/tokens.js';
 import { sendEmail } from '../../src/services/email/messages.js';
+import { createWebhook, sendWebhookTest } from '../../src/services/webhooks/webhooks.js';
 
 /** The little of the DOM the page-side check below touches (the project compiles without lib.dom). */
 interface Box {
@@ -193,14 +194,13 @@ describeInBrowser('The console at 390, 1280 and 1366 px: no sideways scrolling, 
 
     // A webhook endpoint with a long address, failing: one delivery retrying after a slow 503 with a long
     // reason, and one pending.
-    const { webhooks } = f.testApp.app.services;
-    const endpoint = await webhooks.create(OPERATOR, f.workspaceId, {
+    const endpoint = await createWebhook(deps, OPERATOR, f.workspaceId, {
       url: longWebhookUrl,
       events: ['brand.updated', 'campaign.created', 'campaign.scheduled', 'member.added'],
       description: 'Order system in the roastery',
     });
     webhookId = endpoint.id;
-    await webhooks.sendTest(OPERATOR, f.workspaceId, endpoint.id);
+    await sendWebhookTest(deps, OPERATOR, f.workspaceId, endpoint.id);
     const now = f.testApp.clock.now();
     const [claimed] = await store.deliveries.claim({
       lease: 'layout',
@@ -221,7 +221,7 @@ describeInBrowser('The console at 390, 1280 and 1366 px: no sideways scrolling, 
       },
       { status: 'retrying', nextAttemptAt: new Date(now + 5 * 60_000).toISOString() },
     );
-    await webhooks.sendTest(OPERATOR, f.workspaceId, endpoint.id);
+    await sendWebhookTest(deps, OPERATOR, f.workspaceId, endpoint.id);
 
     // Email as a busy workspace has it: a message to more recipients than a row names, with tags, one of
     // them bounced with a long answer (and so suppressed); and one captured, for the development mailbox.

@@ -15,6 +15,7 @@ import {
   useBrowserFixture,
   WAIT_MS,
 } from './browser-harness.js';
+import { createWebhook } from '../../src/services/webhooks/webhooks.js';
 
 const CHECKBOX = 'Also revoke their keys and disable their webhooks';
 const LONG_URL =
@@ -90,7 +91,7 @@ describeInBrowser('Removing a member who created keys and webhooks (Members, Age
       const brandKey = await createBrandKey(deps, actor, { workspaceId: f.workspaceId, name: brandKeyName });
       await createApiKey(deps, actor, { workspaceId: f.workspaceId, name: apiKeyName });
       const url = `${LONG_URL}&who=${which}`;
-      await f.testApp.app.services.webhooks.create(actor, f.workspaceId, { url, events: ['*'] });
+      await createWebhook(f.testApp.deps, actor, f.workspaceId, { url, events: ['*'] });
       leavers[which] = { email, brandKeyName, brandKey: brandKey.key, apiKeyName, url };
     }
   });

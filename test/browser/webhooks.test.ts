@@ -22,6 +22,13 @@ import {
   whereInWindow,
 } from './browser-harness.js';
 import { WebhookReceiver } from '#test/support/webhook-receiver.js';
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listWebhooks,
+  sendWebhookTest,
+} from '../../src/services/webhooks/webhooks.js';
 
 /** The delivery worker `serve` runs, on the suite's store, with the real clock so signatures carry real time. */
 function startWorker(f: BrowserFixture): DeliveryWorker {
@@ -42,7 +49,7 @@ function startWorker(f: BrowserFixture): DeliveryWorker {
 
 /** An endpoint made by the operator, for tests that start on its page. */
 function addEndpoint(f: BrowserFixture, url: string, events: NewWebhook['events'] = ['*']) {
-  return f.testApp.app.services.webhooks.create(OPERATOR, f.workspaceId, { url, events });
+  return createWebhook(f.testApp.deps, OPERATOR, f.workspaceId, { url, events });
 }
 
 function endpointPage(f: BrowserFixture, webhookId: string): string {
@@ -198,7 +205,7 @@ describeInBrowser('Webhooks in the console (Settings → Webhooks)', () => {
     await expectHeading(page, 'Webhooks');
     await page.getByRole('table', { name: 'Webhook endpoints', exact: true }).waitFor();
     expect(await rowOf(page.getByRole('table', { name: 'Webhook endpoints' }), receiver.url).count()).toBe(0);
-    expect(await f.testApp.app.services.webhooks.list(f.workspaceId)).toEqual([]);
+    expect(await listWebhooks(f.testApp.deps, f.workspaceId)).toEqual([]);
     await expectNoPageProblems(session, 'Webhooks');
   });
 
@@ -217,7 +224,7 @@ describeInBrowser('Webhooks in the console (Settings → Webhooks)', () => {
     // The alert says what is wrong; the field says it again beside itself.
     await add.getByText('must start with https:// or http://', { exact: true }).waitFor();
 
-    expect(await f.testApp.app.services.webhooks.list(f.workspaceId)).toEqual([]);
+    expect(await listWebhooks(f.testApp.deps, f.workspaceId)).toEqual([]);
     await expectNoPageProblems(session, 'Webhooks (refused fields)');
   });
 
@@ -257,17 +264,16 @@ describeInBrowser('Webhooks in the console (Settings → Webhooks)', () => {
     });
     await add.getByRole('button', { name: 'Add endpoint', exact: true }).click();
     await page.getByRole('dialog', { name: 'Your endpoint’s signing secret', exact: true }).waitFor();
-    const made = await f.testApp.app.services.webhooks.list(f.workspaceId);
+    const made = await listWebhooks(f.testApp.deps, f.workspaceId);
     expect(made.map((webhook) => webhook.events)).toEqual([['member.added']]);
-    for (const webhook of made)
-      await f.testApp.app.services.webhooks.delete(OPERATOR, f.workspaceId, webhook.id);
+    for (const webhook of made) await deleteWebhook(f.testApp.deps, OPERATOR, f.workspaceId, webhook.id);
     await expectNoPageProblems(session, 'Webhooks (no event chosen)');
   });
 
   it('changes an endpoint’s URL and events with Edit', async () => {
     const f = fixture();
     const webhook = await addEndpoint(f, 'https://hooks.example.com/old');
-    cleanups.push(() => f.testApp.app.services.webhooks.delete(OPERATOR, f.workspaceId, webhook.id));
+    cleanups.push(() => deleteWebhook(f.testApp.deps, OPERATOR, f.workspaceId, webhook.id));
     const session = await f.open(f.owner);
     const { page } = session;
     await page.goto(endpointPage(f, webhook.id));
@@ -289,7 +295,7 @@ describeInBrowser('Webhooks in the console (Settings → Webhooks)', () => {
     expect(
       await events.locator('xpath=following-sibling::ul[1]').getByRole('listitem').allInnerTexts(),
     ).toEqual(['brand_key.expiring', 'campaign.scheduled']);
-    expect(await f.testApp.app.services.webhooks.get(f.workspaceId, webhook.id)).toMatchObject({
+    expect(await getWebhook(f.testApp.deps, f.workspaceId, webhook.id)).toMatchObject({
       url: 'https://hooks.example.com/new',
       events: ['brand_key.expiring', 'campaign.scheduled'],
     });
@@ -300,9 +306,9 @@ describeInBrowser('Webhooks in the console (Settings → Webhooks)', () => {
     const f = fixture();
     // No worker runs in this test: the deliveries stay pending.
     const webhook = await addEndpoint(f, 'https://hooks.example.com/log');
-    cleanups.push(() => f.testApp.app.services.webhooks.delete(OPERATOR, f.workspaceId, webhook.id));
+    cleanups.push(() => deleteWebhook(f.testApp.deps, OPERATOR, f.workspaceId, webhook.id));
     for (let sent = 0; sent < 25; sent++)
-      await f.testApp.app.services.webhooks.sendTest(OPERATOR, f.workspaceId, webhook.id);
+      await sendWebhookTest(f.testApp.deps, OPERATOR, f.workspaceId, webhook.id);
     const session = await f.open(f.owner);
     const { page } = session;
     await page.goto(endpointPage(f, webhook.id));
@@ -324,7 +330,7 @@ describeInBrowser('Webhooks in the console (Settings → Webhooks)', () => {
   it('tells a member that only owners and admins manage webhooks, and shows them no endpoint', async () => {
     const f = fixture();
     const webhook = await addEndpoint(f, 'https://hooks.example.com/members-cannot-see');
-    cleanups.push(() => f.testApp.app.services.webhooks.delete(OPERATOR, f.workspaceId, webhook.id));
+    cleanups.push(() => deleteWebhook(f.testApp.deps, OPERATOR, f.workspaceId, webhook.id));
     const session = await f.open(f.member);
     const { page } = session;
     await navigate(page, 'Webhooks');

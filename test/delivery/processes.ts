@@ -6,7 +6,7 @@ import { OPERATOR } from '../../src/services/audit/audit.js';
 import { seedDemo } from '../../src/services/demo/demo.js';
 import type { Deps } from '../../src/services/shared/deps.js';
 import { SecretBox } from '../../src/services/shared/secret-box.js';
-import { WebhookService } from '../../src/services/webhooks/webhooks.js';
+import { createWebhook } from '../../src/services/webhooks/webhooks.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { DeliveryAttemptRecord, DeliveryRecord, Store } from '../../src/store/store.js';
 import { killAllChildren, pollUntil, ServerProcess, setUp } from '../cli/cli-process.js';
@@ -100,10 +100,12 @@ export function useDeliverySuite(backend: TestBackend): DeliverySuite {
     async createEndpoint(url) {
       const seed = await seedDemo(suite.deps);
       const secrets = await SecretBox.load(suite.store, ENCRYPTION_KEY);
-      const webhooks = new WebhookService(suite.deps, secrets, {
-        allowPrivate: true,
-      });
-      const webhook = await webhooks.create(OPERATOR, seed.workspace_id, { url, events: ['*'] });
+      const webhook = await createWebhook(
+        { ...suite.deps, secrets, webhookSettings: { allowPrivate: true } },
+        OPERATOR,
+        seed.workspace_id,
+        { url, events: ['*'] },
+      );
       return {
         workspaceId: seed.workspace_id,
         webhookId: webhook.id,

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import type { EventEnvelope, WebhookEventType } from '../../src/contract/webhooks.js';
+import { EMAIL_EVENT_TYPES } from '../../src/contract/email.js';
+import type { WebhookEventType } from '../../src/contract/webhooks.js';
 import { systemClock } from '../../src/core/clock.js';
 import { CAPTURED_DETAIL } from '../../src/delivery/email-channel.js';
 import { type SmtpResult, SmtpSender } from '../../src/delivery/smtp-sender.js';
@@ -11,7 +12,7 @@ import { OPERATOR } from '../../src/services/audit/audit.js';
 import type { Deps } from '../../src/services/shared/deps.js';
 import { type EmailBody, type EmailDraft, queueEmail } from '../../src/services/email/queue.js';
 import { SecretBox } from '../../src/services/shared/secret-box.js';
-import { WebhookService } from '../../src/services/webhooks/webhooks.js';
+import { createWebhook, sendWebhookTest } from '../../src/services/webhooks/webhooks.js';
 import { createWorkspace } from '../../src/services/accounts/workspaces.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { EmailMessageRecord, EmailMessageWithRecipients, Store } from '../../src/store/store.js';
@@ -26,7 +27,7 @@ import {
 } from '#test/support/fixtures/email.js';
 import { call } from '#test/support/http-fixture.js';
 import { SmtpRelay } from '#test/support/smtp-server.js';
-import { WebhookReceiver } from '#test/support/webhook-receiver.js';
+import { eventOfType, WebhookReceiver } from '#test/support/webhook-receiver.js';
 
 /** A sender in a frozen process: its attempt never ends by itself, only when its worker stops. */
 class FrozenSender extends SmtpSender {
@@ -358,9 +359,9 @@ describeEachBackend('email delivery', (backend) => {
   it('publishes email.* events to subscribed endpoints, once per status a recipient reaches', async () => {
     const receiver = await WebhookReceiver.start();
     try {
-      const webhooks = new WebhookService(deps, secrets, { allowPrivate: true });
+      const webhookDeps = { ...deps, secrets, webhookSettings: { allowPrivate: true } };
       const events: WebhookEventType[] = ['email.sent', 'email.deferred', 'email.bounced', 'email.failed'];
-      await webhooks.create(OPERATOR, workspaceId, { url: receiver.url, events });
+      await createWebhook(webhookDeps, OPERATOR, workspaceId, { url: receiver.url, events });
       relay.defersOnce.add('ada@example.com');
       relay.rejects.add('gone@example.com');
       startWorker();
@@ -371,8 +372,8 @@ describeEachBackend('email delivery', (backend) => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(receiver.arrivals).toHaveLength(3);
       const answers = { 'email.deferred': /^451 /, 'email.sent': /^250 /, 'email.bounced': /^550 / };
-      const published = arrivals.map((arrival) => JSON.parse(arrival.body) as EventEnvelope);
-      expect(published.map((event) => `${event.type} ${String(event.data.recipient)}`).sort()).toEqual([
+      const published = arrivals.map((arrival) => eventOfType(arrival.body, EMAIL_EVENT_TYPES));
+      expect(published.map((event) => `${event.type} ${event.data.recipient}`).sort()).toEqual([
         'email.bounced gone@example.com',
         'email.deferred ada@example.com',
         'email.sent ada@example.com',
@@ -394,8 +395,8 @@ describeEachBackend('email delivery', (backend) => {
   it('publishes email.failed, email.suppressed and email.captured as the recipients reach them', async () => {
     const receiver = await WebhookReceiver.start();
     try {
-      const webhooks = new WebhookService(deps, secrets, { allowPrivate: true });
-      await webhooks.create(OPERATOR, workspaceId, { url: receiver.url, events: ['*'] });
+      const webhookDeps = { ...deps, secrets, webhookSettings: { allowPrivate: true } };
+      await createWebhook(webhookDeps, OPERATOR, workspaceId, { url: receiver.url, events: ['*'] });
       await relay.close();
       startWorker({ retrySchedule: [] });
       const failed = await queue({ to: ['ada@example.com'] });
@@ -413,7 +414,7 @@ describeEachBackend('email delivery', (backend) => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(receiver.arrivals).toHaveLength(3);
       const published = arrivals
-        .map((arrival) => (JSON.parse(arrival.body) as EventEnvelope).data)
+        .map((arrival) => eventOfType(arrival.body, EMAIL_EVENT_TYPES).data)
         .map(({ message_id, recipient, status, detail }) => ({ message_id, recipient, status, detail }));
       expect(published).toEqual(
         expect.arrayContaining([
@@ -545,8 +546,8 @@ describeEachBackend('email delivery', (backend) => {
   it('lets a relay that never answers the data hold no slot: a webhook delivery goes out meanwhile', async () => {
     const receiver = await WebhookReceiver.start();
     try {
-      const webhooks = new WebhookService(deps, secrets, { allowPrivate: true });
-      const webhook = await webhooks.create(OPERATOR, workspaceId, {
+      const webhookDeps = { ...deps, secrets, webhookSettings: { allowPrivate: true } };
+      const webhook = await createWebhook(webhookDeps, OPERATOR, workspaceId, {
         url: receiver.url,
         events: ['email.sent'],
       });
@@ -555,7 +556,7 @@ describeEachBackend('email delivery', (backend) => {
       for (let i = 0; i < 4; i++) await queue({ to: [`reader${String(i)}@example.com`] });
       await relay.until(() => relay.received.length >= 2);
 
-      await webhooks.sendTest(OPERATOR, workspaceId, webhook.id);
+      await sendWebhookTest(webhookDeps, OPERATOR, workspaceId, webhook.id);
       await receiver.count(1, 5_000);
     } finally {
       await stopWorkers(0);

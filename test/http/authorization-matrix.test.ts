@@ -29,6 +29,7 @@ import {
 import { type Fixture as SharedFixture, isoNow, outcome, useFixture } from '#test/support/http-fixture.js';
 import { addUser } from '#test/support/users.js';
 import { createPersonalToken, issueSession, revokePersonalToken } from '../../src/services/auth/tokens.js';
+import { createWebhook, sendWebhookTest } from '../../src/services/webhooks/webhooks.js';
 
 /*
  * Who may call what, kept as data: every route the app registers (ROUTES), every kind of caller (CALLERS)
@@ -703,7 +704,7 @@ async function newDraft(f: Fixture): Promise<string> {
 
 /** A fresh endpoint of the target workspace, for the rows that change or delete one. */
 async function newWebhook(f: SharedFixture): Promise<string> {
-  const webhook = await f.app.services.webhooks.create(OPERATOR, f.workspaceId, {
+  const webhook = await createWebhook(f.deps, OPERATOR, f.workspaceId, {
     url: `https://hooks.example.com/matrix/${next()}`,
     events: ['campaign.created'],
   });
@@ -780,7 +781,7 @@ async function matrixExtra(f: SharedFixture): Promise<MatrixExtra> {
   const signer = await findOrCreateUser(f.deps, signIn.email);
   await f.store.users.setPasswordHash(signer.id, cheapPasswordHash(signIn.password));
   const webhookId = await newWebhook(f);
-  const test = await f.app.services.webhooks.sendTest(OPERATOR, f.workspaceId, webhookId);
+  const test = await sendWebhookTest(f.deps, OPERATOR, f.workspaceId, webhookId);
   const keys = await emailKeys(f);
   return {
     campaignId: campaign.id,

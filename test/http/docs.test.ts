@@ -2,28 +2,14 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newCampaignSchema } from '../../src/contract/campaigns.js';
-import { newEmailMessageSchema } from '../../src/contract/email.js';
-import { WEBHOOK_EVENT_TYPES, type EventEnvelope } from '../../src/contract/webhooks.js';
-import { parseBrandDocument } from '../../src/core/brand-context.js';
+import { WEBHOOK_EVENT_DATA, type WebhookEvent } from '../../src/contract/webhook-events.js';
+import { WEBHOOK_EVENT_TYPES } from '../../src/contract/webhooks.js';
 import { DEFAULT_RETRY_SCHEDULE } from '../../src/core/delivery-schedule.js';
-import { EmailChannel } from '../../src/delivery/email-channel.js';
-import { SmtpSender } from '../../src/delivery/smtp-sender.js';
-import { KEY_SERVICES } from '../../src/services/keys/keys.js';
-import { sendEmail } from '../../src/services/email/messages.js';
-import type { Actor } from '../../src/services/audit/audit.js';
-import { replaceBrand } from '../../src/services/brand/brand.js';
-import { createCampaign, scheduleCampaign, updateCampaign } from '../../src/services/campaigns/campaigns.js';
-import { DEMO_BRAND } from '../../src/services/demo/demo-brand.js';
-import { sweepKeyExpiry } from '../../src/services/keys/expiry.js';
-import { addMember, removeMember } from '../../src/services/accounts/members.js';
-import { createWorkspace, findOrCreateUser } from '../../src/services/accounts/workspaces.js';
 import { REPO_ROOT } from '../cli/cli-process.js';
 import { startTestApp, type TestApp } from '#test/support/app.js';
-import { DAY_MS, type ManualClock } from '#test/support/clock.js';
 import { sqliteBackend, type TestDatabase } from '#test/support/databases.js';
-import { emailKeyWithSender } from '#test/support/fixtures/email.js';
-import { SmtpRelay } from '#test/support/smtp-server.js';
+import { publishEveryEvent } from '#test/support/fixtures/every-event.js';
+import { eventOf } from '#test/support/webhook-receiver.js';
 
 /** Every `src` and `href` of the page, resolved against the page's own URL. */
 function referencesOf(html: string, pageUrl: string): string[] {
@@ -135,67 +121,13 @@ function shapeDifferences(sample: unknown, actual: unknown, path: string): strin
     : [`${path} is a ${typeof actual}, shown as a ${typeof sample}`];
 }
 
-/** Every copy of the email queue due now, attempted once by `channel` and recorded, as the worker does. */
-async function attemptDue(channel: EmailChannel, clock: ManualClock): Promise<void> {
-  const now = clock.now();
-  const jobs = await channel.claim({
-    lease: 'docs',
-    now: new Date(now).toISOString(),
-    leaseUntil: new Date(now + 60_000).toISOString(),
-    limit: 100,
-  });
-  for (const job of jobs) await (await job.send(new AbortController().signal))?.();
-}
-
-/**
- * Each `email.*` event once: a message through a relay that accepts one recipient, refuses one for good,
- * asks to try one again later and one until its one retry is spent; a message to the refused address
- * since (suppressed); and one while no relay is set (captured).
- */
-async function publishEmailEvents(testApp: TestApp, workspaceId: string): Promise<void> {
-  const { deps, clock, app } = testApp;
-  await emailKeyWithSender(testApp, workspaceId, 'orders@acme.example');
-  const { secrets } = deps;
-  const send = (to: string[]) =>
-    sendEmail(
-      deps,
-      workspaceId,
-      newEmailMessageSchema.parse({
-        from: 'Acme Coffee <orders@acme.example>',
-        to,
-        subject: 'Your order 1042',
-        text: 'Thank you for your order.',
-        tags: { order: '1042' },
-      }),
-    );
-  const relay = await SmtpRelay.start();
-  // As many connections as attemptDue claims copies: the channel claims no more at once.
-  const smtp = new SmtpSender(relay.url, { maxConnections: 100 });
-  try {
-    relay.rejects.add('gone@example.com');
-    relay.defersOnce.add('later@example.com');
-    relay.defersOnce.add('never@example.com');
-    const channel = new EmailChannel({ deps, secrets, smtp, logger: app.log, retrySchedule: [0] });
-    await send(['ada@example.com', 'gone@example.com', 'later@example.com', 'never@example.com']);
-    await attemptDue(channel, clock);
-    relay.defersOnce.add('never@example.com');
-    await attemptDue(channel, clock);
-  } finally {
-    smtp.close();
-    await relay.close();
-  }
-  await send(['gone@example.com', 'bob@example.com']);
-  const capturing = new EmailChannel({ deps, secrets, smtp: undefined, logger: app.log, retrySchedule: [0] });
-  await attemptDue(capturing, clock);
-}
-
 describe('docs/webhooks.md', () => {
   let database: TestDatabase;
   let testApp: TestApp;
   let webhooksPage: string;
   let configurationPage: string;
   /** One event of each type, as the service queued it for an endpoint that subscribes to every event. */
-  const sent = new Map<string, EventEnvelope>();
+  const sent = new Map<string, WebhookEvent>();
 
   /** The events table: each row's types and its sample `data`. */
   function eventRows(): { types: string[]; sample: unknown }[] {
@@ -215,52 +147,10 @@ describe('docs/webhooks.md', () => {
     configurationPage = await readFile(`${REPO_ROOT}docs/configuration.md`, 'utf8');
     database = await sqliteBackend.create();
     testApp = await startTestApp(database);
-    const { deps, clock } = testApp;
-    const { webhooks, accountMail } = testApp.app.services;
-    const owner = await findOrCreateUser(deps, 'owner@example.com');
-    const actor: Actor = { kind: 'user', userId: owner.id, email: owner.email };
-    const { id: workspaceId } = await createWorkspace(deps, actor, { name: 'Acme Coffee', owner });
-    const webhook = await webhooks.create(actor, workspaceId, {
-      url: 'https://hooks.example.com/brand-context',
-      events: ['*'],
-    });
-
-    // Every publisher once: keys of each kind through their life, the brand, a campaign, a member, a test.
-    for (const service of Object.values(KEY_SERVICES)) {
-      const revoked = await service.create(deps, actor, { workspaceId, name: 'old pipeline' });
-      await service.revoke(deps, actor, workspaceId, revoked.id);
-      // An expiry for every kind: transactional email keys have none unless the operator gives one.
-      await service.create(deps, actor, { workspaceId, name: 'newsletter pipeline', expiresInDays: 90 });
+    for (const payload of await publishEveryEvent(testApp)) {
+      const event = eventOf(payload);
+      sent.set(event.type, event);
     }
-    clock.advance(80 * DAY_MS);
-    await sweepKeyExpiry(deps, accountMail);
-    clock.advance(11 * DAY_MS);
-    await sweepKeyExpiry(deps, accountMail);
-    await replaceBrand(deps, actor, workspaceId, parseBrandDocument(DEMO_BRAND));
-    const draft = newCampaignSchema.parse({ name: 'December newsletter' });
-    const target = {
-      workspaceId,
-      id: (await createCampaign(deps, actor, workspaceId, draft)).id,
-      ifMatch: undefined,
-    };
-    await updateCampaign(deps, actor, target, { subject: 'Our winter blend is back' });
-    await scheduleCampaign(deps, actor, target);
-    const member = { email: 'sam@example.com', role: 'admin' };
-    const added = await addMember(deps, accountMail, actor, 'owner', workspaceId, member);
-    await removeMember(deps, actor, 'owner', workspaceId, added.user_id);
-    await webhooks.sendTest(actor, workspaceId, webhook.id);
-    await publishEmailEvents(testApp, workspaceId);
-
-    let cursor: string | undefined;
-    do {
-      const page = await webhooks.listDeliveries(workspaceId, webhook.id, { limit: 100, cursor });
-      for (const item of page.items) {
-        const { payload } = await webhooks.getDelivery(workspaceId, webhook.id, item.id);
-        const envelope = JSON.parse(payload) as EventEnvelope;
-        sent.set(envelope.type, envelope);
-      }
-      cursor = page.next_cursor ?? undefined;
-    } while (cursor !== undefined);
   });
   afterAll(async () => {
     await testApp.close();
@@ -273,20 +163,23 @@ describe('docs/webhooks.md', () => {
     expect([...listed].sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
   });
 
-  it('shows for every event type a sample `data` shaped like what the service sends', () => {
+  it('shows for every event type a sample `data` shaped like what the service sends, valid by its schema', () => {
     // The setup published every type: a type it missed would be a sample nothing checks.
     expect([...sent.keys()].sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
     for (const { types, sample } of eventRows()) {
       expect(sample, types.join(', ')).toBeTypeOf('object');
       for (const type of types) {
         expect(shapeDifferences(sample, sent.get(type)?.data, type)).toEqual([]);
+        const known = WEBHOOK_EVENT_TYPES.find((candidate) => candidate === type);
+        expect(known, type).toBeDefined();
+        if (known) expect(WEBHOOK_EVENT_DATA[known].safeParse(sample).error?.issues, type).toBeUndefined();
       }
     }
   });
 
   it('shows the envelope every event is sent in', () => {
     const example = /\n## Events\n[\s\S]*?```json\n([\s\S]*?)```/.exec(webhooksPage)?.[1];
-    const envelope = JSON.parse(example ?? '') as EventEnvelope;
+    const envelope = eventOf(example ?? '');
     expect(shapeDifferences(envelope, sent.get(envelope.type), 'envelope')).toEqual([]);
     expect(envelope.id).toMatch(/^evt_/);
   });

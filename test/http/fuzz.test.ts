@@ -13,6 +13,7 @@ import { describeEachBackend } from '#test/support/databases.js';
 import { campaignsUrl, newDraft } from '#test/support/fixtures/campaigns.js';
 import { emailKeyWithSender, emailMessagesUrl, sendEmail } from '#test/support/fixtures/email.js';
 import { useFixture } from '#test/support/http-fixture.js';
+import { createWebhook } from '../../src/services/webhooks/webhooks.js';
 
 /** mulberry32: a seeded PRNG, so that a failure reproduces from the printed seed. */
 function prng(seed: number): () => number {
@@ -48,7 +49,7 @@ describeEachBackend('generated requests', (backend) => {
     emailKey = (await emailKeyWithSender(f, f.workspaceId)).key;
     messageId = (await sendEmail(f, emailKey)).id;
     webhookId = (
-      await f.app.services.webhooks.create(OPERATOR, f.workspaceId, {
+      await createWebhook(f.deps, OPERATOR, f.workspaceId, {
         url: 'https://hooks.example.com/fuzz',
         events: ['*'],
       })

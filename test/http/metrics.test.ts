@@ -16,11 +16,12 @@ import { publishEvent } from '../../src/services/webhooks/events.js';
 import { createBrandKey } from '../../src/services/keys/keys.js';
 import { Metrics } from '../../src/services/metrics/metrics.js';
 import { SecretBox } from '../../src/services/shared/secret-box.js';
-import { WebhookService } from '../../src/services/webhooks/webhooks.js';
+import { createWebhook } from '../../src/services/webhooks/webhooks.js';
 import { createWorkspace } from '../../src/services/accounts/workspaces.js';
 import { startTestApp, type TestApp } from '#test/support/app.js';
 import { describeEachBackend, sqliteBackend, type TestDatabase } from '#test/support/databases.js';
 import { readContext } from '#test/support/fixtures/brand-agent.js';
+import { brandUpdatedEvent } from '#test/support/fixtures/webhooks.js';
 import { call, problemOf, useFixture } from '#test/support/http-fixture.js';
 import { WebhookReceiver } from '#test/support/webhook-receiver.js';
 
@@ -182,9 +183,9 @@ describeEachBackend('GET /metrics: the delivery queue', (backend) => {
     receiver = await WebhookReceiver.start();
     const { deps } = testApp;
     workspaceId = (await createWorkspace(deps, OPERATOR, { name: 'Queue' })).id;
-    const webhooks = new WebhookService(deps, await SecretBox.load(deps.store), { allowPrivate: true });
-    await webhooks.create(OPERATOR, workspaceId, { url: receiver.url, events: ['*'] });
-    await webhooks.create(OPERATOR, workspaceId, { url: receiver.url, events: ['*'] });
+    const webhookDeps = { ...deps, webhookSettings: { allowPrivate: true } };
+    await createWebhook(webhookDeps, OPERATOR, workspaceId, { url: receiver.url, events: ['*'] });
+    await createWebhook(webhookDeps, OPERATOR, workspaceId, { url: receiver.url, events: ['*'] });
   });
   afterEach(async () => {
     await worker?.stop(1000);
@@ -200,9 +201,7 @@ describeEachBackend('GET /metrics: the delivery queue', (backend) => {
     const { deps } = testApp;
     const at = new Date(Date.now() - 1000).toISOString();
     for (const index of [1, 2, 3])
-      await deps.store.transaction((tx) =>
-        publishEvent(tx, at, { workspaceId, type: 'brand.updated', data: { index } }),
-      );
+      await deps.store.transaction((tx) => publishEvent(tx, at, brandUpdatedEvent(workspaceId, index)));
     expect(family(await scrape(testApp.app), 'brand_context_delivery_queue_depth')).toEqual({
       'brand_context_delivery_queue_depth{channel="webhook",status="pending"}': 6,
       'brand_context_delivery_queue_depth{channel="webhook",status="retrying"}': 0,

@@ -16,6 +16,8 @@ const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The client a user would write (type-checked here against the generated types; outside the project's tsc). */
 const FLOW = fileURLToPath(new URL('./openapi-client/flow.ts', import.meta.url));
+/** A webhook receiver's handling of events, typed by the document's `webhooks` (type-checked only). */
+const RECEIVER = fileURLToPath(new URL('./openapi-client/receiver.ts', import.meta.url));
 const OPENAPI_TYPESCRIPT = join(ROOT, 'node_modules/openapi-typescript/bin/cli.js');
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 /** Generating and type-checking take seconds each, more on a busy machine. */
@@ -73,7 +75,7 @@ describeEachBackend(
 
     // The document is the same on either backend: generated and type-checked once.
     it.skipIf(backend.name !== 'sqlite')(
-      'type-checks a client flow (sign in, create a key, read JSON and sections, draft a campaign, list the audit log) with no cast',
+      'type-checks a client flow (sign in, create a key, read JSON and sections, draft a campaign, list the audit log) and a webhook receiver with no cast',
       async () => {
         const types = join(folder, 'api.d.ts');
         await run(process.execPath, [OPENAPI_TYPESCRIPT, `${baseUrl}/openapi.json`, '--output', types]);
@@ -97,11 +99,10 @@ describeEachBackend(
               typeRoots: [join(ROOT, 'node_modules/@types')],
               paths: { 'brand-context-api': [types] },
             },
-            files: [FLOW],
+            files: [FLOW, RECEIVER],
           }),
         );
-        const source = await readFile(FLOW, 'utf8');
-        expect(castsIn(source)).toEqual([]);
+        for (const file of [FLOW, RECEIVER]) expect(castsIn(await readFile(file, 'utf8')), file).toEqual([]);
         const checked = await run(process.execPath, [TSC, '-p', tsconfig]).then(
           () => '',
           (error: unknown) => String((error as { stdout?: unknown }).stdout ?? error),

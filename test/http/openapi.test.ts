@@ -7,6 +7,7 @@ import { call, type CallOptions, outcome, useFixture } from '#test/support/http-
 import { campaignsApi, newDraft } from '#test/support/fixtures/campaigns.js';
 import { emailKeyWithSender, message, sendEmail } from '#test/support/fixtures/email.js';
 import { schemaAt } from '#test/support/openapi-conformance.js';
+import { WEBHOOK_EVENT_TYPES } from '../../src/contract/webhooks.js';
 
 interface MediaType {
   schema: {
@@ -27,13 +28,15 @@ interface Operation {
   operationId?: string;
   summary?: string;
   security?: Record<string, string[]>[];
-  requestBody?: { content: Record<string, MediaType> };
+  requestBody?: { required?: boolean; content: Record<string, MediaType> };
   responses: Record<string, Response>;
-  parameters?: { name: string; in: string }[];
+  parameters?: { name: string; in: string; required?: boolean }[];
 }
 interface OpenApiDocument {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
+  /** What the service POSTs to webhook endpoints: one entry per event type. */
+  webhooks?: Record<string, Record<string, Operation>>;
   security?: Record<string, string[]>[];
   components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
 }
@@ -301,6 +304,34 @@ describe('GET /openapi.json', () => {
     for (const [name, operation] of operationsOf(document).filter(([name]) => name.includes(' /api/')))
       expect(operation.security, name).toEqual([{ bearer: [] }, { sessionCookie: [] }]);
     expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['bearer', 'sessionCookie']);
+  });
+
+  it('describes every event type as a webhook: a POST of its event, with the Standard Webhooks headers', () => {
+    const webhooks = document.webhooks ?? {};
+    expect(Object.keys(webhooks).sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
+    for (const [type, item] of Object.entries(webhooks)) {
+      expect(Object.keys(item), type).toEqual(['post']);
+      const post = item.post;
+      expect(post?.summary, type).toMatch(/\S/);
+      expect(post?.security, type).toEqual([]);
+      expect(
+        post?.parameters
+          ?.filter((parameter) => parameter.in === 'header' && parameter.required === true)
+          .map((parameter) => parameter.name),
+      ).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature', 'user-agent']);
+      expect(post?.requestBody?.required, type).toBe(true);
+      const body = post?.requestBody?.content['application/json']?.schema.$ref ?? '';
+      const event = document.components.schemas[
+        body.replace('#/components/schemas/', '')
+      ] as MediaType['schema'];
+      expect(event.required, type).toEqual(['id', 'type', 'timestamp', 'workspace_id', 'data']);
+      expect(event.properties?.type, type).toEqual({ type: 'string', const: type });
+      expect(Object.keys(post?.responses ?? {}), type).toEqual(['2XX']);
+    }
+    // Each key's data names its kind's own schema, as its listing does.
+    expect(JSON.stringify(document.components.schemas.ApiKeyExpiringEvent)).toContain(
+      '"$ref":"#/components/schemas/ApiKey"',
+    );
   });
 
   it("passes Redocly's recommended ruleset without an error or a warning", async () => {

@@ -3,11 +3,12 @@ import { systemClock } from '../../src/core/clock.js';
 import { OPERATOR } from '../../src/services/audit/audit.js';
 import { publishEvent } from '../../src/services/webhooks/events.js';
 import { SecretBox } from '../../src/services/shared/secret-box.js';
-import { WebhookService } from '../../src/services/webhooks/webhooks.js';
+import { createWebhook } from '../../src/services/webhooks/webhooks.js';
 import { createWorkspace } from '../../src/services/accounts/workspaces.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
+import { brandUpdatedEvent } from '#test/support/fixtures/webhooks.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -22,8 +23,15 @@ describeEachBackend('Store contract: the delivery queue counted by status', (bac
     store = await openStore(database.config);
     const deps = { store, clock: systemClock };
     workspaceId = (await createWorkspace(deps, OPERATOR, { name: 'Depth' })).id;
-    const webhooks = new WebhookService(deps, await SecretBox.load(store), { allowPrivate: true });
-    await webhooks.create(OPERATOR, workspaceId, { url: 'http://127.0.0.1:9/hooks', events: ['*'] });
+    const webhookDeps = {
+      ...deps,
+      secrets: await SecretBox.load(store),
+      webhookSettings: { allowPrivate: true },
+    };
+    await createWebhook(webhookDeps, OPERATOR, workspaceId, {
+      url: 'http://127.0.0.1:9/hooks',
+      events: ['*'],
+    });
   });
   afterAll(async () => {
     await store.close();
@@ -39,7 +47,7 @@ describeEachBackend('Store contract: the delivery queue counted by status', (bac
     const now = Date.now();
     for (const index of [1, 2, 3, 4])
       await store.transaction((tx) =>
-        publishEvent(tx, iso(now - 1000), { workspaceId, type: 'brand.updated', data: { index } }),
+        publishEvent(tx, iso(now - 1000), brandUpdatedEvent(workspaceId, index)),
       );
     expect(await store.deliveries.countQueued()).toEqual([{ status: 'pending', count: 4 }]);
 

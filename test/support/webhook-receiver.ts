@@ -5,8 +5,10 @@ import {
   type Server as NetServer,
   type Socket,
 } from 'node:net';
+import { isDeepStrictEqual } from 'node:util';
 import { Webhook } from 'standardwebhooks';
-import type { EventEnvelope } from '../../src/contract/webhooks.js';
+import { type WebhookEvent, webhookEventSchema } from '../../src/contract/webhook-events.js';
+import type { WebhookEventType } from '../../src/contract/webhooks.js';
 import { Waiters } from './waiters.js';
 
 /** One request as the receiver saw it. */
@@ -128,9 +130,39 @@ export class WebhookReceiver {
   }
 }
 
-/** The event a request carries, once its signature verifies with `secret` (throws otherwise). */
-export function verifiedEvent(secret: string, arrival: Arrival): EventEnvelope {
-  return new Webhook(secret).verify(arrival.body, arrival.headers) as EventEnvelope;
+/**
+ * The event a body (a request's, or a delivery's `payload`) carries, once it validates against its type's
+ * schema (src/contract/webhook-events.ts) with no field the schema does not name; throws otherwise.
+ */
+export function eventOf(body: string): WebhookEvent {
+  const sent: unknown = JSON.parse(body);
+  const event = webhookEventSchema.parse(sent);
+  // zod drops fields its schema does not name: a body with more than its schema says is not what it documents.
+  if (!isDeepStrictEqual(event, sent)) throw new Error(`fields beyond its event schema: ${body}`);
+  return event;
+}
+
+function isOfType<Type extends WebhookEventType>(
+  event: WebhookEvent,
+  types: readonly Type[],
+): event is WebhookEvent<Type> {
+  return (types as readonly WebhookEventType[]).includes(event.type);
+}
+
+/** `eventOf`, for a body that must carry an event of one of `types`: typed as such (throws otherwise). */
+export function eventOfType<Type extends WebhookEventType>(
+  body: string,
+  types: readonly Type[],
+): WebhookEvent<Type> {
+  const event = eventOf(body);
+  if (!isOfType(event, types)) throw new Error(`a ${event.type} event, not one of ${types.join(', ')}`);
+  return event;
+}
+
+/** The event a request carries, once its signature verifies with `secret` and it validates (throws otherwise). */
+export function verifiedEvent(secret: string, arrival: Arrival): WebhookEvent {
+  new Webhook(secret).verify(arrival.body, arrival.headers);
+  return eventOf(arrival.body);
 }
 
 /** The ids that arrived more than once. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Webhook as Verifier } from 'standardwebhooks';
-import { WEBHOOK_EVENT_TYPES, type EventEnvelope } from '../../src/contract/webhooks.js';
+import { WEBHOOK_EVENT_TYPES } from '../../src/contract/webhooks.js';
 import { systemClock } from '../../src/core/clock.js';
 import { DeliveryWorker } from '../../src/delivery/worker.js';
 import { type Resolver, WebhookSender } from '../../src/delivery/webhook-sender.js';
@@ -14,20 +14,28 @@ import { sweepKeyExpiry } from '../../src/services/keys/expiry.js';
 import { KEY_SERVICES } from '../../src/services/keys/keys.js';
 import { addMember, removeMember } from '../../src/services/accounts/members.js';
 import { SecretBox } from '../../src/services/shared/secret-box.js';
-import { WebhookService } from '../../src/services/webhooks/webhooks.js';
+import {
+  createWebhook,
+  getDelivery,
+  getWebhook,
+  listDeliveries,
+  listWebhooks,
+  retryDelivery,
+  revealWebhookSecret,
+  rotateWebhookSecret,
+  sendWebhookTest,
+  updateWebhook,
+  type WebhookComponents,
+} from '../../src/services/webhooks/webhooks.js';
 import { createWorkspace } from '../../src/services/accounts/workspaces.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { testAccountMail } from '#test/support/fixtures/account-email.js';
 import { DAY_MS, ManualClock } from '#test/support/clock.js';
 import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
-import { type Arrival, WebhookReceiver } from '#test/support/webhook-receiver.js';
+import { eventOf, WebhookReceiver } from '#test/support/webhook-receiver.js';
 
 const DRAFT = { name: 'Launch', subject: 'Hello', preheader: '', body_html: '<p>Hi</p>', body_text: 'Hi' };
-
-function envelopeOf(request: Arrival): EventEnvelope {
-  return JSON.parse(request.body) as EventEnvelope;
-}
 
 describeEachBackend('webhook delivery', (backend) => {
   let database: TestDatabase;
@@ -37,7 +45,8 @@ describeEachBackend('webhook delivery', (backend) => {
   let deps: Deps;
   /** Sealed in the store's own key, as `serve` seals without BRAND_CONTEXT_ENCRYPTION_KEY. */
   let secrets: SecretBox;
-  let webhooks: WebhookService;
+  /** `deps` with the suite's secret box and address rules (127.0.0.1 allowed). */
+  let webhookDeps: Deps & WebhookComponents;
   let worker: DeliveryWorker | undefined;
   let workspaceId: string;
 
@@ -64,7 +73,7 @@ describeEachBackend('webhook delivery', (backend) => {
   }
 
   async function endpoint(events: string[] = ['*'], url = receiver.url) {
-    return webhooks.create(OPERATOR, workspaceId, { url, events: events as ['*'] });
+    return createWebhook(webhookDeps, OPERATOR, workspaceId, { url, events: events as ['*'] });
   }
 
   beforeAll(async () => {
@@ -72,7 +81,7 @@ describeEachBackend('webhook delivery', (backend) => {
     store = await openStore(database.config);
     deps = { store, clock: systemClock };
     secrets = await SecretBox.load(store);
-    webhooks = new WebhookService(deps, secrets, { allowPrivate: true });
+    webhookDeps = { ...deps, secrets, webhookSettings: { allowPrivate: true } };
   });
 
   afterAll(async () => {
@@ -115,8 +124,8 @@ describeEachBackend('webhook delivery', (backend) => {
       role: 'member',
     });
     await removeMember(deps, OPERATOR, 'owner', workspaceId, member.user_id);
-    const { id: webhookId } = (await webhooks.list(workspaceId))[0] ?? { id: '' };
-    await webhooks.sendTest(OPERATOR, workspaceId, webhookId);
+    const { id: webhookId } = (await listWebhooks(webhookDeps, workspaceId))[0] ?? { id: '' };
+    await sendWebhookTest(webhookDeps, OPERATOR, workspaceId, webhookId);
     // Expiry: 90-day keys made long ago (the operator's email keys expire only when asked to), with 13 days,
     // 2 days and none left (expired half a day ago) now.
     for (const kind of ['brand', 'api', 'email'] as const) {
@@ -140,20 +149,25 @@ describeEachBackend('webhook delivery', (backend) => {
     expect(receiver.arrivals).toHaveLength(expected);
 
     const verifier = new Verifier(secret);
-    const types = received.map((request) => {
-      const verified = verifier.verify(request.body, request.headers) as EventEnvelope;
-      expect(request.headers['webhook-id']).toBe(verified.id);
-      expect(verified.workspace_id).toBe(workspaceId);
-      return verified.type;
+    // Each body validates against its type's schema (src/contract/webhook-events.ts), with nothing more.
+    const events = received.map((request) => {
+      verifier.verify(request.body, request.headers);
+      const event = eventOf(request.body);
+      expect(request.headers['webhook-id']).toBe(event.id);
+      expect(event.workspace_id).toBe(workspaceId);
+      return event;
     });
+    const types = events.map((event) => event.type);
     // Email's events come from its delivery: test/email/delivery.test.ts shows them arrive.
     for (const type of WEBHOOK_EVENT_TYPES.filter((type) => !type.startsWith('email.'))) {
       expect(types, type).toContain(type);
     }
     expect(types.filter((type) => type === 'brand_key.expiring')).toHaveLength(2);
     expect(types.filter((type) => type === 'api_key.expired')).toHaveLength(1);
-    const notices = received.map(envelopeOf).filter((event) => event.type.endsWith('.expiring'));
-    expect(notices.map((event) => event.data.days_before_expiry).sort()).toEqual([14, 14, 14, 3, 3, 3]);
+    const notices = events.flatMap((event) =>
+      'days_before_expiry' in event.data ? [event.data.days_before_expiry] : [],
+    );
+    expect(notices.sort()).toEqual([14, 14, 14, 3, 3, 3]);
     // No secret in any payload: neither a whole key (listings' 8-character prefixes are not secret) nor the
     // signing secret.
     for (const request of received) expect(request.body).not.toMatch(/(brk|wsk|tek)_[0-9A-Za-z]{36}|whsec_/);
@@ -167,11 +181,11 @@ describeEachBackend('webhook delivery', (backend) => {
     const received = await receiver.count(3);
     expect(new Set(received.map((request) => request.headers['webhook-id'])).size).toBe(1);
 
-    const [delivery] = (await webhooks.listDeliveries(workspaceId, id, { limit: 10 })).items;
+    const [delivery] = (await listDeliveries(webhookDeps, workspaceId, id, { limit: 10 })).items;
     await expect
-      .poll(async () => (await webhooks.getDelivery(workspaceId, id, delivery?.id ?? '')).status)
+      .poll(async () => (await getDelivery(webhookDeps, workspaceId, id, delivery?.id ?? '')).status)
       .toBe('succeeded');
-    const detail = await webhooks.getDelivery(workspaceId, id, delivery?.id ?? '');
+    const detail = await getDelivery(webhookDeps, workspaceId, id, delivery?.id ?? '');
     expect(detail.event_id).toBe(received[0]?.headers['webhook-id']);
     expect(detail.attempts).toBe(3);
     expect(detail.history.map((attempt) => attempt.response_status)).toEqual([500, 500, 200]);
@@ -184,26 +198,26 @@ describeEachBackend('webhook delivery', (backend) => {
     startWorker({ retrySchedule: [50] });
     await KEY_SERVICES.brand.create(deps, OPERATOR, { workspaceId, name: 'failing' });
     await receiver.count(2);
-    const [delivery] = (await webhooks.listDeliveries(workspaceId, id, { limit: 1 })).items;
+    const [delivery] = (await listDeliveries(webhookDeps, workspaceId, id, { limit: 1 })).items;
     const deliveryId = delivery?.id ?? '';
     await expect
-      .poll(async () => (await webhooks.getDelivery(workspaceId, id, deliveryId)).status)
+      .poll(async () => (await getDelivery(webhookDeps, workspaceId, id, deliveryId)).status)
       .toBe('failed');
 
     receiver.status = 204;
-    await webhooks.retryDelivery(OPERATOR, workspaceId, id, deliveryId);
+    await retryDelivery(webhookDeps, OPERATOR, workspaceId, id, deliveryId);
     await receiver.count(3);
     await expect
-      .poll(async () => (await webhooks.getDelivery(workspaceId, id, deliveryId)).status)
+      .poll(async () => (await getDelivery(webhookDeps, workspaceId, id, deliveryId)).status)
       .toBe('succeeded');
     expect(new Set(receiver.arrivals.map((request) => request.headers['webhook-id'])).size).toBe(1);
   });
 
   it('signs with both secrets while a rotated one overlaps', async () => {
     const { id, secret: before } = await endpoint(['webhook.test']);
-    const { secret: after } = await webhooks.rotateSecret(OPERATOR, workspaceId, id);
+    const { secret: after } = await rotateWebhookSecret(webhookDeps, OPERATOR, workspaceId, id);
     startWorker();
-    await webhooks.sendTest(OPERATOR, workspaceId, id);
+    await sendWebhookTest(webhookDeps, OPERATOR, workspaceId, id);
     const [request] = await receiver.count(1);
     if (!request) throw new Error('nothing arrived');
     expect(String(request.headers['webhook-signature']).split(' ')).toHaveLength(2);
@@ -215,11 +229,11 @@ describeEachBackend('webhook delivery', (backend) => {
   it('fails, without sending, a delivery whose secret was sealed under another encryption key', async () => {
     const { id } = await endpoint(['webhook.test']);
     startWorker({ retrySchedule: [], secrets: await SecretBox.load(store, randomBytes(32)) });
-    const { delivery_id: deliveryId } = await webhooks.sendTest(OPERATOR, workspaceId, id);
+    const { delivery_id: deliveryId } = await sendWebhookTest(webhookDeps, OPERATOR, workspaceId, id);
     await expect
-      .poll(async () => (await webhooks.getDelivery(workspaceId, id, deliveryId)).status)
+      .poll(async () => (await getDelivery(webhookDeps, workspaceId, id, deliveryId)).status)
       .toBe('failed');
-    expect((await webhooks.getDelivery(workspaceId, id, deliveryId)).error).toBe(
+    expect((await getDelivery(webhookDeps, workspaceId, id, deliveryId)).error).toBe(
       'not sent: the signing secret was sealed with another BRAND_CONTEXT_ENCRYPTION_KEY',
     );
     expect(receiver.arrivals).toHaveLength(0);
@@ -227,13 +241,11 @@ describeEachBackend('webhook delivery', (backend) => {
 
   it('answers secret_unreadable to a reveal on a node with another encryption key, and audits no reveal', async () => {
     const { id } = await endpoint(['webhook.test']);
-    const elsewhere = new WebhookService(deps, await SecretBox.load(store, randomBytes(32)), {
-      allowPrivate: true,
-    });
-    await expect(elsewhere.revealSecret(OPERATOR, workspaceId, id)).rejects.toMatchObject({
+    const elsewhere = { ...webhookDeps, secrets: await SecretBox.load(store, randomBytes(32)) };
+    await expect(revealWebhookSecret(elsewhere, OPERATOR, workspaceId, id)).rejects.toMatchObject({
       code: 'secret_unreadable',
     });
-    await webhooks.revealSecret(OPERATOR, workspaceId, id);
+    await revealWebhookSecret(webhookDeps, OPERATOR, workspaceId, id);
     const reveals = (await store.audit.list(workspaceId, { limit: 100 })).filter(
       (event) => event.action === 'webhook.secret_revealed' && event.targetId === id,
     );
@@ -246,7 +258,7 @@ describeEachBackend('webhook delivery', (backend) => {
     await expect(
       updateCampaign(deps, OPERATOR, { workspaceId, id: campaign.id, ifMatch: '"99"' }, { subject: 'Lost' }),
     ).rejects.toMatchObject({ code: 'version_mismatch' });
-    const types = (await webhooks.listDeliveries(workspaceId, id, { limit: 10 })).items.map(
+    const types = (await listDeliveries(webhookDeps, workspaceId, id, { limit: 10 })).items.map(
       (d) => d.event_type,
     );
     expect(types).toEqual(['campaign.created']);
@@ -254,8 +266,8 @@ describeEachBackend('webhook delivery', (backend) => {
 
   describe('address rules at delivery time', () => {
     it('refuses a name that resolves to a loopback address, and sends nothing', async () => {
-      const strict = new WebhookService(deps, secrets, { allowPrivate: false });
-      const { id } = await strict.create(OPERATOR, workspaceId, {
+      const strict = { ...webhookDeps, webhookSettings: { allowPrivate: false } };
+      const { id } = await createWebhook(strict, OPERATOR, workspaceId, {
         url: `https://hooks.rebinding.test:${new URL(receiver.url).port}/hooks`,
         events: ['webhook.test'],
       });
@@ -265,12 +277,12 @@ describeEachBackend('webhook delivery', (backend) => {
         retrySchedule: [],
         resolve: () => Promise.resolve([{ address: '127.0.0.1', family: 4 }]),
       });
-      await strict.sendTest(OPERATOR, workspaceId, id);
-      const [delivery] = (await strict.listDeliveries(workspaceId, id, { limit: 1 })).items;
+      await sendWebhookTest(strict, OPERATOR, workspaceId, id);
+      const [delivery] = (await listDeliveries(strict, workspaceId, id, { limit: 1 })).items;
       await expect
-        .poll(async () => (await strict.getDelivery(workspaceId, id, delivery?.id ?? '')).status)
+        .poll(async () => (await getDelivery(strict, workspaceId, id, delivery?.id ?? '')).status)
         .toBe('failed');
-      const detail = await strict.getDelivery(workspaceId, id, delivery?.id ?? '');
+      const detail = await getDelivery(strict, workspaceId, id, delivery?.id ?? '');
       expect(detail.error).toBe('hooks.rebinding.test resolves to 127.0.0.1, which is not a public address');
       expect(detail.response_status).toBeNull();
       expect(receiver.arrivals).toHaveLength(0);
@@ -286,10 +298,12 @@ describeEachBackend('webhook delivery', (backend) => {
       updatedAt: new Date().toISOString(),
     });
     startWorker({ retrySchedule: [] });
-    await webhooks.sendTest(OPERATOR, workspaceId, id);
+    await sendWebhookTest(webhookDeps, OPERATOR, workspaceId, id);
     await receiver.count(1);
-    await expect.poll(async () => (await webhooks.get(workspaceId, id)).disabled_reason).toBe('failing');
-    expect((await webhooks.get(workspaceId, id)).enabled).toBe(false);
+    await expect
+      .poll(async () => (await getWebhook(webhookDeps, workspaceId, id)).disabled_reason)
+      .toBe('failing');
+    expect((await getWebhook(webhookDeps, workspaceId, id)).enabled).toBe(false);
     const audit = await store.audit.list(workspaceId, { limit: 5 });
     expect(audit.map((event) => [event.action, event.actorType])).toContainEqual([
       'webhook.disabled',
@@ -297,7 +311,7 @@ describeEachBackend('webhook delivery', (backend) => {
     ]);
 
     // Enabling it again starts afresh.
-    const enabled = await webhooks.update(OPERATOR, workspaceId, id, { enabled: true });
+    const enabled = await updateWebhook(webhookDeps, OPERATOR, workspaceId, id, { enabled: true });
     expect(enabled).toMatchObject({ enabled: true, disabled_reason: null, failing_since: null });
   });
 });

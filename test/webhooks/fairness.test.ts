@@ -8,11 +8,16 @@ import { OPERATOR } from '../../src/services/audit/audit.js';
 import type { Deps } from '../../src/services/shared/deps.js';
 import { publishEvent } from '../../src/services/webhooks/events.js';
 import { SecretBox } from '../../src/services/shared/secret-box.js';
-import { WebhookService } from '../../src/services/webhooks/webhooks.js';
+import {
+  createWebhook,
+  sendWebhookTest,
+  type WebhookComponents,
+} from '../../src/services/webhooks/webhooks.js';
 import { createWorkspace } from '../../src/services/accounts/workspaces.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
+import { brandUpdatedEvent } from '#test/support/fixtures/webhooks.js';
 import { HangingEndpoint, WebhookReceiver } from '#test/support/webhook-receiver.js';
 
 /** More endpoints than the default limit allows one workspace: the test raises it. */
@@ -22,7 +27,7 @@ describeEachBackend('fair webhook delivery', (backend) => {
   let database: TestDatabase;
   let store: Store;
   let deps: Deps;
-  let webhooks: WebhookService;
+  let webhookDeps: Deps & WebhookComponents;
   let secrets: SecretBox;
   let worker: DeliveryWorker | undefined;
   let hanging: HangingEndpoint | undefined;
@@ -33,7 +38,11 @@ describeEachBackend('fair webhook delivery', (backend) => {
     store = await openStore(database.config);
     deps = { store, clock: systemClock };
     secrets = await SecretBox.load(store);
-    webhooks = new WebhookService(deps, secrets, { allowPrivate: true, endpointLimit: HANGING_ENDPOINTS });
+    webhookDeps = {
+      ...deps,
+      secrets,
+      webhookSettings: { allowPrivate: true, endpointLimit: HANGING_ENDPOINTS },
+    };
   });
 
   afterEach(async () => {
@@ -52,11 +61,17 @@ describeEachBackend('fair webhook delivery', (backend) => {
     hanging = await HangingEndpoint.start();
     const noisy = (await createWorkspace(deps, OPERATOR, { name: 'Noisy' })).id;
     for (let index = 0; index < HANGING_ENDPOINTS; index += 1) {
-      await webhooks.create(OPERATOR, noisy, { url: hanging.url(`hooks/${String(index)}`), events: ['*'] });
+      await createWebhook(webhookDeps, OPERATOR, noisy, {
+        url: hanging.url(`hooks/${String(index)}`),
+        events: ['*'],
+      });
     }
     receiver = await WebhookReceiver.start();
     const quiet = (await createWorkspace(deps, OPERATOR, { name: 'Quiet' })).id;
-    const { id } = await webhooks.create(OPERATOR, quiet, { url: receiver.url, events: ['webhook.test'] });
+    const { id } = await createWebhook(webhookDeps, OPERATOR, quiet, {
+      url: receiver.url,
+      events: ['webhook.test'],
+    });
 
     // The worker `serve` runs by default: its slots, schedule, lease, poll and 10 s timeout.
     const defaults = parseDeliverySettings({});
@@ -71,13 +86,11 @@ describeEachBackend('fair webhook delivery', (backend) => {
     });
     worker.start();
     // One change in the noisy workspace, one event to each of its endpoints; every slot is soon taken.
-    await store.transaction((tx) =>
-      publishEvent(tx, new Date().toISOString(), { workspaceId: noisy, type: 'brand.updated', data: {} }),
-    );
+    await store.transaction((tx) => publishEvent(tx, new Date().toISOString(), brandUpdatedEvent(noisy)));
     await hanging.connections(defaults.workers);
 
     const sentAt = Date.now();
-    await webhooks.sendTest(OPERATOR, quiet, id);
+    await sendWebhookTest(webhookDeps, OPERATOR, quiet, id);
     const [arrival] = await receiver.count(1, 5_000);
     expect((arrival?.at ?? Infinity) - sentAt, 'ms until the quiet workspace’s event arrived').toBeLessThan(
       5_000,

@@ -3,11 +3,13 @@ import { systemClock } from '../../src/core/clock.js';
 import { OPERATOR } from '../../src/services/audit/audit.js';
 import { publishEvent } from '../../src/services/webhooks/events.js';
 import { SecretBox } from '../../src/services/shared/secret-box.js';
-import { WebhookService } from '../../src/services/webhooks/webhooks.js';
+import type { Deps } from '../../src/services/shared/deps.js';
+import { createWebhook, type WebhookComponents } from '../../src/services/webhooks/webhooks.js';
 import { createWorkspace } from '../../src/services/accounts/workspaces.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
+import { brandUpdatedEvent } from '#test/support/fixtures/webhooks.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -18,7 +20,7 @@ describeEachBackend('the delivery queue', (backend) => {
   let otherNode: Store;
   let workspaceId: string;
   let webhookId: string;
-  let webhooks: WebhookService;
+  let webhookDeps: Deps & WebhookComponents;
 
   beforeAll(async () => {
     database = await backend.create();
@@ -26,9 +28,12 @@ describeEachBackend('the delivery queue', (backend) => {
     otherNode = await openStore(database.config);
     const deps = { store, clock: systemClock };
     workspaceId = (await createWorkspace(deps, OPERATOR, { name: 'Queue' })).id;
-    webhooks = new WebhookService(deps, await SecretBox.load(store), { allowPrivate: true });
+    webhookDeps = { ...deps, secrets: await SecretBox.load(store), webhookSettings: { allowPrivate: true } };
     webhookId = (
-      await webhooks.create(OPERATOR, workspaceId, { url: 'http://127.0.0.1:9/hooks', events: ['*'] })
+      await createWebhook(webhookDeps, OPERATOR, workspaceId, {
+        url: 'http://127.0.0.1:9/hooks',
+        events: ['*'],
+      })
     ).id;
   });
 
@@ -40,9 +45,7 @@ describeEachBackend('the delivery queue', (backend) => {
 
   async function publish(count: number, at = Date.now() - 1000): Promise<void> {
     for (let index = 0; index < count; index += 1) {
-      await store.transaction((tx) =>
-        publishEvent(tx, iso(at), { workspaceId, type: 'brand.updated', data: { index } }),
-      );
+      await store.transaction((tx) => publishEvent(tx, iso(at), brandUpdatedEvent(workspaceId, index + 1)));
     }
   }
 
@@ -55,16 +58,16 @@ describeEachBackend('the delivery queue', (backend) => {
     const webhookIds: string[] = [];
     for (let index = 0; index < count; index += 1) {
       const url = `http://127.0.0.1:9/${name}/${String(index)}`;
-      webhookIds.push((await webhooks.create(OPERATOR, workspace, { url, events: ['brand.updated'] })).id);
+      webhookIds.push(
+        (await createWebhook(webhookDeps, OPERATOR, workspace, { url, events: ['brand.updated'] })).id,
+      );
     }
     return { workspaceId: workspace, webhookIds };
   }
 
   /** One brand.updated event in `workspace`, due at `at`: a delivery to each of its endpoints. */
   async function publishTo(workspace: string, at: number): Promise<void> {
-    await store.transaction((tx) =>
-      publishEvent(tx, iso(at), { workspaceId: workspace, type: 'brand.updated', data: {} }),
-    );
+    await store.transaction((tx) => publishEvent(tx, iso(at), brandUpdatedEvent(workspace)));
   }
 
   /**

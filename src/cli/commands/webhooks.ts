@@ -6,18 +6,25 @@ import { parseInput } from '../../core/inputs.js';
 import { OPERATOR } from '../../services/audit/audit.js';
 import type { Deps } from '../../services/shared/deps.js';
 import { SecretBox } from '../../services/shared/secret-box.js';
-import { WebhookService } from '../../services/webhooks/webhooks.js';
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listWebhooks,
+  type WebhookComponents,
+} from '../../services/webhooks/webhooks.js';
 import { requireWorkspace } from '../../services/accounts/workspaces.js';
 import { withDeps } from '../deps.js';
 import { createOutput, table } from '../output.js';
 
-/** The service under this node's settings, so the CLI applies the API's address rules and sealing key. */
-async function webhookService(deps: Deps): Promise<WebhookService> {
+/** `deps` with this node's settings, so the CLI applies the API's address rules, endpoint limit and sealing key. */
+async function withWebhookComponents(deps: Deps): Promise<Deps & WebhookComponents> {
   const { delivery } = loadConfig();
-  return new WebhookService(deps, await SecretBox.load(deps.store, delivery.encryptionKey), {
-    allowPrivate: delivery.allowPrivateUrls,
-    endpointLimit: delivery.endpointLimit,
-  });
+  return {
+    ...deps,
+    secrets: await SecretBox.load(deps.store, delivery.encryptionKey),
+    webhookSettings: { allowPrivate: delivery.allowPrivateUrls, endpointLimit: delivery.endpointLimit },
+  };
 }
 
 /** The table's word for an endpoint's state; `disabled (failing)` when the service disabled it. */
@@ -69,7 +76,7 @@ export function webhooksCommand(program: Command): void {
           'Invalid webhook endpoint',
         );
         const created = await withDeps(async (deps) =>
-          (await webhookService(deps)).create(OPERATOR, options.workspace, input),
+          createWebhook(await withWebhookComponents(deps), OPERATOR, options.workspace, input),
         );
         createOutput(options.json === true).result(created, () =>
           [
@@ -92,7 +99,7 @@ export function webhooksCommand(program: Command): void {
     .action(async (options: { workspace: string; json?: boolean }) => {
       const list = await withDeps(async (deps) => {
         await requireWorkspace(deps, options.workspace);
-        return (await webhookService(deps)).list(options.workspace);
+        return listWebhooks(deps, options.workspace);
       });
       createOutput(options.json === true).result(list, () =>
         list.length === 0
@@ -113,10 +120,9 @@ export function webhooksCommand(program: Command): void {
     .action(async (webhookId: string, options: { workspace: string; json?: boolean }) => {
       const deleted = await withDeps(async (deps) => {
         await requireWorkspace(deps, options.workspace);
-        const service = await webhookService(deps);
         try {
-          const webhook = await service.get(options.workspace, webhookId);
-          await service.delete(OPERATOR, options.workspace, webhookId);
+          const webhook = await getWebhook(deps, options.workspace, webhookId);
+          await deleteWebhook(deps, OPERATOR, options.workspace, webhookId);
           return webhook;
         } catch (error) {
           throw withCliAdvice(error, options.workspace, webhookId);

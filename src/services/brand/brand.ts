@@ -24,7 +24,7 @@ function contentOf({
 }
 
 /** The brand's top-level fields whose content changed: what a receiver may want to read again. */
-function changedSections(before: BrandContext, after: BrandContext): string[] {
+function changedSections(before: BrandContext, after: BrandContext): (keyof BrandContent)[] {
   const [old, current] = [contentOf(before), contentOf(after)];
   return (Object.keys(current) as (keyof BrandContent)[]).filter(
     (field) => JSON.stringify(old[field]) !== JSON.stringify(current[field]),

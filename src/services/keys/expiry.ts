@@ -57,14 +57,18 @@ export async function sweepKeyExpiry(
           const announced = await deps.store.transaction(async (tx) => {
             if (!(await tx.keyNotices.record(key.id, notice, at))) return false;
             for (const less of covered) await tx.keyNotices.record(key.id, less, at);
-            await publishEvent(tx, at, {
-              workspaceId: key.workspaceId,
-              type: keyEventType(kind, event),
-              data: {
-                key: toKeyView(key, now),
-                ...(daysBefore > 0 && { days_before_expiry: daysBefore }),
-              },
-            });
+            const view = toKeyView(key, now);
+            await publishEvent(
+              tx,
+              at,
+              event === 'expired'
+                ? { workspaceId: key.workspaceId, type: keyEventType(kind, event), data: { key: view } }
+                : {
+                    workspaceId: key.workspaceId,
+                    type: keyEventType(kind, event),
+                    data: { key: view, days_before_expiry: daysBefore },
+                  },
+            );
             if (daysBefore > 0) await emailManagers(tx, mail, at, kind, key);
             return true;
           });

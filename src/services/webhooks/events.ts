@@ -1,4 +1,5 @@
-import { ALL_EVENTS, type EventEnvelope, type WebhookEventType } from '../../contract/webhooks.js';
+import type { WebhookEventData } from '../../contract/webhook-events.js';
+import { ALL_EVENTS, type WebhookEventType } from '../../contract/webhooks.js';
 import { newId } from '../../core/base62.js';
 import type { Repositories, WebhookRecord } from '../../store/store.js';
 
@@ -7,12 +8,19 @@ type EventStore = Pick<Repositories, 'webhooks' | 'deliveries'>;
 /** What a use case that publishes events adds to its `Deps`. */
 export type EventRepositories = keyof EventStore;
 
-export interface PublishedEvent {
-  workspaceId: string;
-  type: WebhookEventType;
-  /** What happened, never a secret (docs/webhooks.md "Webhooks", events). */
-  data: Record<string, unknown>;
-}
+/**
+ * An event to publish: its type and the data of that type (src/contract/webhook-events.ts), so that data of
+ * another shape does not compile. One member per type: a `type` that may be any of several must come with
+ * data that fits each.
+ */
+export type PublishedEvent = {
+  [Type in WebhookEventType]: {
+    workspaceId: string;
+    type: Type;
+    /** What happened, never a secret (docs/webhooks.md "Events"). */
+    data: WebhookEventData<Type>;
+  };
+}[WebhookEventType];
 
 function subscribes(webhook: Pick<WebhookRecord, 'events'>, type: WebhookEventType): boolean {
   return webhook.events.includes(ALL_EVENTS) || webhook.events.includes(type);
@@ -28,7 +36,8 @@ export async function enqueueEvent(
   event: PublishedEvent,
   deliveries: readonly { id: string; webhookId: string }[],
 ): Promise<string> {
-  const envelope: EventEnvelope = {
+  // The envelope of src/contract/webhook-events.ts, in the order receivers see its fields.
+  const envelope = {
     id: newId('evt'),
     type: event.type,
     timestamp: at,

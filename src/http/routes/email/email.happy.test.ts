@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EventEnvelope } from '../../../contract/webhooks.js';
+import type { WebhookEvent } from '../../../contract/webhook-events.js';
 import { OPERATOR } from '../../../services/audit/audit.js';
 import { createWorkspace } from '../../../services/accounts/workspaces.js';
 import { DAY_MS } from '#test/support/clock.js';
@@ -26,6 +26,7 @@ import {
 } from '#test/support/fixtures/webhooks.js';
 import { type Fixture, isoNow, useFixture } from '#test/support/http-fixture.js';
 import { addUser, type TestUser } from '#test/support/users.js';
+import { eventOf } from '#test/support/webhook-receiver.js';
 
 /** A workspace of its own with a key and the fixture's sender domain, so its log holds one test's messages. */
 async function ownWorkspace(f: Fixture): Promise<{ workspaceId: string; key: string; owner: TestUser }> {
@@ -258,10 +259,10 @@ describeEachBackend('Transactional email API: the happy paths', (backend) => {
       );
 
       const deliveries = await deliveriesOf(f, webhook.id, workspaceId, owner.token);
-      const events: EventEnvelope[] = [];
+      const events: WebhookEvent[] = [];
       for (const delivery of deliveries) {
         const detail = await webhooksApi(f, owner.token, workspaceId).delivery(webhook.id, delivery.id);
-        events.push(JSON.parse(detail.json<DeliveryDetail>().payload) as EventEnvelope);
+        events.push(eventOf(detail.json<DeliveryDetail>().payload));
       }
       events.sort((a, b) => a.type.localeCompare(b.type));
       expect(events.map((event) => [event.type, event.data])).toEqual([

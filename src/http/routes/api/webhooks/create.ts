@@ -1,6 +1,7 @@
 import { createdWebhookSchema, newWebhookSchema } from '../../../../contract/webhooks.js';
 import { actorOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
+import { createWebhook } from '../../../../services/webhooks/webhooks.js';
 import {
   jsonResponse,
   MANAGEMENT_SECURITY,
@@ -31,7 +32,12 @@ export function createWebhookRoute(app: ZodApp): void {
       },
     },
     async (request, reply) => {
-      const webhook = await app.services.webhooks.create(actorOf(request), request.params.id, request.body);
+      const webhook = await createWebhook(
+        app.services.deps,
+        actorOf(request),
+        request.params.id,
+        request.body,
+      );
       return reply
         .code(201)
         .header('location', `/api/v1/workspaces/${webhook.workspace_id}/webhooks/${webhook.id}`)

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { actorOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
+import { deleteWebhook } from '../../../../services/webhooks/webhooks.js';
 import { MANAGEMENT_SECURITY, managementProblems, webhookParams, withProblems } from '../../../schemas.js';
 
 /** DELETE /api/v1/workspaces/{id}/webhooks/{webhook_id}: the endpoint and its delivery log. */
@@ -22,7 +23,7 @@ export function deleteWebhookRoute(app: ZodApp): void {
       },
     },
     async (request, reply) => {
-      await app.services.webhooks.delete(actorOf(request), request.params.id, request.params.webhook_id);
+      await deleteWebhook(app.services.deps, actorOf(request), request.params.id, request.params.webhook_id);
       return reply.code(204).send(null);
     },
   );

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DELIVERY_STATUSES, deliveryPageSchema } from '../../../../contract/webhooks.js';
 import type { ZodApp } from '../../../context.js';
+import { listDeliveries } from '../../../../services/webhooks/webhooks.js';
 import {
   jsonResponse,
   MANAGEMENT_SECURITY,
@@ -38,6 +39,6 @@ export function listDeliveriesRoute(app: ZodApp): void {
       },
     },
     (request) =>
-      app.services.webhooks.listDeliveries(request.params.id, request.params.webhook_id, request.query),
+      listDeliveries(app.services.deps, request.params.id, request.params.webhook_id, request.query),
   );
 }

@@ -1,5 +1,6 @@
 import { deliveryDetailSchema } from '../../../../contract/webhooks.js';
 import type { ZodApp } from '../../../context.js';
+import { getDelivery } from '../../../../services/webhooks/webhooks.js';
 import {
   deliveryParams,
   jsonResponse,
@@ -28,7 +29,8 @@ export function getDeliveryRoute(app: ZodApp): void {
       },
     },
     (request) =>
-      app.services.webhooks.getDelivery(
+      getDelivery(
+        app.services.deps,
         request.params.id,
         request.params.webhook_id,
         request.params.delivery_id,

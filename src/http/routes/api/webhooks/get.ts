@@ -1,5 +1,6 @@
 import { webhookSchema } from '../../../../contract/webhooks.js';
 import type { ZodApp } from '../../../context.js';
+import { getWebhook } from '../../../../services/webhooks/webhooks.js';
 import {
   jsonResponse,
   MANAGEMENT_SECURITY,
@@ -26,6 +27,6 @@ export function getWebhookRoute(app: ZodApp): void {
         ]),
       },
     },
-    (request) => app.services.webhooks.get(request.params.id, request.params.webhook_id),
+    (request) => getWebhook(app.services.deps, request.params.id, request.params.webhook_id),
   );
 }

@@ -1,6 +1,7 @@
 import { webhookListSchema } from '../../../../contract/webhooks.js';
 import { withCreators } from '../../../../services/accounts/creators.js';
 import type { ZodApp } from '../../../context.js';
+import { listWebhooks } from '../../../../services/webhooks/webhooks.js';
 import {
   jsonResponse,
   MANAGEMENT_SECURITY,
@@ -34,7 +35,7 @@ export function listWebhooksRoute(app: ZodApp): void {
       webhooks: await withCreators(
         app.services.deps,
         request.params.id,
-        await app.services.webhooks.list(request.params.id),
+        await listWebhooks(app.services.deps, request.params.id),
       ),
     }),
   );

@@ -1,6 +1,7 @@
 import { queuedDeliverySchema } from '../../../../contract/webhooks.js';
 import { actorOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
+import { retryDelivery } from '../../../../services/webhooks/webhooks.js';
 import {
   deliveryParams,
   jsonResponse,
@@ -32,7 +33,8 @@ export function retryDeliveryRoute(app: ZodApp): void {
       },
     },
     async (request, reply) => {
-      const queued = await app.services.webhooks.retryDelivery(
+      const queued = await retryDelivery(
+        app.services.deps,
         actorOf(request),
         request.params.id,
         request.params.webhook_id,

@@ -1,6 +1,7 @@
 import { webhookSecretSchema } from '../../../../contract/webhooks.js';
 import { actorOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
+import { rotateWebhookSecret } from '../../../../services/webhooks/webhooks.js';
 import {
   jsonResponse,
   MANAGEMENT_SECURITY,
@@ -33,7 +34,8 @@ export function rotateWebhookSecretRoute(app: ZodApp): void {
       },
     },
     async (request, reply) => {
-      const secret = await app.services.webhooks.rotateSecret(
+      const secret = await rotateWebhookSecret(
+        app.services.deps,
         actorOf(request),
         request.params.id,
         request.params.webhook_id,

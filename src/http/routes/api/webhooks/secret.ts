@@ -1,6 +1,7 @@
 import { webhookSecretSchema } from '../../../../contract/webhooks.js';
 import { actorOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
+import { revealWebhookSecret } from '../../../../services/webhooks/webhooks.js';
 import {
   jsonResponse,
   MANAGEMENT_SECURITY,
@@ -33,7 +34,8 @@ export function webhookSecretRoute(app: ZodApp): void {
       },
     },
     async (request, reply) => {
-      const secret = await app.services.webhooks.revealSecret(
+      const secret = await revealWebhookSecret(
+        app.services.deps,
         actorOf(request),
         request.params.id,
         request.params.webhook_id,

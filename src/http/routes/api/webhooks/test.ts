@@ -1,6 +1,7 @@
 import { queuedDeliverySchema } from '../../../../contract/webhooks.js';
 import { actorOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
+import { sendWebhookTest } from '../../../../services/webhooks/webhooks.js';
 import {
   jsonResponse,
   MANAGEMENT_SECURITY,
@@ -28,7 +29,8 @@ export function testWebhookRoute(app: ZodApp): void {
       },
     },
     async (request, reply) => {
-      const queued = await app.services.webhooks.sendTest(
+      const queued = await sendWebhookTest(
+        app.services.deps,
         actorOf(request),
         request.params.id,
         request.params.webhook_id,

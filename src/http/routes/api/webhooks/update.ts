@@ -1,6 +1,7 @@
 import { webhookChangesSchema, webhookSchema } from '../../../../contract/webhooks.js';
 import { actorOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
+import { updateWebhook } from '../../../../services/webhooks/webhooks.js';
 import {
   jsonResponse,
   MANAGEMENT_SECURITY,
@@ -29,7 +30,8 @@ export function updateWebhookRoute(app: ZodApp): void {
       },
     },
     (request) =>
-      app.services.webhooks.update(
+      updateWebhook(
+        app.services.deps,
         actorOf(request),
         request.params.id,
         request.params.webhook_id,
