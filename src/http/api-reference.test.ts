@@ -23,6 +23,20 @@ const document = {
       },
     },
   },
+  webhooks: {
+    'thing.changed': {
+      post: {
+        operationId: 'onThingChanged',
+        tags: ['webhook events'],
+        summary: 'A thing changed',
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } },
+        },
+        responses: { '2XX': { description: 'Delivered' } },
+      },
+    },
+  },
   components: {
     schemas: {
       Thing: {
@@ -63,5 +77,23 @@ describe('The API reference page', () => {
     );
     expect(page).toContain('<span class="constraints">(1 to 9)</span> or null');
     expect(page).toContain('array of string <span class="constraints">(at most 3 items)</span>');
+  });
+
+  it('lists the events the service sends, from the document’s webhooks, apart from the operations it answers', () => {
+    expect(page).toContain('<a href="#webhook-events">Webhook events</a>');
+    expect(page).toContain(
+      '<article class="webhook" id="operation-onThingChanged" aria-labelledby="operation-onThingChanged-title">',
+    );
+    expect(page).toContain(
+      '<span class="method method-post">POST</span> <code class="path">thing.changed</code> <span class="where">to your endpoint</span>',
+    );
+    const webhookSection = page.slice(page.indexOf('id="webhook-events"'), page.indexOf('id="schemas"'));
+    expect(webhookSection).toContain('<a href="#schema-Thing">Thing</a>');
+    expect(webhookSection).not.toContain('getThing');
+  });
+
+  it('has no webhook section for a document without webhooks', () => {
+    const { webhooks: _, ...withoutWebhooks } = document;
+    expect(renderApiReference(withoutWebhooks, URLS)).not.toContain('webhook-events');
   });
 });

@@ -254,8 +254,9 @@ interface OperationEntry {
   operation: Json;
 }
 
-function operationsOf(document: Json): OperationEntry[] {
-  const paths = isObject(document.paths) ? document.paths : {};
+/** The operations of `paths`, or of `webhooks` (OpenAPI 3.1: what the service sends, keyed by event type). */
+function operationsOf(document: Json, field: 'paths' | 'webhooks'): OperationEntry[] {
+  const paths = isObject(document[field]) ? document[field] : {};
   return Object.entries(paths).flatMap(([path, item]) =>
     METHODS.flatMap((method) => {
       const operation = isObject(item) ? item[method] : undefined;
@@ -267,13 +268,18 @@ function operationsOf(document: Json): OperationEntry[] {
   );
 }
 
-function operationArticle(entry: OperationEntry, document: Json): string {
+function operationArticle(entry: OperationEntry, document: Json, kind: 'operation' | 'webhook'): string {
   const { operation } = entry;
   const id = anchor('operation', entry.id);
   const requestBody = isObject(operation.requestBody) ? operation.requestBody : undefined;
+  // A webhook is keyed by its event type, not a path: the service sends it to the endpoint's URL.
+  const target =
+    kind === 'webhook'
+      ? `<code class="path">${escapeHtml(entry.path)}</code> <span class="where">to your endpoint</span>`
+      : `<code class="path">${escapeHtml(entry.path)}</code>`;
   return [
-    `<article class="operation" id="${id}" aria-labelledby="${id}-title">`,
-    `<h3 id="${id}-title"><span class="method method-${entry.method}">${entry.method.toUpperCase()}</span> <code class="path">${escapeHtml(entry.path)}</code></h3>`,
+    `<article class="${kind}" id="${id}" aria-labelledby="${id}-title">`,
+    `<h3 id="${id}-title"><span class="method method-${entry.method}">${entry.method.toUpperCase()}</span> ${target}</h3>`,
     `<p class="summary">${prose(text(operation.summary))} <span class="operation-id">operationId <code>${escapeHtml(entry.id)}</code></span></p>`,
     text(operation.description) ? `<p>${prose(text(operation.description))}</p>` : '',
     securityLine(operation, document),
@@ -286,6 +292,10 @@ function operationArticle(entry: OperationEntry, document: Json): string {
   ].join('');
 }
 
+function contentsItem(entry: OperationEntry): string {
+  return `<li><a href="#${anchor('operation', entry.id)}"><span class="method method-${entry.method}">${entry.method.toUpperCase()}</span> ${escapeHtml(entry.path)}</a></li>`;
+}
+
 /** The page at /docs for `document`; `documentUrl` is where the JSON is served, `stylesheetUrl` its styles. */
 export function renderApiReference(
   document: object,
@@ -294,17 +304,15 @@ export function renderApiReference(
   const doc = document as Json;
   const info = isObject(doc.info) ? doc.info : {};
   const title = text(info.title) || 'API reference';
-  const operations = operationsOf(doc);
+  const operations = operationsOf(doc, 'paths');
+  const webhooks = operationsOf(doc, 'webhooks');
   const tags = [...new Set(operations.map((entry) => entry.tag))];
   const byTag = (tag: string) => operations.filter((entry) => entry.tag === tag);
   const contents = tags
     .map(
       (tag) =>
         `<li><a href="#${anchor('tag', tag)}">${escapeHtml(tag)}</a><ul>${byTag(tag)
-          .map(
-            (entry) =>
-              `<li><a href="#${anchor('operation', entry.id)}"><span class="method method-${entry.method}">${entry.method.toUpperCase()}</span> ${escapeHtml(entry.path)}</a></li>`,
-          )
+          .map(contentsItem)
           .join('')}</ul></li>`,
     )
     .join('');
@@ -314,10 +322,16 @@ export function renderApiReference(
         `<section aria-labelledby="${anchor('tag', tag)}"><h2 id="${anchor('tag', tag)}">${escapeHtml(tag)}</h2>${byTag(
           tag,
         )
-          .map((entry) => operationArticle(entry, doc))
+          .map((entry) => operationArticle(entry, doc, 'operation'))
           .join('')}</section>`,
     )
     .join('');
+  const webhookSection =
+    webhooks.length === 0
+      ? ''
+      : `<section aria-labelledby="webhook-events"><h2 id="webhook-events">Webhook events</h2><p>What the service sends to a webhook endpoint, one request per event (the document's <code>webhooks</code>).</p>${webhooks
+          .map((entry) => operationArticle(entry, doc, 'webhook'))
+          .join('')}</section>`;
   const components =
     isObject(doc.components) && isObject(doc.components.schemas) ? doc.components.schemas : {};
   const schemas = Object.entries(components)
@@ -343,10 +357,15 @@ export function renderApiReference(
     `<p>The OpenAPI ${escapeHtml(text(doc.openapi))} document: <a href="${escapeHtml(documentUrl)}">${escapeHtml(documentUrl)}</a> (for generated clients).</p>`,
     '</header>',
     '<nav aria-labelledby="contents-title">',
-    `<h2 id="contents-title">Operations</h2><ul class="contents">${contents}<li><a href="#schemas">Schemas</a></li></ul>`,
+    `<h2 id="contents-title">Operations</h2><ul class="contents">${contents}${
+      webhooks.length === 0
+        ? ''
+        : `<li><a href="#webhook-events">Webhook events</a><ul>${webhooks.map(contentsItem).join('')}</ul></li>`
+    }<li><a href="#schemas">Schemas</a></li></ul>`,
     '</nav>',
     '<main id="main">',
     sections,
+    webhookSection,
     `<section aria-labelledby="schemas"><h2 id="schemas">Schemas</h2>${schemas}</section>`,
     '</main>',
     '</body>',
@@ -375,7 +394,7 @@ h4 { font-size: 1rem; margin: 1rem 0 0.25rem; }
 .contents, .contents ul { list-style: none; padding-left: 0; }
 .contents ul { padding-left: 1rem; margin: 0.25rem 0 0.75rem; }
 .contents > li > a { font-weight: 600; text-transform: capitalize; }
-.operation, .schema { border: 1px solid var(--line); border-radius: 6px; padding: 1rem; margin: 1rem 0; }
+.operation, .webhook, .schema { border: 1px solid var(--line); border-radius: 6px; padding: 1rem; margin: 1rem 0; }
 .method { display: inline-block; min-width: 4.2em; text-align: center; font: 700 0.8rem/1.6 ui-monospace, monospace; border-radius: 3px; padding: 0 0.3em; color: #fff; background: #4d5560; }
 .method-get { background: #0a58ca; }
 .method-post { background: #146c43; }

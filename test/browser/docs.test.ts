@@ -8,8 +8,11 @@ import {
   useBrowserFixture,
 } from './browser-harness.js';
 
+type Operations = Record<string, Record<string, { operationId: string; tags: string[] }>>;
+
 interface OpenApiDocument {
-  paths: Record<string, Record<string, { operationId: string; tags: string[] }>>;
+  paths: Operations;
+  webhooks: Operations;
 }
 
 /** The widths the console is checked at: a phone, a laptop and a common desktop. */
@@ -33,6 +36,10 @@ describeInBrowser('The API reference at /docs', () => {
     // Each operation shows the name a generated client gives it.
     const shownIds = await page.locator('article.operation .operation-id code').allInnerTexts();
     expect(shownIds.sort()).toEqual(operations.map((op) => op.operationId).sort());
+    // And every event the service sends, from the document's webhooks.
+    const events = Object.keys(document.webhooks);
+    expect(await page.locator('article.webhook').count()).toBe(events.length);
+    expect(await page.locator('article.webhook h3 .path').allInnerTexts()).toEqual(events);
 
     // The read operation lists its problem responses; opening one's body shows it is problem+json.
     const read = page.locator('#operation-readBrandContext');
