@@ -13,8 +13,9 @@ import { migrateTo, oldDatabase } from '#test/support/migrations.js';
 
 /** The last migration before the key kinds' three tables became one (0012). */
 const BEFORE = '0011_fair_delivery';
-/** The tables 0012 replaces, one per kind. */
-const OLD_TABLES: Record<KeyKindId, string> = { brand: 'brand_keys', api: 'api_keys', email: 'email_keys' };
+/** The tables 0012 replaces, one per kind that existed then (a kind added later has no old table). */
+const OLD_TABLES = { brand: 'brand_keys', api: 'api_keys', email: 'email_keys' } as const;
+type OldKindId = keyof typeof OLD_TABLES;
 
 /** The test app's clock starts here (test/support/clock.ts). */
 const NOW = Date.UTC(2026, 10, 20, 10, 0, 0);
@@ -24,13 +25,13 @@ const OTHER_WORKSPACE = 'ws_other0012';
 
 /** A key as the release before 0012 stored it, with the secret its holder presents. */
 interface OldKey {
-  kind: KeyKindId;
+  kind: OldKindId;
   token: string;
   record: KeyRecord;
 }
 
 function oldKey(
-  kind: KeyKindId,
+  kind: OldKindId,
   name: string,
   made: { key: string; id: string },
   fields: Partial<KeyRecord>,
