@@ -28,9 +28,7 @@ export class UsageRecorder {
   }
 
   private write(credential: Credential, stamps: readonly UsageStamp[]): Promise<void> {
-    return credential === 'accessToken'
-      ? this.store.tokens.touch(stamps)
-      : this.store.keys.touch(stamps);
+    return credential === 'accessToken' ? this.store.tokens.touch(stamps) : this.store.keys.touch(stamps);
   }
 
   used(credential: Credential, id: string, at: number): void {
