@@ -41,6 +41,17 @@ describe('AttemptWindows', () => {
     expect(windows.take('a')).toBe(10_000);
   });
 
+  it("shows a key's running window, its attempts and its end, and none once it has ended", () => {
+    const { windows, clock } = windowsOf(2, 10);
+    expect(windows.window('a')).toBeUndefined();
+    windows.take('a');
+    clock.advance(4000);
+    windows.take('a');
+    expect(windows.window('a')).toEqual({ count: 2, endsAt: clock.now() + 6000 });
+    clock.advance(6000);
+    expect(windows.window('a')).toBeUndefined();
+  });
+
   it('forgets a cleared key at once', () => {
     const { windows } = windowsOf(1, 10);
     windows.take('a');

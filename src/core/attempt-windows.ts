@@ -45,6 +45,11 @@ export class AttemptWindows {
     return undefined;
   }
 
+  /** The key's window while it runs: the attempts it counted, and when it ends. */
+  window(key: string): Readonly<Window> | undefined {
+    return this.liveWindow(key, this.clock.now());
+  }
+
   /** Uncounts an attempt, unless its window has already ended (a fresh window would start below zero). */
   giveBack(key: string): void {
     const window = this.liveWindow(key, this.clock.now());

@@ -1,14 +1,7 @@
 import { METHODS, type Server } from 'node:http';
 import fastifySwagger from '@fastify/swagger';
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-  LogController,
-} from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { levels } from 'pino';
 import { type Clock, systemClock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { keySigners } from '../core/key-signature.js';
@@ -37,13 +30,13 @@ import { deliveryQueueDepth, Metrics } from '../services/metrics/metrics.js';
 import type { SecretBox } from '../services/shared/secret-box.js';
 import { UsageRecorder } from '../services/auth/usage.js';
 import type { Store } from '../store/store.js';
+import { AccessLog } from './access-log.js';
 import type { AppDeps, AppServices } from './context.js';
 import { OPENAPI_OPTIONS } from './openapi.js';
 import { handleError } from './problem.js';
 import { parseJsonBodies, validatorCompiler } from './request-input.js';
-import { BRAND_AGENT_PATH } from './routes/brand-agent.js';
+import { BRAND_AGENT_PATH, brandContextReads } from './routes/brand-agent.js';
 import { routeTree } from './routes/index.js';
-import { brandAgentFastLane } from './routes/brand-agent-fast-lane.js';
 import { requestId } from './request-id.js';
 import { createHttpTransport } from './transport.js';
 
@@ -91,44 +84,6 @@ export interface AppOptions {
   metricsToken?: string | undefined;
   /** The read operation's budget per credential (RATE_LIMIT_READS, REDIS_URL); no limit without it. */
   readLimits?: ReadLimitSettings;
-}
-
-/**
- * One line per request, after the response: method, redacted URL, status and time; never headers. Every
- * failure is logged at info or above, so the `request_id` of any problem body can be looked up. A line per
- * successful read costs a quarter of the read operation's throughput (measured with `npm run bench`), so
- * successes are logged at debug: `LOG_LEVEL=debug` turns on a full access log.
- */
-class AccessLog extends LogController {
-  constructor(private readonly metrics: Metrics | undefined) {
-    super({ requestIdLogLabel: 'request_id' });
-  }
-
-  override incomingRequest(): void {
-    // The completion line carries everything; a second line per request would only double the cost.
-  }
-
-  override requestCompleted(
-    error: Error | null | undefined,
-    request: FastifyRequest,
-    reply: FastifyReply,
-  ): void {
-    const status = reply.statusCode;
-    // Counted here, once per request, rather than in a hook of its own (docs/operations.md "Operations").
-    this.metrics?.requestCompleted(request.routeOptions.url, request.method, status, reply.elapsedTime);
-    const level = error || status >= 500 ? 'error' : status >= 400 ? 'info' : 'debug';
-    // Successful reads are the hot path: build no line (URL redaction included) that would be dropped.
-    // ('silent' has no number: nothing is logged.)
-    if ((levels.values[level] ?? 0) < (levels.values[request.log.level] ?? Number.POSITIVE_INFINITY)) return;
-    // The logger masks anything key-shaped in every line it writes (src/logger.ts), the URL included.
-    const line = {
-      method: request.method,
-      url: request.url,
-      status,
-      ms: Math.round(reply.elapsedTime * 100) / 100,
-    };
-    request.log[level](error ? { ...line, err: error } : line, error ? 'request failed' : 'request');
-  }
 }
 
 /** Where this machine reaches the server, as a URL; before it listens (requests injected in tests), localhost. */
@@ -199,7 +154,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const app = Fastify({
     ...transport.serverOptions,
     loggerInstance: logger,
-    logController: new AccessLog(metrics),
+    logController: new AccessLog(metrics, BRAND_AGENT_PATH),
     genReqId: requestId,
     // A request's logger is made on its first line: most reads write none (src/logger.ts).
     childLoggerFactory: lazyChildLoggerFactory,
@@ -240,7 +195,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   const services = buildServices(options, clock, app.server);
   app.decorate('services', services);
-  transport.useFastLane(brandAgentFastLane(services, metrics, logger));
+  const readBrandContext = brandContextReads(app, metrics);
+  transport.answerBelowRouter(BRAND_AGENT_PATH, readBrandContext);
   if (metrics) {
     metrics.watchCache('brands', services.reader.cacheStats);
     metrics.watchCache('keys', services.credentials.cacheStats);
@@ -264,6 +220,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     installDir: options.installDir,
     metrics,
     metricsToken: options.metricsToken,
+    readBrandContext,
   });
   return app;
 }

@@ -70,7 +70,7 @@ function toZodIssue(issue: FastifySchemaValidationError): z.core.$ZodIssue {
 }
 
 /** Schema validation failures, one issue per offending field, named as the CLI names them. */
-function fromValidation(validation: readonly FastifySchemaValidationError[]): AppError {
+export function fromValidation(validation: readonly FastifySchemaValidationError[]): AppError {
   const fields = toFieldIssues(validation.map(toZodIssue));
   return new AppError('invalid_request', { reason: 'schema', fields });
 }
@@ -105,49 +105,63 @@ function fromFastifyError(error: FastifyError): AppError | undefined {
   return undefined;
 }
 
+/** Any error as the problem a client is told: Fastify's and the store's as theirs, anything unknown a 500. */
+export function problemOf(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof StoreError) return error.toAppError();
+  return (
+    (error instanceof Error && fromFastifyError(error as FastifyError)) || new AppError('internal_error')
+  );
+}
+
+/** The headers a problem is answered with beside its body: its own, and a 401's challenge (RFC 6750). */
+function problemHeaders(problem: AppError): Record<string, string> {
+  // A problem may name its own challenge (a malformed credential: error="invalid_request").
+  if (problem.status !== 401 || problem.headers['www-authenticate'] !== undefined) return problem.headers;
+  const challenge = NO_TOKEN_CODES.has(problem.code) ? REALM : `${REALM}, error="invalid_token"`;
+  return { ...problem.headers, 'www-authenticate': challenge };
+}
+
 /** The single place where any error becomes an HTTP response. */
 export function handleError(
   error: FastifyError | AppError,
   request: FastifyRequest,
   reply: FastifyReply,
 ): FastifyReply {
-  const problem =
-    error instanceof AppError
-      ? error
-      : error instanceof StoreError
-        ? error.toAppError()
-        : (fromFastifyError(error) ?? new AppError('internal_error'));
+  const problem = problemOf(error);
   if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
-  reply.headers(problem.headers);
-  // A problem may name its own challenge (a malformed credential: error="invalid_request").
-  if (problem.status === 401 && problem.headers['www-authenticate'] === undefined) {
-    reply.header(
-      'www-authenticate',
-      NO_TOKEN_CODES.has(problem.code) ? REALM : `${REALM}, error="invalid_token"`,
-    );
-  }
+  reply.headers(problemHeaders(problem));
   return reply.code(problem.status).type(PROBLEM_CONTENT_TYPE).send(toProblemBody(problem, request.id));
 }
 
-/** A problem answered below Fastify, on a raw response or socket: the connection closes after it. */
-export interface ClosingProblem {
+/** A problem answered below Fastify, on a raw response or socket. */
+export interface RawProblem {
   status: number;
   headers: Record<string, string>;
   body: string;
 }
 
-/** The same problem+json as `handleError`, for answers written below the router (src/http/transport.ts). */
-export function closingProblem(error: AppError, requestId: string): ClosingProblem {
-  const body = JSON.stringify(toProblemBody(error, requestId));
+/**
+ * The same problem+json as `handleError`, for answers written below the router: the read operation's
+ * (src/http/routes/brand-agent.ts) and the transport's.
+ */
+export function rawProblem(problem: AppError, requestId: string): RawProblem {
+  const body = JSON.stringify(toProblemBody(problem, requestId));
   return {
-    status: error.status,
+    status: problem.status,
     headers: {
-      ...error.headers,
+      ...problemHeaders(problem),
       'content-type': `${PROBLEM_CONTENT_TYPE}; charset=utf-8`,
       'content-length': String(Buffer.byteLength(body)),
       'x-request-id': requestId,
-      connection: 'close',
     },
     body,
   };
+}
+
+/** `rawProblem` for the transport's answers (src/http/transport.ts): the connection closes after it. */
+export function closingProblem(error: AppError, requestId: string): RawProblem {
+  const answer = rawProblem(error, requestId);
+  answer.headers.connection = 'close';
+  return answer;
 }

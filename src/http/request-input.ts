@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify';
 import { validatorCompiler as zodValidatorCompiler } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
@@ -40,25 +41,127 @@ export function parsedAtOnce(text: string): { value: unknown } | undefined {
 export const QUICK_JSON_LENGTH = 4096;
 
 /**
- * JSON bodies as Fastify parses them (prototype poisoning refused), after a linear check of their nesting:
- * a body nested deeper than MAX_JSON_DEPTH is refused before JSON.parse spends time on it.
+ * A JSON body's value as every route takes it (prototype poisoning refused), after a linear check of its
+ * nesting: a body nested deeper than MAX_JSON_DEPTH is refused before JSON.parse spends time on it. Throws
+ * the refusal (an AppError, or Fastify's own JSON errors, which src/http/problem.ts maps).
  */
-export function parseJsonBodies(app: FastifyInstance): void {
+export function jsonBodyParser(app: FastifyInstance): (text: string) => unknown {
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body.toString(); // already a string: parseAs 'string'
+  return (text) => {
     const parsed = parsedAtOnce(text);
-    if (parsed !== undefined) {
-      done(null, parsed.value);
-      return;
+    if (parsed !== undefined) return parsed.value;
+    if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH))
+      throw new AppError('invalid_request', { reason: 'too_deep', maxDepth: MAX_JSON_DEPTH });
+    let result: { error: Error | null; value: unknown } = { error: null, value: undefined };
+    // Fastify's parser answers at once, through its callback.
+    void parseJson(undefined as never, text, (error, value) => {
+      result = { error, value };
+    });
+    if (result.error) throw result.error;
+    return result.value;
+  };
+}
+
+/** JSON bodies, as `jsonBodyParser` takes them, for every route that lets Fastify read its body. */
+export function parseJsonBodies(app: FastifyInstance): void {
+  const parse = jsonBodyParser(app);
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parse(body.toString())); // already a string: parseAs 'string'
+    } catch (error) {
+      done(error as Error, undefined);
     }
-    if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH)) {
-      done(new AppError('invalid_request', { reason: 'too_deep', maxDepth: MAX_JSON_DEPTH }), undefined);
-      return;
-    }
-    void parseJson(request, text, done); // calls done itself
   });
+}
+
+/**
+ * The small body of a request answered below the router (the read operation: src/http/routes/brand-agent.ts),
+ * read from the moment the request arrives, while its handler checks what comes before the body. Refused as
+ * Fastify's parser refuses one: a Content-Length over `limit` bytes is never read (413), nor is more than
+ * `limit` (413); a body cut short by its client is 400. Read in paused mode ('readable'), which costs a read
+ * fewer instructions than flowing mode ('data'), and taken whole as soon as Content-Length bytes came.
+ */
+export class SmallBody {
+  private readonly chunks: Buffer[] = [];
+  private length = 0;
+  /** The Content-Length, if sent (NaN otherwise): the body is whole once that many bytes came, before 'end'. */
+  private readonly expected: number;
+  private outcome: string | AppError | undefined;
+  private waiting: ((outcome: string | AppError) => void) | undefined;
+
+  constructor(
+    private readonly request: IncomingMessage,
+    private readonly limit: number,
+  ) {
+    this.expected = Number(request.headers['content-length']);
+    if (this.expected > limit) {
+      this.outcome = tooLarge();
+      return;
+    }
+    request.on('readable', this.onReadable).on('end', this.onEnd).on('error', this.onError);
+  }
+
+  /** Calls `then` with the body's text once it is whole (now, if it is), or with its refusal. */
+  whenWhole(then: (text: string | AppError) => void): void {
+    if (this.outcome !== undefined) {
+      then(this.outcome);
+      return;
+    }
+    const earlier = this.waiting;
+    this.waiting = (outcome) => {
+      earlier?.(outcome);
+      then(outcome);
+    };
+  }
+
+  /** The body's text once it is whole, or the promise's refusal. */
+  text(): Promise<string> {
+    return new Promise((resolve, reject) => {
+      this.whenWhole((outcome) => {
+        if (typeof outcome === 'string') resolve(outcome);
+        else reject(outcome);
+      });
+    });
+  }
+
+  private readonly onReadable = (): void => {
+    for (let chunk: unknown = this.request.read(); chunk !== null; chunk = this.request.read()) {
+      this.length += (chunk as Buffer).length;
+      if (this.length > this.limit) {
+        this.settle(tooLarge());
+        return;
+      }
+      this.chunks.push(chunk as Buffer);
+    }
+    if (this.length === this.expected) this.onEnd();
+  };
+
+  private readonly onEnd = (): void => {
+    const [only] = this.chunks;
+    const body = this.chunks.length === 1 && only ? only : Buffer.concat(this.chunks, this.length);
+    this.settle(body.toString());
+  };
+
+  private readonly onError = (): void => {
+    this.settle(new AppError('invalid_request', { reason: 'unreadable' }, CLOSING));
+  };
+
+  private settle(outcome: string | AppError): void {
+    this.request.off('readable', this.onReadable).off('end', this.onEnd).off('error', this.onError);
+    this.outcome = outcome;
+    this.waiting?.(outcome);
+  }
+}
+
+/**
+ * A body refused before it was read whole closes the connection after the answer, as Fastify's parser does:
+ * its client may still be sending it.
+ */
+const CLOSING = { headers: { connection: 'close' } };
+
+function tooLarge(): AppError {
+  return new AppError('payload_too_large', { reason: 'body' }, CLOSING);
 }
 
 /** Per body schema, the check of its route's usual body (`withUsualBody`). */

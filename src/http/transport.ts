@@ -22,7 +22,6 @@ import type { HttpTimeouts } from '../config.js';
 import { AppError } from '../core/errors.js';
 import { redactKeys } from '../core/secret-keys.js';
 import type { Metrics } from '../services/metrics/metrics.js';
-import { CapturingRequest } from './captured-body.js';
 import { closingProblem, handleError } from './problem.js';
 
 /** What a client refused during shutdown is told to wait before retrying, in seconds. */
@@ -81,14 +80,8 @@ function clientErrorProblem(error: Error & { code?: string; reason?: unknown }):
   return new AppError('bad_request', { reason: 'http', parserReason });
 }
 
-/** Node's request handler: Fastify's router, or what answers before it. */
+/** Node's request handler. */
 export type RequestHandler = (request: IncomingMessage, response: ServerResponse) => void;
-
-/**
- * Answers some requests before the router, on the raw request and response, and hands every other one to
- * `route` (src/http/routes/brand-agent-fast-lane.ts).
- */
-export type FastLane = (request: CapturingRequest, response: ServerResponse, route: RequestHandler) => void;
 
 export interface HttpTransport {
   /** Fastify options for the HTTP/1.1 server below the router: timeouts, client errors, shutdown. */
@@ -102,8 +95,11 @@ export interface HttpTransport {
    * last request before the server closes them.
    */
   drain(): Promise<void>;
-  /** Requests reach `lane` before the router from now on. */
-  useFastLane(lane: FastLane): void;
+  /**
+   * Requests for `path` (any method, with or without a query) go to `handler` from now on, not through the
+   * router: the read operation (src/http/routes/brand-agent.ts), which answers each itself.
+   */
+  answerBelowRouter(path: string, handler: RequestHandler): void;
 }
 
 /**
@@ -125,7 +121,7 @@ function frameworkErrorHandler(metrics: Pick<Metrics, 'requestCompleted'> | unde
 
 /**
  * The HTTP/1.1 server under Fastify. Everything here runs only on an error, for a CONNECT or an Expect header,
- * or during shutdown: other requests pass straight through to the fast lane, if any, and the router.
+ * or during shutdown: other requests pass straight through to the router, or the one path answered below it.
  */
 export function createHttpTransport(
   logger: FastifyBaseLogger,
@@ -134,8 +130,8 @@ export function createHttpTransport(
 ): HttpTransport {
   let draining = false;
   let server: Server | undefined;
-  let serve: ((request: CapturingRequest, response: ServerResponse) => void) | undefined;
-  let fastLane: FastLane | undefined;
+  let serve: RequestHandler | undefined;
+  let below: { path: string; query: string; handler: RequestHandler } | undefined;
 
   function logAnswer(requestId: string, problem: AppError, request?: IncomingMessage, cause?: string): void {
     logger.info(
@@ -199,7 +195,7 @@ export function createHttpTransport(
   }
 
   /** During shutdown every response closes its connection, in-flight ones included. */
-  class DrainingResponse extends ServerResponse<CapturingRequest> {
+  class DrainingResponse extends ServerResponse {
     override writeHead(
       statusCode: number,
       reasonOrHeaders?: string | OutgoingHttpHeaders | OutgoingHttpHeader[],
@@ -214,7 +210,6 @@ export function createHttpTransport(
 
   const serverFactory: FastifyServerFactory = (route) => {
     const created = createServer({
-      IncomingMessage: CapturingRequest,
       ServerResponse: DrainingResponse,
       headersTimeout: timeouts.headersMs,
       requestTimeout: timeouts.requestMs,
@@ -230,8 +225,8 @@ export function createHttpTransport(
     serve = (request, response) => {
       if (request.headers.host === undefined && request.httpVersion === '1.1') {
         answer(request, response, new AppError('bad_request', { reason: 'no_host' }));
-      } else if (fastLane) {
-        fastLane(request, response, route);
+      } else if (below && (request.url === below.path || request.url?.startsWith(below.query))) {
+        below.handler(request, response);
       } else {
         route(request, response);
       }
@@ -279,8 +274,8 @@ export function createHttpTransport(
       // Requests reaching the router while closing are in flight already: let them finish (drain refuses the rest).
       return503OnClosing: false,
     },
-    useFastLane(lane) {
-      fastLane = lane;
+    answerBelowRouter(path, handler) {
+      below = { path, query: `${path}?`, handler };
     },
     async drain() {
       if (draining || !server || !serve) return;

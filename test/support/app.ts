@@ -31,10 +31,7 @@ export interface TestApp {
 export const TEST_KEY_SIGNING_SECRET = Buffer.alloc(32, 'test key-signing secret');
 
 export type TestAppOptions = Partial<Omit<AppOptions, 'store' | 'logger' | 'clock' | 'secrets'>> & {
-  /**
-   * The logs' level: debug by default, which writes a line per successful read and so sends every read
-   * through the router; info (serve's default) lets the read operation's fast lane answer.
-   */
+  /** The logs' level: debug by default, which writes a line per successful request; serve's is info. */
   logLevel?: 'debug' | 'info';
 };
 

@@ -97,10 +97,9 @@ describe('Checking answers against an OpenAPI document', () => {
 });
 
 describe('Recording a test app’s answers', () => {
-  // At info, the read operation's usual request is answered by its fast lane, before Fastify sees it.
   const fixture = useFixture(sqliteBackend, { app: { logLevel: 'info' } });
 
-  it('records answers to injected requests and to requests on a socket, the fast lane’s included', async () => {
+  it('records answers to injected requests and to requests on a socket, the read operation’s included', async () => {
     const f = fixture();
     takeTally();
     const port = await listenOnLoopback(f.app);

@@ -318,8 +318,8 @@ function optionsKey(options: object): string {
 
 /**
  * Checks every response `app` gives against its own /openapi.json document: those to injected requests
- * (light-my-request) and those on real sockets, including the ones answered before the router (the read
- * operation's fast lane). Call it before `app.ready()` with the options the app was built with: generating a
+ * (light-my-request) and those on real sockets, including the ones answered below the router (the read
+ * operation's). Call it before `app.ready()` with the options the app was built with: generating a
  * document takes longer than starting an app, so apps built with equal options (hence serving the same
  * document) share the first one's.
  */

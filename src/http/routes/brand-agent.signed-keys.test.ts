@@ -11,7 +11,7 @@ import { useFixture } from '#test/support/http-fixture.js';
 
 /**
  * Keys the key cache does not hold, verified by their signature instead of a lookup (docs/keys.md "Brand read keys"),
- * as clients send them: over a socket, where the read operation's fast lane answers (logs at info).
+ * as clients send them: over a socket, at serve's log level (info).
  */
 describeEachBackend('POST /functions/v1/brand-agent: signed keys', (backend) => {
   const fixture = useFixture(backend, { app: { logLevel: 'info' } });

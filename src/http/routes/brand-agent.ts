@@ -1,16 +1,27 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import { z } from 'zod';
 import { brandContextSchema, brandContextSectionsSchema } from '../../contract/brand-context.js';
 import { brandDesignTokensSchema, brandViewFields, checkBrandView } from '../../contract/brand-views.js';
-import type { BrandContext } from '../../core/brand-context.js';
 import { BRAND_FORMATS, type BrandFormat, brandView } from '../../core/brand-views.js';
 import { AppError } from '../../core/errors.js';
+import { lazyChildLoggerFactory } from '../../logger.js';
+import type { Principal, WorkspaceClaim } from '../../services/auth/credentials.js';
 import type { ServedBrand } from '../../services/brand/reader.js';
-import { announceKeyExpiry, principalOf } from '../auth.js';
+import type { Metrics } from '../../services/metrics/metrics.js';
+import type { MaybePromise } from '../../services/shared/feed-cache.js';
+import { logRequest } from '../access-log.js';
 import { ifNoneMatchMatches } from '../conditional.js';
 import type { ZodApp } from '../context.js';
-import { withUsualBody } from '../request-input.js';
-import { handedOverRead, replayedBody } from './brand-agent-handover.js';
+import { fromValidation, problemOf, rawProblem } from '../problem.js';
+import { requestId as requestIdOf } from '../request-id.js';
+import {
+  jsonBodyParser,
+  parsedAtOnce,
+  SmallBody,
+  validatorCompiler,
+  withUsualBody,
+} from '../request-input.js';
 import { BODY_PROBLEMS, withProblems } from '../schemas.js';
 
 export const BRAND_AGENT_PATH = '/functions/v1/brand-agent';
@@ -100,55 +111,173 @@ export function isJson(contentType: string | undefined): boolean {
   return contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType);
 }
 
+/** A request answered below the router, on Node's request and response (src/http/transport.ts). */
+export type ReadHandler = (request: IncomingMessage, response: ServerResponse, requestId?: string) => void;
+
+/** The fields of a read's body, as validated. */
+type ReadFields = z.infer<typeof requestSchema>;
+
 /**
- * `POST /functions/v1/brand-agent`: the checks of docs/reading-brand-context.md "Errors", each in its order; who may read what is
- * src/services/auth/credentials.ts's to say. The credential is checked in `onRequest`, before the body is even
- * read, so an unauthenticated caller learns nothing about body rules. A brand read key is the usual
- * credential; a member's user token is accepted too (the MCP server's).
+ * `POST /functions/v1/brand-agent`, the read operation: one function answers every request to its path,
+ * success and every refusal alike, each check in the order of docs/reading-brand-context.md "Errors"
+ * (docs/architecture.md "The hot path"); who may read what is src/services/auth/credentials.ts's to say. It
+ * answers on Node's request and response: the HTTP server hands it every request to its path before the
+ * router (src/http/transport.ts), and its Fastify routes (below) only describe it and hand it what reaches
+ * the router anyway (injected requests). Its problems are the app's (src/http/problem.ts); it logs and
+ * counts each answer as the access log does every other (src/http/access-log.ts).
  */
-export function brandAgentRoutes(app: ZodApp): void {
+export function brandContextReads(
+  app: ZodApp,
+  metrics: Pick<Metrics, 'requestCompleted'> | undefined,
+): ReadHandler {
   const { credentials, reader, readLimits } = app.services;
-  const refuseMethod = (request: FastifyRequest): Promise<never> =>
-    Promise.reject(
-      new AppError('method_not_allowed', { method: request.method }, { headers: { allow: 'POST' } }),
-    );
+  const logger = app.log;
+  const parseJson = jsonBodyParser(app);
+  const validate = validatorCompiler({
+    schema: requestSchema,
+    method: 'POST',
+    url: BRAND_AGENT_PATH,
+    httpPart: 'body',
+  });
+
+  /**
+   * 405, 401, 429 and 415, in this order, while the body arrives: the caller, whose budget has given this
+   * read. Only promises are awaited: a cached key is known at once (see FeedCache.get). `answered` gathers the
+   * answer's headers as the steps learn them, so a refusal carries those of the steps before it.
+   */
+  async function beforeBody(
+    request: IncomingMessage,
+    body: SmallBody,
+    answered: OutgoingHttpHeaders,
+  ): Promise<Principal> {
+    const { method = '', headers } = request;
+    if (method !== 'POST')
+      throw new AppError('method_not_allowed', { method }, { headers: { allow: 'POST' } });
+    /** A key the cache does not hold may be verified by its signature for the workspace the body names. */
+    const claim: WorkspaceClaim = async () => {
+      if (!isJson(headers['content-type'])) return undefined;
+      const parsed = parsedAtOnce(await body.text());
+      return parsed !== undefined && isUsualBody(parsed.value) ? parsed.value.workspace_id : undefined;
+    };
+    const resolving = credentials.resolve({ authorization: headers.authorization }, 'read', claim);
+    const principal = resolving instanceof Promise ? await resolving : resolving;
+    if (principal.kind === 'key' && principal.expiresHeader !== null)
+      answered['brand-key-expires'] = principal.expiresHeader;
+    // The credential's budget once it is known: an unknown key takes no one's; 304s count.
+    if (readLimits) {
+      answered['ratelimit-policy'] = readLimits.policy;
+      const taking = readLimits.take(principal);
+      answered.ratelimit = taking instanceof Promise ? await taking : taking;
+    }
+    if (!isJson(headers['content-type'])) throw new AppError('unsupported_media_type');
+    return principal;
+  }
+
+  /**
+   * 413 and 400, then 404 and 403, once the body is whole: the view to serve. Refused unread or unparsed, a
+   * body closes the connection, as Fastify's parser does.
+   */
+  function afterBody(
+    principal: Principal,
+    text: string | AppError,
+    answered: OutgoingHttpHeaders,
+  ): MaybePromise<ServedBrand> {
+    if (typeof text !== 'string') throw text;
+    let parsed: unknown;
+    try {
+      parsed = parseJson(text);
+    } catch (error) {
+      answered.connection = 'close';
+      throw error;
+    }
+    const result = validate(parsed) as { value?: ReadFields; error?: FastifySchemaValidationError[] };
+    if (result.error || !result.value) throw fromValidation(result.error ?? []);
+    const fields = result.value;
+    if (fields.action !== 'context') throw new AppError('unsupported_action', { action: fields.action });
+    const view = brandView(fields);
+    // Answered at once for a key of that workspace; the view is rendered once per brand version.
+    const access = credentials.authorize(principal, fields.workspace_id, 'brand.read');
+    if (access instanceof Promise) return access.then(() => reader.readWorkspace(fields.workspace_id, view));
+    return reader.readWorkspace(fields.workspace_id, view);
+  }
+
+  return (request, response, requestId = requestIdOf(request)) => {
+    const started = performance.now();
+    const answered: OutgoingHttpHeaders = { 'x-request-id': requestId };
+    const log = () => lazyChildLoggerFactory(logger, { request_id: requestId }, {});
+    /** Counted and logged as the access log counts and logs every other request. */
+    const completed = (status: number) => {
+      const { method = '', url = '' } = request;
+      const ms = performance.now() - started;
+      metrics?.requestCompleted(BRAND_AGENT_PATH, method, status, ms);
+      logRequest(logger.level, log, { method, url, status, ms });
+    };
+    const serve = (brand: ServedBrand) => {
+      answered.etag = brand.etag;
+      answered['cache-control'] = VIEW_CACHE_CONTROL;
+      // 304 while If-None-Match names the view's ETag; else the view's bytes as they are.
+      if (ifNoneMatchMatches(request.headers['if-none-match'], brand.etag)) {
+        response.writeHead(304, answered).end();
+        completed(304);
+        return;
+      }
+      answered['content-type'] = brand.contentType;
+      answered['content-length'] = brand.body.length;
+      response.writeHead(200, answered).end(brand.body);
+      completed(200);
+    };
+    const refuse = (error: unknown) => {
+      const { status, headers, body } = rawProblem(problemOf(error), requestId);
+      if (status >= 500) log().error({ err: error }, 'request failed');
+      response.writeHead(status, { ...answered, ...headers }).end(body);
+      completed(status);
+    };
+    // Read as it arrives, while the checks before it run. The rest is answered in the body's own callback, not
+    // after an await: answered from a promise continuation, each read's objects outlived young-generation
+    // collections, and the service's RSS under load grew from 130 MB to about 200 MB.
+    const body = new SmallBody(request, BODY_LIMIT);
+    beforeBody(request, body, answered).then((principal) => {
+      body.whenWhole((text) => {
+        let serving: MaybePromise<ServedBrand>;
+        try {
+          serving = afterBody(principal, text, answered);
+        } catch (error) {
+          refuse(error);
+          return;
+        }
+        if (serving instanceof Promise) serving.then(serve, refuse);
+        else serve(serving);
+      });
+    }, refuse);
+  };
+}
+
+/**
+ * The read operation's routes, for the API reference and for requests that reach the router (Fastify's
+ * `inject`): each hands the request to `read` as it arrives, so the router never reads its body.
+ */
+export function brandAgentRoutes(app: ZodApp, read: ReadHandler): void {
+  // Never calls `done`: the request is the read's from here.
+  const handOver = (request: FastifyRequest, reply: FastifyReply, _done: () => void): void => {
+    reply.hijack();
+    read(request.raw, reply.raw, request.id);
+  };
+  const answeredInOnRequest = (): never => {
+    throw new Error(`${BRAND_AGENT_PATH} is answered in its onRequest hook`);
+  };
   app.route({
     method: app.supportedMethods.filter((method) => method !== 'POST'),
     url: BRAND_AGENT_PATH,
     exposeHeadRoute: false,
     schema: { hide: true },
-    // Step 1 comes first: refused in onRequest, before a body (an empty one with a JSON type, say) is parsed.
-    onRequest: refuseMethod,
-    handler: refuseMethod,
+    onRequest: handOver,
+    handler: answeredInOnRequest,
   });
-
-  /** Steps 2-3 (the credential) and the content type of step 4, all before the body is read. */
-  const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {
-    // What the fast lane learned already is not asked again (src/http/routes/brand-agent-fast-lane.ts).
-    const learned = handedOverRead(request.raw);
-    // Not awaited when the key is cached: see FeedCache.get.
-    const principal =
-      learned?.principal ?? credentials.resolve({ authorization: request.headers.authorization }, 'read');
-    request.principal = principal instanceof Promise ? await principal : principal;
-    announceKeyExpiry(reply, request.principal);
-    // The credential's budget once it is known (docs/reading-brand-context.md "Errors"): an unknown key takes no one's; 304s count.
-    if (readLimits) {
-      reply.header('ratelimit-policy', readLimits.policy);
-      reply.header('ratelimit', await (learned?.limit ?? readLimits.take(request.principal)));
-    }
-    // Step 4 begins here, before the body is read: one hook instead of two on the hot path.
-    if (!isJson(request.headers['content-type'])) throw new AppError('unsupported_media_type');
-  };
 
   app.post(
     BRAND_AGENT_PATH,
     {
-      bodyLimit: BODY_LIMIT,
-      onRequest: authenticate,
-      // A body the fast lane has read already is parsed from what it read.
-      preParsing: (request, _reply, payload, done) => {
-        done(null, replayedBody(request.raw) ?? payload);
-      },
+      onRequest: handOver,
       schema: {
         tags: ['brand context'],
         operationId: 'readBrandContext',
@@ -210,27 +339,6 @@ export function brandAgentRoutes(app: ZodApp): void {
         ),
       },
     },
-    // Not an async function: a key reading its own workspace's cached brand is answered with no promise at
-    // all (see FeedCache.get); only a lookup that goes to the store returns one.
-    (request, reply) => {
-      const { action, workspace_id: workspaceId } = request.body;
-      if (action !== 'context') throw new AppError('unsupported_action', { action });
-      const answer = (brand: ServedBrand): void => {
-        reply.header('etag', brand.etag).header('cache-control', VIEW_CACHE_CONTROL);
-        if (ifNoneMatchMatches(request.headers['if-none-match'], brand.etag)) reply.code(304).send();
-        // Pre-rendered bytes: Fastify sends a Buffer as it is, without the response schema's serializer.
-        else reply.type(brand.contentType).send(brand.body as unknown as BrandContext);
-      };
-      const learned = handedOverRead(request.raw);
-      const read = (): Promise<void> | undefined => {
-        const served = learned?.brand ?? reader.readWorkspace(workspaceId, brandView(request.body));
-        if (served instanceof Promise) return served.then(answer);
-        answer(served);
-        return undefined;
-      };
-      const access =
-        learned?.access ?? credentials.authorize(principalOf(request), workspaceId, 'brand.read');
-      return access instanceof Promise ? access.then(read) : read();
-    },
+    answeredInOnRequest,
   );
 }

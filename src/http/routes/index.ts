@@ -60,7 +60,7 @@ import { requestPasswordResetRoute } from './auth/password-reset.js';
 import { confirmPasswordResetRoute } from './auth/password-reset-confirm.js';
 import { sessionRoutes } from './auth/session.js';
 import { signInRoute } from './auth/token.js';
-import { brandAgentRoutes } from './brand-agent.js';
+import { brandAgentRoutes, type ReadHandler } from './brand-agent.js';
 import { authenticateEmailKey } from './email/email-key.js';
 import { getEmailRoute } from './email/get.js';
 import { listEmailsRoute } from './email/list.js';
@@ -79,6 +79,8 @@ export interface RouteTreeOptions {
   metrics?: Metrics | undefined;
   /** METRICS_TOKEN, which GET /metrics then needs. */
   metricsToken?: string | undefined;
+  /** The read operation, which answers below the router (src/http/routes/brand-agent.ts). */
+  readBrandContext: ReadHandler;
 }
 
 /** A group of routes sharing the prefix it is registered with; each route declares its path relative to it. */
@@ -232,8 +234,8 @@ export async function routeTree(app: ZodApp, options: RouteTreeOptions): Promise
   await app.register(docsRoutes);
   healthRoutes(app, options.store);
   if (options.metrics) metricsRoute(app, options.metrics, options.metricsToken);
-  // The read operation: no hook but its own, on the benchmarked hot path.
-  brandAgentRoutes(app);
+  // The read operation: described here, answered below the router on the benchmarked hot path.
+  brandAgentRoutes(app, options.readBrandContext);
   await app.register(authRoutes, { prefix: '/auth/v1', installDir: options.installDir });
   await app.register(managementRoutes, { prefix: '/api/v1' });
   await app.register(emailRoutes, { prefix: '/email/v1' });

@@ -1,7 +1,10 @@
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimit } from '../../config.js';
+import { AttemptWindows } from '../../core/attempt-windows.js';
+import { systemClock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
+import type { MaybePromise } from '../shared/feed-cache.js';
 import type { Principal } from '../auth/credentials.js';
 
 /** Where the read counts live in Redis: `brand-context:reads:<credential>`. */
@@ -101,13 +104,15 @@ export class ReadLimits {
   readonly policy: string;
   /** Reads this node counted on its own because Redis failed or was being given time (a metric). */
   countedLocally = 0;
-  /** The node's own count: the whole budget without Redis, the insurance while Redis fails. */
-  private readonly local: RateLimiterMemory;
+  /**
+   * The node's own count: the whole budget without Redis, the insurance while Redis fails. Counted at once,
+   * with no promise: without Redis, a read waits for nothing here.
+   */
+  private readonly local: AttemptWindows;
+  private readonly points: number;
   private readonly redis: Redis | undefined;
   private readonly redisCount: RateLimiterRedis | undefined;
   private readonly windowSeconds: number;
-  private readonly counted: (result: RateLimiterRes) => string;
-  private readonly refused: (result: unknown) => never;
   private readonly log: OutageLog;
   private readonly password: string;
   /** Redis failed and has not answered since: reads are counted on the node. */
@@ -120,20 +125,21 @@ export class ReadLimits {
 
   constructor(settings: ReadLimitSettings, log: OutageLog) {
     const { points, windowMs } = settings.limit;
+    this.points = points;
     this.windowSeconds = Math.max(1, Math.round(windowMs / 1000));
     this.policy = `${POLICY_NAME};q=${points};w=${this.windowSeconds}`;
     this.log = log;
     this.retryMs = settings.redisRetryMs ?? REDIS_RETRY_MS;
-    // No prefix in memory: the node's own map holds nothing else, and the key needs no second string.
-    const options = { points, duration: this.windowSeconds, keyPrefix: '' };
-    this.local = new RateLimiterMemory(options);
+    // On the system clock, as Redis counts: a window is real time, whatever clock the app was given.
+    this.local = new AttemptWindows({ attempts: points, windowSeconds: this.windowSeconds }, systemClock);
     const { redis } = settings;
     this.redis = redis;
     this.password = redis?.options.password ?? '';
     if (redis !== undefined) {
       this.watch(redis);
       this.redisCount = new RateLimiterRedis({
-        ...options,
+        points,
+        duration: this.windowSeconds,
         storeClient: redis,
         keyPrefix: settings.keyPrefix ?? READ_LIMIT_KEY_PREFIX,
         rejectIfRedisNotReady: true,
@@ -141,18 +147,6 @@ export class ReadLimits {
         inMemoryBlockOnConsumed: points + 1,
       });
     }
-    // Built once: the read operation calls them on every request.
-    this.counted = (result) => `${POLICY_NAME};r=${result.remainingPoints};t=${this.secondsLeft(result)}`;
-    // RateLimit-Policy is the caller's to send on every answer (the read operation sets it before taking).
-    this.refused = (result) => {
-      if (!(result instanceof RateLimiterRes)) throw result;
-      const seconds = this.secondsLeft(result);
-      throw new AppError(
-        'rate_limited',
-        { limit: 'reads', retryAfter: seconds },
-        { headers: { 'retry-after': String(seconds), ratelimit: `${POLICY_NAME};r=0;t=${seconds}` } },
-      );
-    };
   }
 
   /** Whether the budget is meant to be shared through Redis (REDIS_URL); metrics export `shared` only then. */
@@ -167,24 +161,42 @@ export class ReadLimits {
 
   /**
    * Takes one read from the principal's budget: the RateLimit header's value (what is left, and when the
-   * window ends), or 429 `rate_limited` with Retry-After and RateLimit (RateLimit-Policy is `policy`).
+   * window ends), or 429 `rate_limited` with Retry-After and RateLimit (RateLimit-Policy is `policy`), thrown
+   * at once without Redis, a promise's with it.
    */
-  take(principal: Principal): Promise<string> {
+  take(principal: Principal): MaybePromise<string> {
     const budget = budgetOf(principal);
-    const counting =
-      this.redisCount === undefined ? this.local.consume(budget) : this.takeShared(this.redisCount, budget);
-    return counting.then(this.counted, this.refused);
+    return this.redisCount === undefined ? this.countHere(budget) : this.takeShared(this.redisCount, budget);
   }
 
-  private secondsLeft(result: RateLimiterRes): number {
-    return secondsOf(result.msBeforeNext, this.windowSeconds);
+  /** One read counted by the node itself. */
+  private countHere(budget: string): string {
+    const msLeft = this.local.take(budget);
+    if (msLeft !== undefined) throw this.refusal(msLeft);
+    const window = this.local.window(budget);
+    return this.header(this.points - (window?.count ?? 0), (window?.endsAt ?? 0) - Date.now());
+  }
+
+  /** The RateLimit header: reads left, and whole seconds until the window ends. */
+  private header(remaining: number, msBeforeNext: number): string {
+    return `${POLICY_NAME};r=${Math.max(0, remaining)};t=${secondsOf(msBeforeNext, this.windowSeconds)}`;
+  }
+
+  /** 429 for the rest of the window (RateLimit-Policy is the caller's to send on every answer). */
+  private refusal(msBeforeNext: number): AppError {
+    const seconds = secondsOf(msBeforeNext, this.windowSeconds);
+    return new AppError(
+      'rate_limited',
+      { limit: 'reads', retryAfter: seconds },
+      { headers: { 'retry-after': String(seconds), ratelimit: `${POLICY_NAME};r=0;t=${seconds}` } },
+    );
   }
 
   /**
    * Asks Redis, or the node's own count while Redis is down (a circuit breaker): after a failure, Redis is
    * left alone for REDIS_RETRY_MS, then one read asks it again while the others go on counting locally.
    */
-  private takeShared(limiter: RateLimiterRedis, budget: string): Promise<RateLimiterRes> {
+  private takeShared(limiter: RateLimiterRedis, budget: string): MaybePromise<string> {
     if (this.redisDown) {
       if (this.probing || Date.now() < this.retryAt) return this.countLocally(budget);
       this.probing = true;
@@ -192,13 +204,13 @@ export class ReadLimits {
     return limiter.consume(budget).then(
       (result) => {
         this.answered();
-        return result;
+        return this.header(result.remainingPoints, result.msBeforeNext);
       },
       (error: unknown) => {
         // A refusal: Redis counted the read over budget (or its in-memory block did; then Redis is not proven back).
         if (error instanceof RateLimiterRes) {
           this.probing = false;
-          throw error;
+          throw this.refusal(error.msBeforeNext);
         }
         this.failed(
           error instanceof Error && error.message === 'Command timed out'
@@ -210,9 +222,9 @@ export class ReadLimits {
     );
   }
 
-  private countLocally(budget: string): Promise<RateLimiterRes> {
+  private countLocally(budget: string): string {
     this.countedLocally++;
-    return this.local.consume(budget);
+    return this.countHere(budget);
   }
 
   /** A Redis command succeeded: if Redis was down, it is back (a stalled Redis resumes on its connection). */
