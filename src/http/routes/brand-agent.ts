@@ -9,7 +9,7 @@ import { lazyChildLoggerFactory } from '../../logger.js';
 import type { Principal, WorkspaceClaim } from '../../services/auth/credentials.js';
 import type { ServedBrand } from '../../services/brand/reader.js';
 import type { Metrics } from '../../services/metrics/metrics.js';
-import type { MaybePromise } from '../../services/shared/feed-cache.js';
+import { andThen, type MaybePromise } from '../../services/shared/feed-cache.js';
 import { logRequest } from '../access-log.js';
 import { ifNoneMatchMatches } from '../conditional.js';
 import type { ZodApp } from '../context.js';
@@ -142,14 +142,15 @@ export function brandContextReads(
 
   /**
    * 405, 401, 429 and 415, in this order, while the body arrives: the caller, whose budget has given this
-   * read. Only promises are awaited: a cached key is known at once (see FeedCache.get). `answered` gathers the
-   * answer's headers as the steps learn them, so a refusal carries those of the steps before it.
+   * read. Nothing waits unless a step returns a promise: a cached key is known at once (see FeedCache.get), and
+   * the node's own budget counts at once. `answered` gathers the answer's headers as the steps learn them, so a
+   * refusal carries those of the steps before it.
    */
-  async function beforeBody(
+  function beforeBody(
     request: IncomingMessage,
     body: SmallBody,
     answered: OutgoingHttpHeaders,
-  ): Promise<Principal> {
+  ): MaybePromise<Principal> {
     const { method = '', headers } = request;
     if (method !== 'POST')
       throw new AppError('method_not_allowed', { method }, { headers: { allow: 'POST' } });
@@ -159,18 +160,24 @@ export function brandContextReads(
       const parsed = parsedAtOnce(await body.text());
       return parsed !== undefined && isUsualBody(parsed.value) ? parsed.value.workspace_id : undefined;
     };
-    const resolving = credentials.resolve({ authorization: headers.authorization }, 'read', claim);
-    const principal = resolving instanceof Promise ? await resolving : resolving;
-    if (principal.kind === 'key' && principal.expiresHeader !== null)
-      answered['brand-key-expires'] = principal.expiresHeader;
-    // The credential's budget once it is known: an unknown key takes no one's; 304s count.
-    if (readLimits) {
-      answered['ratelimit-policy'] = readLimits.policy;
-      const taking = readLimits.take(principal);
-      answered.ratelimit = taking instanceof Promise ? await taking : taking;
-    }
-    if (!isJson(headers['content-type'])) throw new AppError('unsupported_media_type');
-    return principal;
+    const mediaTypeChecked = (principal: Principal): Principal => {
+      if (!isJson(headers['content-type'])) throw new AppError('unsupported_media_type');
+      return principal;
+    };
+    return andThen(
+      credentials.resolve({ authorization: headers.authorization }, 'read', claim),
+      (principal) => {
+        if (principal.kind === 'key' && principal.expiresHeader !== null)
+          answered['brand-key-expires'] = principal.expiresHeader;
+        // The credential's budget once it is known: an unknown key takes no one's; 304s count.
+        if (!readLimits) return mediaTypeChecked(principal);
+        answered['ratelimit-policy'] = readLimits.policy;
+        return andThen(readLimits.take(principal), (header) => {
+          answered.ratelimit = header;
+          return mediaTypeChecked(principal);
+        });
+      },
+    );
   }
 
   /**
@@ -232,11 +239,8 @@ export function brandContextReads(
       response.writeHead(status, { ...answered, ...headers }).end(body);
       completed(status);
     };
-    // Read as it arrives, while the checks before it run. The rest is answered in the body's own callback, not
-    // after an await: answered from a promise continuation, each read's objects outlived young-generation
-    // collections, and the service's RSS under load grew from 130 MB to about 200 MB.
-    const body = new SmallBody(request, BODY_LIMIT);
-    beforeBody(request, body, answered).then((principal) => {
+    /** Once the caller is known and its budget taken: the body, whole, then the view. */
+    const afterCaller = (principal: Principal) => {
       body.whenWhole((text) => {
         let serving: MaybePromise<ServedBrand>;
         try {
@@ -248,7 +252,20 @@ export function brandContextReads(
         if (serving instanceof Promise) serving.then(serve, refuse);
         else serve(serving);
       });
-    }, refuse);
+    };
+    // Read as it arrives, while the checks before it run. Nothing is awaited that is not a promise, and the rest
+    // is answered in the body's own callback: answered from a promise continuation, each read's objects
+    // outlived young-generation collections, and the service's RSS under load grew from 130 MB to about 200 MB.
+    const body = new SmallBody(request, BODY_LIMIT);
+    let caller: MaybePromise<Principal>;
+    try {
+      caller = beforeBody(request, body, answered);
+    } catch (error) {
+      refuse(error);
+      return;
+    }
+    if (caller instanceof Promise) caller.then(afterCaller, refuse);
+    else afterCaller(caller);
   };
 }
 

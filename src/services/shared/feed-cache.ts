@@ -5,6 +5,11 @@ import type { CacheStats } from '../metrics/metrics.js';
 /** A value now (from a cache) or later (from the database). */
 export type MaybePromise<T> = T | Promise<T>;
 
+/** `next` of the value: at once when it is here, after it when it is a promise (nothing waits for a value). */
+export function andThen<T, U>(value: MaybePromise<T>, next: (value: T) => MaybePromise<U>): MaybePromise<U> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}
+
 /** Entries are bounded by count, or by a total size each entry's `sizeOf` adds up to. */
 export type FeedCacheBound<V> = { maxEntries: number } | { maxSize: number; sizeOf: (value: V) => number };
 
