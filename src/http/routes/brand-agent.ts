@@ -239,33 +239,30 @@ export function brandContextReads(
       response.writeHead(status, { ...answered, ...headers }).end(body);
       completed(status);
     };
-    /** Once the caller is known and its budget taken: the body, whole, then the view. */
-    const afterCaller = (principal: Principal) => {
-      body.whenWhole((text) => {
-        let serving: MaybePromise<ServedBrand>;
-        try {
-          serving = afterBody(principal, text, answered);
-        } catch (error) {
-          refuse(error);
-          return;
-        }
-        if (serving instanceof Promise) serving.then(serve, refuse);
-        else serve(serving);
-      });
+    /** Calls `next` with what `step` gives, at once or once it comes; a refusal, thrown or rejected, is answered. */
+    const andThenServe = <T>(step: () => MaybePromise<T>, next: (value: T) => void) => {
+      let value: MaybePromise<T>;
+      try {
+        value = step();
+      } catch (error) {
+        refuse(error);
+        return;
+      }
+      if (value instanceof Promise) value.then(next, refuse);
+      else next(value);
     };
     // Read as it arrives, while the checks before it run. Nothing is awaited that is not a promise, and the rest
     // is answered in the body's own callback: answered from a promise continuation, each read's objects
     // outlived young-generation collections, and the service's RSS under load grew from 130 MB to about 200 MB.
     const body = new SmallBody(request, BODY_LIMIT);
-    let caller: MaybePromise<Principal>;
-    try {
-      caller = beforeBody(request, body, answered);
-    } catch (error) {
-      refuse(error);
-      return;
-    }
-    if (caller instanceof Promise) caller.then(afterCaller, refuse);
-    else afterCaller(caller);
+    andThenServe(
+      () => beforeBody(request, body, answered),
+      (principal) => {
+        body.whenWhole((text) => {
+          andThenServe(() => afterBody(principal, text, answered), serve);
+        });
+      },
+    );
   };
 }
 
