@@ -15,13 +15,16 @@ function openingBrackets(text: string, max: number): number {
   return count;
 }
 
+/** Bodies up to this long may take the quick parse: the read operation's are well under it. */
+const QUICK_JSON_LENGTH = 4096;
+
 /**
  * The usual body, parsed with plain JSON.parse: one that cannot nest too deep (few brackets) and cannot name a
  * prototype key (no `__proto__`, no `constructor`, no escape that could spell either). Anything else, and any
  * text that is not JSON, is undefined here and takes the full path below, whose answers (errors included)
  * stay the only ones. Saves the nesting scan and secure-json-parse's checks on every read.
  */
-export function parsedAtOnce(text: string): { value: unknown } | undefined {
+function parsedAtOnce(text: string): { value: unknown } | undefined {
   if (
     text.length > QUICK_JSON_LENGTH ||
     text.includes('\\') ||
@@ -36,9 +39,6 @@ export function parsedAtOnce(text: string): { value: unknown } | undefined {
     return undefined;
   }
 }
-
-/** Bodies up to this long may take the quick parse: the read operation's are well under it. */
-export const QUICK_JSON_LENGTH = 4096;
 
 /**
  * A JSON body's value as every route takes it (prototype poisoning refused), after a linear check of its

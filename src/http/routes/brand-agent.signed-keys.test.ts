@@ -47,6 +47,33 @@ describeEachBackend('POST /functions/v1/brand-agent: signed keys', (backend) => 
     expect(metrics.body).toMatch(/^brand_context_keys_verified_by_signature_total \d+$/m);
   });
 
+  it('verifies a new key by its signature for any valid body, sections included, and refuses an invalid body with its 400', async () => {
+    const f = fixture();
+    const created = await createBrandKey(f.deps, OPERATOR, { workspaceId: f.workspaceId, name: 'sections' });
+    const before = verified();
+    const send = (body: object) =>
+      fetch(`${base}${PATH}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${created.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const sections = await send({ action: 'context', workspace_id: f.workspaceId, sections: ['colors'] });
+    expect(sections.status).toBe(200);
+    expect(Object.keys((await sections.json()) as object)).toContain('colors');
+    expect(verified()).toBe(before + 1);
+    const other = await createBrandKey(f.deps, OPERATOR, {
+      workspaceId: f.workspaceId,
+      name: 'invalid body',
+    });
+    const invalid = await fetch(`${base}${PATH}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${other.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'context', workspace_id: f.workspaceId, format: 'yaml' }),
+    });
+    expect(invalid.status).toBe(400);
+    expect(await invalid.json()).toMatchObject({ code: 'invalid_request' });
+  });
+
   it('refuses a key revoked a moment ago on the very next read, and after, with key_revoked', async () => {
     const f = fixture();
     const created = await createBrandKey(f.deps, OPERATOR, { workspaceId: f.workspaceId, name: 'revoked' });

@@ -167,4 +167,31 @@ describeEachBackend('POST /functions/v1/brand-agent over a socket', (backend) =>
     const after = await metrics();
     expect([count(after, 200) - count(before, 200), count(after, 401) - count(before, 401)]).toEqual([1, 1]);
   });
+
+  it('logs and counts a read that reaches the router (inject) once, as it does one over a socket', async () => {
+    const f = fixture();
+    const requests = async (status: number) =>
+      Number(
+        new RegExp(
+          `brand_context_http_requests_total\\{route="${PATH}",method="POST",status="${String(status)}"\\} (\\d+)`,
+        ).exec((await f.app.inject({ method: 'GET', url: '/metrics' })).body)?.[1] ?? 0,
+      );
+    const before = await requests(401);
+    const logged = f.logs.length;
+    const answer = await f.app.inject({
+      method: 'POST',
+      url: PATH,
+      headers: { authorization: `Bearer ${BRAND_KEY.generate()}`, 'content-type': 'application/json' },
+      payload: usualBody(),
+    });
+    expect(answer.statusCode).toBe(401);
+    const lines = f.logs
+      .slice(logged)
+      .map((line) => JSON.parse(line) as LogLine)
+      .filter((line) => line.url === PATH);
+    expect(lines.map(({ status, request_id }) => ({ status, request_id }))).toEqual([
+      { status: 401, request_id: answer.headers['x-request-id'] },
+    ]);
+    expect((await requests(401)) - before).toBe(1);
+  });
 });

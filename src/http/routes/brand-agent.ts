@@ -15,13 +15,7 @@ import { ifNoneMatchMatches } from '../conditional.js';
 import type { ZodApp } from '../context.js';
 import { fromValidation, problemOf, rawProblem } from '../problem.js';
 import { requestId as requestIdOf } from '../request-id.js';
-import {
-  jsonBodyParser,
-  parsedAtOnce,
-  SmallBody,
-  validatorCompiler,
-  withUsualBody,
-} from '../request-input.js';
+import { jsonBodyParser, SmallBody, validatorCompiler, withUsualBody } from '../request-input.js';
 import { BODY_PROBLEMS, withProblems } from '../schemas.js';
 
 export const BRAND_AGENT_PATH = '/functions/v1/brand-agent';
@@ -65,20 +59,20 @@ const BODY_LIMIT = 16 * 1024;
 const MAX_WORKSPACE_ID = 128;
 
 /** The body nearly every read sends. */
-export interface UsualBody {
+interface UsualBody {
   action: string;
   workspace_id: string;
   format?: BrandFormat;
 }
 
 /** Every view may be cached but must be asked again (If-None-Match). */
-export const VIEW_CACHE_CONTROL = 'private, no-cache';
+const VIEW_CACHE_CONTROL = 'private, no-cache';
 
 /**
  * Nearly every read sends `action` and `workspace_id`, perhaps a `format`: such a body, valid and NUL-free, is
  * taken without the schema's parse (src/http/request-input.ts); any other is parsed in full.
  */
-export function isUsualBody(data: unknown): data is UsualBody {
+function isUsualBody(data: unknown): data is UsualBody {
   if (typeof data !== 'object' || data === null) return false;
   const { action, workspace_id: workspaceId, format } = data as Record<string, unknown>;
   const fields = Object.keys(data).length;
@@ -107,8 +101,16 @@ const requestSchema = withUsualBody(
   isUsualBody,
 );
 
-export function isJson(contentType: string | undefined): boolean {
+function isJson(contentType: string | undefined): boolean {
   return contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType);
+}
+
+/** Why a body gives no fields: its refusal, and whether it was unparsable (the connection then closes). */
+class BodyRefusal {
+  constructor(
+    readonly error: unknown,
+    readonly unparsed: boolean,
+  ) {}
 }
 
 /** A request answered below the router, on Node's request and response (src/http/transport.ts). */
@@ -148,18 +150,12 @@ export function brandContextReads(
    */
   function beforeBody(
     request: IncomingMessage,
-    body: SmallBody,
+    claim: WorkspaceClaim,
     answered: OutgoingHttpHeaders,
   ): MaybePromise<Principal> {
     const { method = '', headers } = request;
     if (method !== 'POST')
       throw new AppError('method_not_allowed', { method }, { headers: { allow: 'POST' } });
-    /** A key the cache does not hold may be verified by its signature for the workspace the body names. */
-    const claim: WorkspaceClaim = async () => {
-      if (!isJson(headers['content-type'])) return undefined;
-      const parsed = parsedAtOnce(await body.text());
-      return parsed !== undefined && isUsualBody(parsed.value) ? parsed.value.workspace_id : undefined;
-    };
     const mediaTypeChecked = (principal: Principal): Principal => {
       if (!isJson(headers['content-type'])) throw new AppError('unsupported_media_type');
       return principal;
@@ -180,32 +176,38 @@ export function brandContextReads(
     );
   }
 
+  /** The body's fields, parsed as the app parses JSON bodies and validated by the route's schema, or why not. */
+  function fieldsOf(text: string): ReadFields | BodyRefusal {
+    let parsed: unknown;
+    try {
+      parsed = parseJson(text);
+    } catch (error) {
+      return new BodyRefusal(error, true);
+    }
+    const result = validate(parsed) as { value?: ReadFields; error?: FastifySchemaValidationError[] };
+    if (result.error || !result.value) return new BodyRefusal(fromValidation(result.error ?? []), false);
+    return result.value;
+  }
+
   /**
    * 413 and 400, then 404 and 403, once the body is whole: the view to serve. Refused unread or unparsed, a
    * body closes the connection, as Fastify's parser does.
    */
   function afterBody(
     principal: Principal,
-    text: string | AppError,
+    fields: ReadFields | BodyRefusal,
     answered: OutgoingHttpHeaders,
   ): MaybePromise<ServedBrand> {
-    if (typeof text !== 'string') throw text;
-    let parsed: unknown;
-    try {
-      parsed = parseJson(text);
-    } catch (error) {
-      answered.connection = 'close';
-      throw error;
+    if (fields instanceof BodyRefusal) {
+      if (fields.unparsed) answered.connection = 'close';
+      throw fields.error;
     }
-    const result = validate(parsed) as { value?: ReadFields; error?: FastifySchemaValidationError[] };
-    if (result.error || !result.value) throw fromValidation(result.error ?? []);
-    const fields = result.value;
     if (fields.action !== 'context') throw new AppError('unsupported_action', { action: fields.action });
     const view = brandView(fields);
     // Answered at once for a key of that workspace; the view is rendered once per brand version.
-    const access = credentials.authorize(principal, fields.workspace_id, 'brand.read');
-    if (access instanceof Promise) return access.then(() => reader.readWorkspace(fields.workspace_id, view));
-    return reader.readWorkspace(fields.workspace_id, view);
+    return andThen(credentials.authorize(principal, fields.workspace_id, 'brand.read'), () =>
+      reader.readWorkspace(fields.workspace_id, view),
+    );
   }
 
   return (request, response, requestId = requestIdOf(request)) => {
@@ -255,11 +257,21 @@ export function brandContextReads(
     // is answered in the body's own callback: answered from a promise continuation, each read's objects
     // outlived young-generation collections, and the service's RSS under load grew from 130 MB to about 200 MB.
     const body = new SmallBody(request, BODY_LIMIT);
+    /** The body's fields, checked once, whoever asks first: a signed key's claim, or the read. */
+    let checked: ReadFields | BodyRefusal | undefined;
+    const check = (text: string | AppError) =>
+      (checked ??= typeof text === 'string' ? fieldsOf(text) : new BodyRefusal(text, false));
+    /** A key the cache does not hold may be verified by its signature for the workspace the body names. */
+    const claim: WorkspaceClaim = async () => {
+      if (!isJson(request.headers['content-type'])) return undefined;
+      const fields = check(await body.text());
+      return fields instanceof BodyRefusal ? undefined : fields.workspace_id;
+    };
     andThenServe(
-      () => beforeBody(request, body, answered),
+      () => beforeBody(request, claim, answered),
       (principal) => {
         body.whenWhole((text) => {
-          andThenServe(() => afterBody(principal, text, answered), serve);
+          andThenServe(() => afterBody(principal, check(text), answered), serve);
         });
       },
     );
