@@ -41,15 +41,14 @@ describe('AttemptWindows', () => {
     expect(windows.take('a')).toBe(10_000);
   });
 
-  it("shows a key's running window, its attempts and its end, and none once it has ended", () => {
+  it("counts into a key's running window and shows it, its attempts and its end, then the wait once used up", () => {
     const { windows, clock } = windowsOf(2, 10);
-    expect(windows.window('a')).toBeUndefined();
-    windows.take('a');
+    expect(windows.count('a')).toEqual({ count: 1, endsAt: clock.now() + 10_000 });
     clock.advance(4000);
-    windows.take('a');
-    expect(windows.window('a')).toEqual({ count: 2, endsAt: clock.now() + 6000 });
+    expect(windows.count('a')).toEqual({ count: 2, endsAt: clock.now() + 6000 });
+    expect(windows.count('a')).toBe(6000);
     clock.advance(6000);
-    expect(windows.window('a')).toBeUndefined();
+    expect(windows.count('a')).toEqual({ count: 1, endsAt: clock.now() + 10_000 });
   });
 
   it('forgets a cleared key at once', () => {

@@ -34,20 +34,21 @@ export class AttemptWindows {
    * answers the milliseconds until the window ends.
    */
   take(key: string): number | undefined {
-    const now = this.clock.now();
-    const window = this.liveWindow(key, now);
-    if (!window) {
-      this.start(key, now);
-      return undefined;
-    }
-    if (window.count >= this.limit.attempts) return window.endsAt - now;
-    window.count++;
-    return undefined;
+    const counted = this.count(key);
+    return typeof counted === 'number' ? counted : undefined;
   }
 
-  /** The key's window while it runs: the attempts it counted, and when it ends. */
-  window(key: string): Readonly<Window> | undefined {
-    return this.liveWindow(key, this.clock.now());
+  /**
+   * `take`, answering the key's window with this attempt counted in it (its attempts, and when it ends), or,
+   * when the window is used up, the milliseconds until it ends: one lookup for a caller that shows both.
+   */
+  count(key: string): Readonly<Window> | number {
+    const now = this.clock.now();
+    const window = this.liveWindow(key, now);
+    if (!window) return this.start(key, now);
+    if (window.count >= this.limit.attempts) return window.endsAt - now;
+    window.count++;
+    return window;
   }
 
   /** Uncounts an attempt, unless its window has already ended (a fresh window would start below zero). */
@@ -66,12 +67,14 @@ export class AttemptWindows {
     return window && window.endsAt > now ? window : undefined;
   }
 
-  private start(key: string, now: number): void {
+  private start(key: string, now: number): Window {
     if (this.windows.size >= this.sweepAtSize) {
       for (const [other, window] of this.windows) if (window.endsAt <= now) this.windows.delete(other);
       this.sweepAtSize = Math.max(MIN_SWEEP_SIZE, 2 * this.windows.size);
     }
-    this.windows.set(key, { count: 1, endsAt: now + this.limit.windowSeconds * 1000 });
+    const window = { count: 1, endsAt: now + this.limit.windowSeconds * 1000 };
+    this.windows.set(key, window);
+    return window;
   }
 }
 

@@ -171,10 +171,9 @@ export class ReadLimits {
 
   /** One read counted by the node itself. */
   private countHere(budget: string): string {
-    const msLeft = this.local.take(budget);
-    if (msLeft !== undefined) throw this.refusal(msLeft);
-    const window = this.local.window(budget);
-    return this.header(this.points - (window?.count ?? 0), (window?.endsAt ?? 0) - Date.now());
+    const counted = this.local.count(budget);
+    if (typeof counted === 'number') throw this.refusal(counted);
+    return this.header(this.points - counted.count, counted.endsAt - Date.now());
   }
 
   /** The RateLimit header: reads left, and whole seconds until the window ends. */
