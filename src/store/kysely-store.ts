@@ -8,6 +8,7 @@ import { DeliveriesTable } from './repositories/deliveries.js';
 import { EmailTable } from './repositories/email.js';
 import { EmailQueueTable } from './repositories/email-queue.js';
 import { KeyNoticesTable, KeysTable } from './repositories/keys.js';
+import { OAuthTables } from './repositories/oauth.js';
 import { SettingsTable } from './repositories/settings.js';
 import { TokensTables } from './repositories/tokens.js';
 import { UsersTable } from './repositories/users.js';
@@ -46,6 +47,7 @@ function repositories(session: Session): Repositories {
     email: new EmailTable(session),
     emailQueue: new EmailQueueTable(session),
     accountTokens: new AccountTokensTable(session),
+    oauth: new OAuthTables(session),
   };
 }
 

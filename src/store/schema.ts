@@ -22,6 +22,12 @@ import type {
   EmailSuppressionColumns,
 } from './repositories/email.js';
 import type { KeyColumns, KeyNoticeColumns } from './repositories/keys.js';
+import type {
+  OAuthClientColumns,
+  OAuthCodeColumns,
+  OAuthGrantColumns,
+  OAuthTokenColumns,
+} from './repositories/oauth.js';
 import type { SettingColumns } from './repositories/settings.js';
 import type { AccessTokenColumns, SignedOutSessionColumns } from './repositories/tokens.js';
 import type { UserColumns } from './repositories/users.js';
@@ -60,4 +66,8 @@ export type Database = {
   email_senders: EmailSenderColumns;
   email_suppressions: EmailSuppressionColumns;
   email_idempotency_keys: EmailIdempotencyKeyColumns;
+  oauth_clients: OAuthClientColumns;
+  oauth_grants: OAuthGrantColumns;
+  oauth_codes: OAuthCodeColumns;
+  oauth_tokens: OAuthTokenColumns;
 };

@@ -621,6 +621,97 @@ export interface AccountTokensRepository {
   pendingInvites(workspaceId: string): Promise<PendingInvite[]>;
 }
 
+/** An OAuth client of MCP (docs/mcp.md): registered (RFC 7591), or known by its metadata document's URL. */
+export interface OAuthClientRecord {
+  id: string;
+  name: string;
+  redirectUris: string[];
+  source: 'registered' | 'metadata_document';
+  metadata: Record<string, unknown>;
+  createdAt: string;
+  /** When the metadata document was last fetched; the registration's time for a registered client. */
+  refreshedAt: string;
+}
+
+/** What a user let a client do in one workspace; its codes and tokens work while it is not revoked. */
+export interface OAuthGrantRecord {
+  /** `og_…` */
+  id: string;
+  clientId: string;
+  userId: string;
+  workspaceId: string;
+  scopes: string[];
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** An authorization code, by its hash: the code itself is never stored. */
+export interface OAuthCodeRecord {
+  hash: string;
+  grantId: string;
+  redirectUri: string;
+  /** The PKCE S256 challenge. */
+  codeChallenge: string;
+  resource: string;
+  expiresAt: string;
+  usedAt: string | null;
+}
+
+/** An access or refresh token, by its hash: the token itself is never stored. */
+export interface OAuthTokenRecord {
+  hash: string;
+  grantId: string;
+  kind: 'access' | 'refresh';
+  expiresAt: string;
+  /** A refresh token's one use: they rotate, so a second is a replay. Null for access tokens. */
+  usedAt: string | null;
+  createdAt: string;
+}
+
+/** A grant as a workspace's connected apps list it. */
+export interface ListedOAuthGrant extends OAuthGrantRecord {
+  clientName: string;
+  userEmail: string;
+}
+
+/** OAuth clients, the grants users give them, and the codes and tokens of each grant. */
+export interface OAuthRepository {
+  /**
+   * Inserts the client, or replaces the one of its id (a metadata document fetched again), all but its
+   * `createdAt`.
+   */
+  saveClient(client: OAuthClientRecord): Promise<void>;
+  getClient(id: string): Promise<OAuthClientRecord | undefined>;
+  createGrant(grant: OAuthGrantRecord): Promise<void>;
+  getGrant(id: string): Promise<OAuthGrantRecord | undefined>;
+  saveCode(code: OAuthCodeRecord): Promise<void>;
+  /**
+   * Marks the code used at `now`, atomically, and answers it as it was before: `usedAt` null for the one call
+   * that used it first, set for a replay; undefined when there is no such code.
+   */
+  useCode(hash: string, now: string): Promise<OAuthCodeRecord | undefined>;
+  saveToken(token: OAuthTokenRecord): Promise<void>;
+  /**
+   * Marks the refresh token used at `now`, atomically, and answers it as it was before: of calls at once, one
+   * sees `usedAt` null; undefined when there is no such refresh token.
+   */
+  useRefreshToken(hash: string, now: string): Promise<OAuthTokenRecord | undefined>;
+  /**
+   * A token of either kind with its grant and the grant's client name, whatever their state: callers judge
+   * expiry and revocation.
+   */
+  findToken(
+    hash: string,
+  ): Promise<{ token: OAuthTokenRecord; grant: OAuthGrantRecord; clientName: string } | undefined>;
+  /** Sets `revoked_at` unless already set; answers the grant when this call revoked it, else undefined. */
+  revokeGrant(id: string, now: string): Promise<OAuthGrantRecord | undefined>;
+  /** Moves `last_used_at` forward to `now` (callers throttle how often). */
+  touchGrant(id: string, now: string): Promise<void>;
+  /** The workspace's grants not revoked, newest first, with the client's name and the user's email. */
+  listGrants(workspaceId: string): Promise<ListedOAuthGrant[]>;
+}
+
 /** One repository per aggregate. */
 export interface Repositories {
   users: UsersRepository;
@@ -637,6 +728,7 @@ export interface Repositories {
   email: EmailRepository;
   emailQueue: EmailQueueRepository;
   accountTokens: AccountTokensRepository;
+  oauth: OAuthRepository;
 }
 
 export type RepositoryName = keyof Repositories;

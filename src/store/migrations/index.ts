@@ -11,6 +11,7 @@ import * as keySigningSecretOut from './0009_key_signing_secret_out.js';
 import * as credentialCreators from './0010_credential_creators.js';
 import * as fairDelivery from './0011_fair_delivery.js';
 import * as oneKeysTable from './0012_one_keys_table.js';
+import * as oauth from './0013_oauth.js';
 
 /** Migrations are bundled as modules (not read from a folder) so the built CLI finds them wherever it runs. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010_credential_creators': credentialCreators,
   '0011_fair_delivery': fairDelivery,
   '0012_one_keys_table': oneKeysTable,
+  '0013_oauth': oauth,
 };
 
 export const migrationProvider: MigrationProvider = {
