@@ -18,6 +18,11 @@
  * fresh processes of every server (BENCH_PROCESSES): two processes of the same build differ by up to 20 % in
  * CPU per request, which one process alone would report as the code's cost.
  *
+ * Beside the Markdown read, the same service is measured answering the MCP tool call that AI clients make for
+ * the same brand over remote MCP: `tools/call get_brand_context` on `POST /mcp` with the brand read key
+ * (docs/mcp.md "Remote MCP"), stateless, as every call of a remote client arrives: its req/s and its CPU per
+ * call, against the read operation's. It has no target of its own.
+ *
  * Environment:
  *   BENCH_DURATION       measured seconds per target and format (default 5), run in BENCH_ROUNDS rounds
  *   BENCH_ROUNDS         rounds per target and format (default 4, even): more, shorter rounds interleave the
@@ -87,6 +92,10 @@ import {
 
 const BASELINE_SOURCE = join(ROOT, 'bench', 'baseline-server.ts');
 const OPERATION_PATH = '/functions/v1/brand-agent';
+/** Remote MCP's endpoint, measured beside the read operation in Markdown. */
+const MCP_PATH = '/mcp';
+/** The protocol version the MCP tool call speaks (a 2025-era client, stateless). */
+const MCP_PROTOCOL_VERSION = '2025-11-25';
 /** Above this much CPU (% of one core) used by other processes during a measurement, the run is flagged. */
 const BUSY_MACHINE_PCT = 25;
 /** Targets, always reported: service/baseline req/s at least this, on both backends. */
@@ -231,6 +240,8 @@ async function compileBaseline(dir: string): Promise<string> {
 // --------------------------------------------------------------------------------------------- measuring
 
 interface Operation {
+  /** Where it is sent: the read operation, or /mcp. */
+  path: string;
   headers: Record<string, string>;
   body: string;
 }
@@ -418,7 +429,7 @@ async function cannon(
   const result = await new Promise<autocannon.Result>((resolveRun, reject) => {
     const instance = autocannon(
       {
-        url: `${server.baseUrl}${OPERATION_PATH}`,
+        url: `${server.baseUrl}${operation.path}`,
         method: 'POST',
         headers: operation.headers,
         body: operation.body,
@@ -450,13 +461,17 @@ async function countLines(path: string): Promise<number> {
   return lines;
 }
 
-/** The servers measured: the bare baseline, the service, and (JSON view) the service with METRICS=off. */
-const TARGETS = ['baseline', 'service', 'metricsOff'] as const;
+/**
+ * The servers measured: the bare baseline, the service, (JSON view) the service with METRICS=off, and
+ * (Markdown view) the service answering the same brand as an MCP tool call.
+ */
+const TARGETS = ['baseline', 'service', 'metricsOff', 'mcp'] as const;
 type TargetName = (typeof TARGETS)[number];
 const TARGET_LABELS: Record<TargetName, string> = {
   baseline: 'baseline node:http',
   service: 'service',
   metricsOff: 'service METRICS=off',
+  mcp: 'service /mcp tools/call',
 };
 
 interface TargetResult {
@@ -468,7 +483,12 @@ interface FormatResult {
   format: Format;
   responseBytes: number;
   contentType: string;
-  targets: { baseline: TargetResult; service: TargetResult; metricsOff?: TargetResult };
+  targets: {
+    baseline: TargetResult;
+    service: TargetResult;
+    metricsOff?: TargetResult;
+    mcp?: TargetResult;
+  };
 }
 
 interface BackendResult {
@@ -490,9 +510,43 @@ interface Services {
 function operationFor(format: Format, demo: Seed): Operation {
   const options = format === 'json' ? {} : { format };
   return {
+    path: OPERATION_PATH,
     headers: { authorization: `Bearer ${demo.brand_read_key}`, 'content-type': 'application/json' },
     body: JSON.stringify({ action: 'context', workspace_id: demo.workspace_id, ...options }),
   };
+}
+
+/**
+ * `tools/call get_brand_context` over /mcp with the brand read key, as a remote MCP client sends it: no
+ * session (the endpoint is stateless), the key's workspace the default, Markdown the tool's default format.
+ */
+function mcpToolCall(demo: Seed): Operation {
+  return {
+    path: MCP_PATH,
+    headers: {
+      authorization: `Bearer ${demo.brand_read_key}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': MCP_PROTOCOL_VERSION,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'get_brand_context', arguments: {} },
+    }),
+  };
+}
+
+/** The tool call's answer, checked before it is measured: a 200 carrying the brand's Markdown, no tool error. */
+async function checkMcpAnswer(label: string, service: Server, call: Operation): Promise<void> {
+  const answer = await send(`${service.baseUrl}${call.path}`, { method: 'POST', ...call });
+  const text = answer.body.toString('utf8');
+  if (answer.status !== 200 || text.includes('"isError":true') || !text.includes('# ')) {
+    throw new BenchError(
+      `${label}: tools/call get_brand_context over ${MCP_PATH} answered ${answer.status}: ${text.slice(0, 500)}`,
+    );
+  }
 }
 
 /** The knowledge entries an answer carries: the JSON array's length, or the Markdown section's bullets. */
@@ -589,16 +643,22 @@ async function benchFormat(
     `${label}: baseline ready at ${baseline.baseUrl} (pid ${baseline.child.pid}), ${answer.body.length} body bytes each`,
   );
 
-  const servers: [TargetName, Server][] = [
-    ['baseline', baseline],
-    ['service', services.service],
-    ...(metricsOff === undefined ? [] : [['metricsOff', metricsOff] as [TargetName, Server]]),
+  // The MCP tool call answers the Markdown view: it is measured beside the read of the same bytes.
+  const mcpCall = format === 'markdown' ? mcpToolCall(demo) : undefined;
+  if (mcpCall !== undefined) await checkMcpAnswer(label, services.service, mcpCall);
+  const servers: [TargetName, Server, Operation][] = [
+    ['baseline', baseline, operation],
+    ['service', services.service, operation],
+    ...(metricsOff === undefined
+      ? []
+      : [['metricsOff', metricsOff, operation] as [TargetName, Server, Operation]]),
+    ...(mcpCall === undefined ? [] : [['mcp', services.service, mcpCall] as [TargetName, Server, Operation]]),
   ];
   const names = servers.map(([name]) => TARGET_LABELS[name]).join(', ');
   const { connections, durationS, warmupS, rounds, processes } = settings;
   if (warmupS > 0) {
     progress(`${label}: warm-up ${warmupS} s each (discarded): ${names}`);
-    for (const [, server] of servers) await cannon(server, undefined, operation, connections, warmupS);
+    for (const [, server, sent] of servers) await cannon(server, undefined, sent, connections, warmupS);
   }
   // Each pass starts one target further along (A B C, B C A, C A B, …): a drift in the machine's background load
   // weighs on every target alike, and no target always follows the same one. (With A B C C B A, a twin of the
@@ -608,15 +668,16 @@ async function benchFormat(
   progress(
     `${label}: measuring ${passes} rounds of ${durationS / rounds} s each, each from the next target: ${names}`,
   );
-  const measured = servers.map(([name, server]) => ({
+  const measured = servers.map(([name, server, sent]) => ({
     server,
+    sent,
     target: (runs.targets[name] ??= new TargetRuns()),
   }));
   for (let pass = index * passes; pass < (index + 1) * passes; pass++) {
     const first = pass % measured.length;
-    for (const { server, target } of [...measured.slice(first), ...measured.slice(0, first)]) {
-      await cannon(server, undefined, operation, connections, ROUND_WARMUP_S);
-      await cannon(server, target, operation, connections, durationS / rounds);
+    for (const { server, sent, target } of [...measured.slice(first), ...measured.slice(0, first)]) {
+      await cannon(server, undefined, sent, connections, ROUND_WARMUP_S);
+      await cannon(server, target, sent, connections, durationS / rounds);
     }
   }
   for (const { server, target } of measured) target.recordMemory(await memoryOf(server.child.pid));
@@ -711,7 +772,7 @@ async function benchBackend(
   }
 
   const formats = runs.map(({ format, answer, targets }): FormatResult => {
-    const { baseline, service, metricsOff } = targets;
+    const { baseline, service, metricsOff, mcp } = targets;
     if (answer === undefined || baseline === undefined || service === undefined)
       throw new BenchError(`${backend} ${format}: a target was not measured`);
     return {
@@ -722,6 +783,7 @@ async function benchBackend(
         baseline: baseline.result(),
         service: service.result(),
         ...(metricsOff && { metricsOff: metricsOff.result() }),
+        ...(mcp && { mcp: mcp.result() }),
       },
     };
   });
@@ -845,6 +907,23 @@ function metricsLines(results: BackendResult[]): string[] {
 
 const signed = (value: number) => (value >= 0 ? `+${fixed(value, 1)}` : fixed(value, 1));
 
+/** The MCP tool call per backend, beside the read operation of the same Markdown. */
+function mcpLines(results: BackendResult[]): string[] {
+  return results.flatMap((result) =>
+    result.formats.flatMap((format) => {
+      const mcp = format.targets.mcp?.measurement;
+      if (mcp === undefined) return [];
+      const read = format.targets.service.measurement;
+      return [
+        `${result.backend}: tools/call get_brand_context over ${MCP_PATH} (brand read key, Markdown): ` +
+          `${fixed(mcp.rps, 0)} req/s, ${fixed(mcp.cpuUsPerRequest, 1)} CPU µs per call; the read operation ` +
+          `in Markdown ${fixed(read.rps, 0)} req/s, ${fixed(read.cpuUsPerRequest, 1)} µs per read ` +
+          `(the call costs ${fixed(mcp.cpuUsPerRequest / read.cpuUsPerRequest, 2)} times the read's CPU)`,
+      ];
+    }),
+  );
+}
+
 /** The most CPU that anything but the servers and this process used during a backend's measured runs. */
 function otherCpu(result: BackendResult): number {
   const uses = result.formats.flatMap((format) =>
@@ -855,7 +934,7 @@ function otherCpu(result: BackendResult): number {
 
 function jsonLines(result: BackendResult): string[] {
   return result.formats.map((measured) => {
-    const { baseline, service, metricsOff } = measured.targets;
+    const { baseline, service, metricsOff, mcp } = measured.targets;
     const overhead = metricsOverhead(measured);
     return JSON.stringify({
       bench: 'brand-agent',
@@ -882,6 +961,12 @@ function jsonLines(result: BackendResult): string[] {
           metrics_cpu_overhead_pct: round(overhead.cpuPct, 2),
           metrics_rps_overhead_pct: round(overhead.rpsPct, 2),
         }),
+      ...(mcp && {
+        mcp_tool_call_rps: round(mcp.measurement.rps, 1),
+        mcp_tool_call_cpu_us: round(mcp.measurement.cpuUsPerRequest, 2),
+        mcp_tool_call_p50_ms: round(mcp.measurement.p50Ms, 3),
+        mcp_tool_call_p99_ms: round(mcp.measurement.p99Ms, 3),
+      }),
       other_cpu_pct: round(otherCpu(result), 0),
     });
   });
@@ -981,6 +1066,7 @@ async function main(): Promise<number> {
     ratiosTable(results),
     '',
     ...metricsLines(results),
+    ...mcpLines(results),
     '',
   ];
   for (const result of results) {

@@ -10,6 +10,7 @@ import {
   parseDatabaseUrl,
   parseDeliverySettings,
   parseEmailSettings,
+  parseMcpAllowedOrigins,
   parseOperationsSettings,
   parseTrustProxy,
   readLimitWarnings,
@@ -130,6 +131,7 @@ describe('loadConfig', () => {
       delivery: DEFAULT_DELIVERY,
       email: DEFAULT_EMAIL,
       operations: DEFAULT_OPERATIONS,
+      mcpAllowedOrigins: [],
     });
   });
 
@@ -160,6 +162,7 @@ describe('loadConfig', () => {
       delivery: DEFAULT_DELIVERY,
       email: DEFAULT_EMAIL,
       operations: DEFAULT_OPERATIONS,
+      mcpAllowedOrigins: [],
     });
   });
 
@@ -227,6 +230,24 @@ describe('parseTrustProxy', () => {
     expect(parseTrustProxy('10.0.0.0/8, 127.0.0.1')).toEqual(['10.0.0.0/8', '127.0.0.1']);
     expect(() => parseTrustProxy('everyone')).toThrow(ConfigError);
   });
+});
+
+describe('parseMcpAllowedOrigins', () => {
+  it('reads none when unset, or a comma-separated list of origins', () => {
+    expect(parseMcpAllowedOrigins(undefined)).toEqual([]);
+    expect(parseMcpAllowedOrigins('')).toEqual([]);
+    expect(parseMcpAllowedOrigins('https://claude.ai, http://localhost:6274')).toEqual([
+      'https://claude.ai',
+      'http://localhost:6274',
+    ]);
+  });
+
+  it.each(['claude.ai', 'https://claude.ai/', 'https://claude.ai/app', 'ftp://files.example'])(
+    'refuses %s, which is no origin a browser sends',
+    (value) => {
+      expect(() => parseMcpAllowedOrigins(value)).toThrow(/^MCP_ALLOWED_ORIGINS must be/);
+    },
+  );
 });
 
 describe('parseDeliverySettings', () => {

@@ -25,6 +25,8 @@ export interface Config {
    * one in a file beside its database and PostgreSQL signs nothing (src/services/keys/signing-secret.ts).
    */
   keySigningSecret: Buffer | undefined;
+  /** MCP_ALLOWED_ORIGINS: web origins besides PUBLIC_URL's whose pages may call /mcp (docs/mcp.md "Remote MCP"). */
+  mcpAllowedOrigins: string[];
 }
 
 /** User tokens (src/services/auth/tokens.ts): this service's own, and an identity provider's when configured. */
@@ -480,6 +482,26 @@ export function parseKeySigningSecret(env: NodeJS.ProcessEnv): Buffer | undefine
   return secret;
 }
 
+/**
+ * MCP_ALLOWED_ORIGINS: comma-separated origins (`https://app.example.com`, a port if not the scheme's own),
+ * as browsers send them in `Origin`: scheme, host and port, no path.
+ */
+export function parseMcpAllowedOrigins(value: string | undefined): string[] {
+  const origins = (value ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  for (const origin of origins) {
+    const parsed = URL.canParse(origin) ? new URL(origin) : undefined;
+    if (parsed === undefined || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
+      throw new ConfigError(
+        `MCP_ALLOWED_ORIGINS must be comma-separated origins, as https://app.example.com (scheme, host and port, no path or trailing slash), got "${origin}"`,
+      );
+    }
+  }
+  return origins;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel))
@@ -496,5 +518,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     email: parseEmailSettings(env),
     operations: parseOperationsSettings(env),
     keySigningSecret: parseKeySigningSecret(env),
+    mcpAllowedOrigins: parseMcpAllowedOrigins(env.MCP_ALLOWED_ORIGINS),
   };
 }

@@ -5,6 +5,7 @@ import { brandContextSchema } from './brand-context.js';
 import { campaignSummarySchema } from './campaigns.js';
 import { EMAIL_EVENT_TYPES, EMAIL_STATUSES, type EmailEventType, type EmailStatus } from './email.js';
 import { KEY_VIEW_SCHEMAS } from './keys.js';
+import { oauthGrantSchema } from './oauth-consent.js';
 import {
   KEY_EVENTS,
   type KeyEvent,
@@ -81,6 +82,20 @@ const memberEventData = z.object({
   }),
 });
 
+const oauthGrantEventData = z.object({
+  grant: oauthGrantSchema
+    .omit({ last_used_at: true })
+    .describe('The app connection, as Agent Access lists it'),
+});
+
+const oauthGrantRevokedData = oauthGrantEventData.extend({
+  reason: z
+    .enum(['revoked', 'code_replayed', 'refresh_token_reused'])
+    .describe(
+      'revoked: by a member in Agent Access, or by the app at POST /oauth/revoke; code_replayed and refresh_token_reused: a code or refresh token was used twice, so it may have been stolen (docs/oauth.md "Tokens")',
+    ),
+});
+
 const emailEventData = z.object({
   message_id: z.string().describe('em_…: the message, as the email log shows it'),
   recipient: z.string().describe('The address whose copy reached `status`'),
@@ -105,6 +120,8 @@ export const WEBHOOK_EVENT_DATA = {
   'campaign.scheduled': campaignEventData,
   'member.added': memberEventData,
   'member.removed': memberEventData,
+  'oauth_grant.created': oauthGrantEventData,
+  'oauth_grant.revoked': oauthGrantRevokedData,
   ...EMAIL_EVENT_DATA,
   'webhook.test': z.object({
     webhook_id: z.string().describe('wh_…: the endpoint it was sent to'),
@@ -146,6 +163,8 @@ export const WEBHOOK_EVENT_SUMMARIES: Record<WebhookEventType, string> = {
   'campaign.scheduled': 'A campaign draft was scheduled: it is final',
   'member.added': 'An account was made a member of the workspace',
   'member.removed': 'A member was removed from the workspace',
+  'oauth_grant.created': 'A member connected an app (an MCP client) to the workspace with OAuth',
+  'oauth_grant.revoked': 'An app connection (OAuth grant) ended: its tokens no longer work',
   'webhook.test': 'A test event, sent on request to one endpoint, whatever it subscribes to',
 } as Record<WebhookEventType, string>;
 

@@ -31,6 +31,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'campaign.scheduled',
   'member.added',
   'member.removed',
+  'oauth_grant.created',
+  'oauth_grant.revoked',
   ...EMAIL_EVENT_TYPES,
   'webhook.test',
 ] as const;

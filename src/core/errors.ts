@@ -121,6 +121,8 @@ export const PROBLEMS = {
       no_provider_account: (v: { emailClaim: string }) =>
         `The identity provider's token names no account here (claim "${v.emailClaim}").`,
       unknown: 'The access token is not known.',
+      oauth_expired: 'The OAuth access token has expired: refresh it at POST /oauth/token.',
+      oauth_revoked: 'The app connection (OAuth grant) behind this access token was revoked.',
     }),
   },
   token_expired: {
@@ -314,6 +316,19 @@ export const PROBLEMS = {
       'Personal access tokens cannot create tokens: sign in with POST /auth/v1/token and use that token.',
     detail: 'A personal access token cannot create tokens.',
   },
+  consent_requires_session: {
+    status: 403,
+    title: 'Sign in to connect an app',
+    resolution: 'Sign in to the console and connect the app there: a personal access token cannot.',
+    detail: 'A personal access token cannot connect apps (OAuth consent) for its user.',
+  },
+  invalid_authorization_request: {
+    status: 400,
+    title: 'Invalid authorization request',
+    resolution:
+      'Start connecting again from the app that sent you here. If it keeps failing, the app is set up wrongly: see docs/oauth.md.',
+    detail: (v: { why: string }) => `The app's authorization request cannot be answered: ${v.why}.`,
+  },
   insufficient_role: {
     status: 403,
     title: 'Your role does not allow this',
@@ -336,7 +351,33 @@ export const PROBLEMS = {
         `This workspace API key belongs to another workspace than ${v.workspaceId}.`,
       email_key: (v: { workspaceId: string }) =>
         `This transactional email key belongs to another workspace than ${v.workspaceId}.`,
+      oauth_grant: (v: { workspaceId: string }) =>
+        `This app was connected (OAuth grant) to another workspace than ${v.workspaceId}.`,
     }),
+  },
+  insufficient_scope: {
+    status: 403,
+    title: 'The connection does not allow this',
+    resolution:
+      'Connect the app again and allow the scope it needs (Settings → Agent Access lists connected apps).',
+    detail: (v: { permission: string }) =>
+      `The app's connection (OAuth grant) does not allow ${v.permission}.`,
+  },
+  host_forbidden: {
+    status: 403,
+    title: 'Host not allowed',
+    resolution:
+      'Reach /mcp at PUBLIC_URL (or on this machine at localhost). Behind a reverse proxy, have it pass the Host header on, or X-Forwarded-Host with TRUST_PROXY set.',
+    detail: (v: { host: string }) =>
+      `Requests to /mcp naming the host ${v.host} are refused (DNS rebinding protection).`,
+  },
+  origin_forbidden: {
+    status: 403,
+    title: 'Origin not allowed',
+    resolution:
+      "Call /mcp from the service's own origin (PUBLIC_URL), or have the operator add this origin to MCP_ALLOWED_ORIGINS.",
+    detail: (v: { origin: string }) =>
+      `Requests to /mcp from web pages of ${v.origin} are refused (DNS rebinding protection).`,
   },
   workspace_not_found: {
     status: 404,
@@ -379,6 +420,13 @@ export const PROBLEMS = {
     title: 'Member not found',
     resolution: 'List the workspace members to find the user id (GET /api/v1/workspaces/{id}/members).',
     detail: (v: { userId: string }) => `User ${v.userId} is not a member of this workspace.`,
+  },
+  oauth_grant_not_found: {
+    status: 404,
+    title: 'Connected app not found',
+    resolution:
+      'List the connected apps to find the grant id (GET /api/v1/workspaces/{id}/oauth-grants); a revoked one is no longer listed.',
+    detail: (v: { grantId: string }) => `This workspace has no connected app (OAuth grant) ${v.grantId}.`,
   },
   token_not_found: {
     status: 404,

@@ -32,6 +32,10 @@ export const PERMISSIONS = {
   // Settings → Email: email keys (read-only), senders, the message log and mailbox, suppressions.
   'email.read': MANAGERS,
   'email.write': MANAGERS,
+  // Apps connected with OAuth (docs/oauth.md "Grants"): everyone sees and revokes their own; those who may
+  // revoke keys (keys.write), everyone's.
+  'oauth_grants.read': EVERYONE,
+  'oauth_grants.revoke': EVERYONE,
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

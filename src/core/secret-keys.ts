@@ -79,7 +79,12 @@ const WEBHOOK_SECRET_NAME = WEBHOOK_SECRET_PREFIX.slice(0, -1);
  * and 32 random bytes in base64url.
  */
 export const ACCOUNT_LINK_PREFIXES = { invite: 'bci_', password_reset: 'bcr_' } as const;
-const ACCOUNT_LINK_NAMES = Object.values(ACCOUNT_LINK_PREFIXES)
+/**
+ * The secrets of OAuth for MCP (docs/oauth.md "Tokens"): access tokens `oat_`, refresh tokens `ort_` and
+ * authorization codes `oac_`, each with 32 random bytes in base64url, redacted as account links are.
+ */
+export const OAUTH_SECRET_PREFIXES = { access: 'oat_', refresh: 'ort_', code: 'oac_' } as const;
+const ACCOUNT_LINK_NAMES = [...Object.values(ACCOUNT_LINK_PREFIXES), ...Object.values(OAUTH_SECRET_PREFIXES)]
   .map((prefix) => prefix.slice(0, -1))
   .join('|');
 
@@ -88,7 +93,8 @@ const SECRET_KEY_NAMES = KEY_KIND_LIST.map((kind) => kind.prefix.slice(0, -1)).j
 /**
  * Anything shaped like a secret: a key prefix (its `_` possibly percent-encoded) followed by any base62 run, even
  * one cut short, wherever it stands (after `%20`, a letter, a digit or `_` too); a webhook signing secret
- * (`whsec_` and base64); an account link's token (`bci_` or `bcr_` and base64url); and a JWT (`eyJ…` header).
+ * (`whsec_` and base64); an account link's token (`bci_` or `bcr_`) or an OAuth secret (`oat_`, `ort_`, `oac_`),
+ * each with base64url; and a JWT (`eyJ…` header).
  */
 const SECRET_PREFIX = `(?:${SECRET_KEY_NAMES}|${WEBHOOK_SECRET_NAME}|${ACCOUNT_LINK_NAMES})(?:_|%5[Ff])`;
 /**

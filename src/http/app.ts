@@ -29,6 +29,7 @@ import { ReadLimits, type ReadLimitSettings } from '../services/brand/read-limit
 import { deliveryQueueDepth, Metrics } from '../services/metrics/metrics.js';
 import type { SecretBox } from '../services/shared/secret-box.js';
 import { UsageRecorder } from '../services/auth/usage.js';
+import { OAuthTokens } from '../services/oauth/tokens.js';
 import type { Store } from '../store/store.js';
 import { AccessLog } from './access-log.js';
 import type { AppDeps, AppServices } from './context.js';
@@ -37,6 +38,7 @@ import { handleError } from './problem.js';
 import { parseJsonBodies, validatorCompiler } from './request-input.js';
 import { BRAND_AGENT_PATH, brandContextReads } from './routes/brand-agent.js';
 import { routeTree } from './routes/index.js';
+import type { McpRouteOptions } from './routes/mcp.js';
 import { requestId } from './request-id.js';
 import { createHttpTransport } from './transport.js';
 
@@ -84,6 +86,8 @@ export interface AppOptions {
   metricsToken?: string | undefined;
   /** The read operation's budget per credential (RATE_LIMIT_READS, REDIS_URL); no limit without it. */
   readLimits?: ReadLimitSettings;
+  /** Remote MCP (/mcp): MCP_ALLOWED_ORIGINS, and what verifies OAuth access tokens (the OAuth server's by default). */
+  mcp?: Partial<McpRouteOptions>;
 }
 
 /** Where this machine reaches the server, as a URL; before it listens (requests injected in tests), localhost. */
@@ -134,6 +138,9 @@ function buildServices(options: AppOptions, clock: Clock, server: Server): AppSe
       clock,
     ),
     readLimits: options.readLimits && new ReadLimits(options.readLimits, logger),
+    oauthTokens: new OAuthTokens(deps, (error: unknown) => {
+      logger.error({ err: error }, 'could not record last use of an OAuth grant');
+    }),
   };
 }
 
@@ -221,6 +228,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
     metrics,
     metricsToken: options.metricsToken,
     readBrandContext,
+    mcp: {
+      allowedOrigins: options.mcp?.allowedOrigins ?? [],
+      accessTokens: options.mcp?.accessTokens ?? services.oauthTokens,
+    },
   });
   return app;
 }

@@ -22,6 +22,7 @@ describeEachBackend('the console’s pages and assets', (backend) => {
     '/sign-in',
     '/accept-invite?token=bci_x',
     '/reset-password',
+    '/connect?response_type=code&client_id=oc_x&state=s',
     '/w/ws_x/settings/agent-access',
     '/account/tokens',
   ])('serves the console page %s with a strict Content-Security-Policy', async (url) => {

@@ -10,7 +10,7 @@ import { pageSecurityHeaders } from './page-headers.js';
  * assets are cached for good. Nothing outside the console gets these headers, so the read operation's
  * hot path pays nothing for them.
  */
-const PAGE_PATHS = ['/', '/sign-in', '/accept-invite', '/reset-password', '/account/*', '/w/*'];
+const PAGE_PATHS = ['/', '/sign-in', '/accept-invite', '/reset-password', '/connect', '/account/*', '/w/*'];
 
 /** No inline script or style, nothing from elsewhere, never framed: an injected tag cannot run. */
 export const CONSOLE_CSP = [

@@ -16,6 +16,7 @@ import type { SecretBox } from '../services/shared/secret-box.js';
 import type { SignInThrottle } from '../services/auth/sign-in.js';
 import type { TokenKeys } from '../services/auth/tokens.js';
 import type { UsageRecorder } from '../services/auth/usage.js';
+import type { OAuthTokens } from '../services/oauth/tokens.js';
 import type { Store } from '../store/store.js';
 import type { WebhookSettings } from '../services/webhooks/webhooks.js';
 
@@ -53,6 +54,8 @@ export interface AppServices {
   accountLinks: AccountLinkThrottle;
   /** The read operation's per-credential budget; undefined when reads are not limited. */
   readLimits: ReadLimits | undefined;
+  /** Verifies the OAuth access tokens of `/mcp`, and when each grant was last used (docs/oauth.md "Tokens"). */
+  oauthTokens: OAuthTokens;
 }
 
 declare module 'fastify' {

@@ -9,32 +9,60 @@ import {
 } from '../contract/campaigns.js';
 import { BRAND_SECTIONS, type BrandSection, type KnowledgeEntry } from '../core/brand-context.js';
 import { searchKnowledge } from '../core/knowledge-search.js';
+import type { Permission } from '../core/roles.js';
 import type { McpConfig } from './config.js';
 import { campaignListOutput, campaignOutput, inputSchema } from './schemas.js';
 import {
+  type BrandContextClient,
   type Credential,
   type CredentialVariable,
-  type ServiceClient,
   ServiceError,
 } from './service-client.js';
 
 /** The whole brand as Markdown; `${BRAND_RESOURCE_URI}/<section>` is one section of it. */
 export const BRAND_RESOURCE_URI = 'brand-context://brand';
 
+/** What the tools, resources and prompt need, each a permission of src/core/roles.ts. */
+export const MCP_PERMISSIONS = [
+  'brand.read',
+  'campaigns.read',
+  'campaigns.write',
+] as const satisfies readonly Permission[];
+export type McpPermission = (typeof MCP_PERMISSIONS)[number];
+
 export interface McpServerDeps {
-  client: ServiceClient;
+  client: BrandContextClient;
   config: Pick<McpConfig, 'workspaceId'>;
+  /**
+   * What the caller's credential may do: only the tools, resources and prompt these cover are registered, so
+   * a caller is never shown one it cannot use (docs/mcp.md "Remote MCP"). Every one by default (stdio).
+   */
+  permissions?: ReadonlySet<McpPermission>;
+  /**
+   * Where the server runs, for the advice its own errors give: on stdio the MCP client's configuration holds
+   * the credential and the default workspace; over HTTP (/mcp) the credential's workspace is the default.
+   */
+  transport?: 'stdio' | 'http';
   /** One line for the operator (stderr on stdio); never given a secret. */
   log?: (line: string) => void;
 }
 
-const INSTRUCTIONS = [
-  "Brand Context serves a workspace's brand (voice, colors, fonts, social links, knowledge, logos and assets, skills, preferences) and its email campaign drafts.",
-  'Call get_brand_context before writing or designing anything for the brand, and follow it; search_brand_knowledge answers a specific question from its knowledge.',
-  'Save emails you draft with create_campaign_draft; change a draft with update_campaign_draft, passing the version you last read.',
-  "Without workspace_id, a tool uses the configured default workspace, or the user's only one; when the user has several, the error lists their ids.",
-  'Nothing here sends an email: a person reviews, schedules and sends drafts in the app.',
-].join(' ');
+/** The server's instructions: each sentence only when the caller has the tools it names. */
+function instructions(allows: (...needed: McpPermission[]) => boolean): string {
+  return [
+    "Brand Context serves a workspace's brand (voice, colors, fonts, social links, knowledge, logos and assets, skills, preferences) and its email campaign drafts.",
+    allows('brand.read')
+      ? 'Call get_brand_context before writing or designing anything for the brand, and follow it; search_brand_knowledge answers a specific question from its knowledge.'
+      : '',
+    allows('campaigns.write')
+      ? 'Save emails you draft with create_campaign_draft; change a draft with update_campaign_draft, passing the version you last read.'
+      : '',
+    "Without workspace_id, a tool uses the configured default workspace, or the user's only one; when the user has several, the error lists their ids.",
+    'Nothing here sends an email: a person reviews, schedules and sends drafts in the app.',
+  ]
+    .filter((sentence) => sentence !== '')
+    .join(' ');
+}
 
 // No length limits here: the service checks ids, and each limit would cost tokens in every tool listing.
 const workspaceIdArg = z.string().optional().describe('ws_…; omit it for the default workspace');
@@ -113,7 +141,13 @@ const promptArgs = z.object({
   workspace_id: z.string().optional().describe('Workspace id (ws_…); omit it for the default workspace.'),
 });
 
-const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
+// Every hint on every tool: clients that ask before a call (ChatGPT, Claude.ai) read them, absent ones as the worst case.
+const READ_ONLY = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+} as const;
 
 /** Extra advice for a model, by problem code, on top of the service's own resolution. */
 const MODEL_HINTS: Partial<Record<ServiceError['code'], string>> = {
@@ -167,18 +201,23 @@ function serverVersion(): string {
 
 /**
  * The MCP server: six tools, the default workspace's brand as Markdown resources (whole and per section),
- * and a prompt that drafts an on-brand email. Every handler is a call to the service through `client`;
- * nothing opens the database.
+ * and a prompt that drafts an on-brand email, each only where `permissions` allow it. Every handler is a
+ * call to the service through `client`: over HTTP on stdio (src/mcp/service-client.ts), in the service's
+ * own process on /mcp (src/mcp/in-process-client.ts).
  */
 export function createBrandContextMcpServer({
   client,
   config,
+  permissions = new Set(MCP_PERMISSIONS),
+  transport = 'stdio',
   log = () => undefined,
 }: McpServerDeps): McpServer {
+  const allows = (...needed: McpPermission[]) => needed.every((permission) => permissions.has(permission));
   const server = new McpServer(
     { name: 'brand-context', version: serverVersion() },
-    { instructions: INSTRUCTIONS },
+    { instructions: instructions(allows) },
   );
+  const stdio = transport === 'stdio';
 
   /**
    * The argument, else the configured default, else the access token's user's only workspace. A resource
@@ -197,7 +236,7 @@ export function createBrandContextMcpServer({
     if (only === undefined) {
       throw new ServiceError(
         'no_workspace',
-        'The account of BRAND_CONTEXT_ACCESS_TOKEN is not a member of any workspace.',
+        `The account of ${stdio ? 'BRAND_CONTEXT_ACCESS_TOKEN' : 'this access token'} is not a member of any workspace.`,
         'Ask the user to have a workspace owner or admin add their account as a member, or to create a workspace.',
       );
     }
@@ -206,8 +245,10 @@ export function createBrandContextMcpServer({
       'workspace_required',
       `The user belongs to ${String(workspaces.length)} workspaces and no default workspace is configured: ${listed}.`,
       chooser === 'argument'
-        ? 'Call the tool again with workspace_id set to one of these ids (ask the user which brand they mean if unclear). A default can be set with BRAND_CONTEXT_WORKSPACE_ID in the MCP server configuration.'
-        : 'Resources take no workspace_id: ask the user to set BRAND_CONTEXT_WORKSPACE_ID in the MCP client configuration to one of these ids, or call get_brand_context with workspace_id instead.',
+        ? `Call the tool again with workspace_id set to one of these ids (ask the user which brand they mean if unclear).${stdio ? ' A default can be set with BRAND_CONTEXT_WORKSPACE_ID in the MCP server configuration.' : ''}`
+        : stdio
+          ? 'Resources take no workspace_id: ask the user to set BRAND_CONTEXT_WORKSPACE_ID in the MCP client configuration to one of these ids, or call get_brand_context with workspace_id instead.'
+          : 'Resources take no workspace_id: call get_brand_context with workspace_id instead.',
     );
   }
 
@@ -254,178 +295,191 @@ export function createBrandContextMcpServer({
     }
   }
 
-  server.registerTool(
-    'get_brand_context',
-    {
-      title: 'Get brand context',
-      description:
-        "The brand's voice, colors, fonts, social links, knowledge, logos and assets, skills and preferences. Call it before writing, designing or reviewing anything for the brand, and follow it; use only its facts.",
-      inputSchema: inputSchema(getBrandContextInput),
-      annotations: READ_ONLY,
-    },
-    ({ workspace_id, format = 'markdown', ...options }) =>
-      runTool('get_brand_context', 'brand', async () =>
-        client.readBrand(await resolveWorkspace(workspace_id), { format, ...options }),
-      ),
-  );
-
-  server.registerTool(
-    'search_brand_knowledge',
-    {
-      title: 'Search brand knowledge',
-      description:
-        "Finds the brand's knowledge entries (facts, guidelines, references) about a question, best first. Call it for a specific question (a product, a policy, a style rule) instead of reading all knowledge.",
-      inputSchema: inputSchema(searchKnowledgeInput),
-      annotations: READ_ONLY,
-    },
-    ({ workspace_id, query, tags, kinds, limit = DEFAULT_SEARCH_LIMIT }) =>
-      runTool('search_brand_knowledge', 'brand', async () => {
-        const knowledge = await client.readKnowledge(await resolveWorkspace(workspace_id), {
-          knowledge_kinds: kinds,
-          knowledge_tags: tags,
-        });
-        return knowledgeAnswer(query, { kinds, tags }, searchKnowledge(knowledge, query, limit));
-      }),
-  );
-
-  server.registerTool(
-    'list_campaigns',
-    {
-      title: 'List campaigns',
-      description:
-        "The workspace's email campaigns, newest first, without bodies. Call it to find a campaign's id or to see what was already written. When next_cursor is not null, pass it as cursor for the next page.",
-      inputSchema: inputSchema(listCampaignsInput),
-      outputSchema: campaignListOutput,
-      annotations: READ_ONLY,
-    },
-    ({ workspace_id, status, limit, cursor }) =>
-      runTool('list_campaigns', 'access', async () =>
-        client.listCampaigns(await resolveWorkspace(workspace_id), { status, limit, cursor }),
-      ),
-  );
-
-  server.registerTool(
-    'get_campaign',
-    {
-      title: 'Get campaign',
-      description:
-        'One campaign with its bodies, status and current version. Call it before changing a campaign.',
-      inputSchema: inputSchema(getCampaignInput),
-      outputSchema: campaignOutput,
-      annotations: READ_ONLY,
-    },
-    ({ workspace_id, campaign_id }) =>
-      runTool('get_campaign', 'access', async () =>
-        client.getCampaign(await resolveWorkspace(workspace_id), campaign_id),
-      ),
-  );
-
-  server.registerTool(
-    'create_campaign_draft',
-    {
-      title: 'Create campaign draft',
-      description:
-        'Saves a new email draft (version 1) and returns it. Call it once per email you wrote for the brand, after get_brand_context. Nothing is sent: a person reviews drafts in the app.',
-      inputSchema: inputSchema(createDraftInput),
-      outputSchema: campaignOutput,
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
-    },
-    ({ workspace_id, ...fields }) =>
-      runTool('create_campaign_draft', 'access', async () =>
-        client.createCampaign(await resolveWorkspace(workspace_id), fields),
-      ),
-  );
-
-  server.registerTool(
-    'update_campaign_draft',
-    {
-      title: 'Update campaign draft',
-      description:
-        'Changes a draft: pass only the fields to change and the version you last read. On version_mismatch a person edited it meanwhile: call get_campaign again, reapply your change, retry with the new version. A scheduled or sent campaign is refused (campaign_not_draft): create a new draft.',
-      inputSchema: inputSchema(updateDraftInput),
-      outputSchema: campaignOutput,
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: true,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
-    },
-    ({ workspace_id, campaign_id, version, ...fields }) =>
-      runTool('update_campaign_draft', 'access', async () => {
-        if (CAMPAIGN_CONTENT_FIELDS.every((field) => fields[field] === undefined)) {
-          throw new ServiceError(
-            'invalid_request',
-            'Nothing to change: no field was given.',
-            `Pass at least one of ${CONTENT_FIELD_LIST}.`,
-          );
-        }
-        return client.updateCampaign(await resolveWorkspace(workspace_id), campaign_id, version, fields);
-      }),
-  );
-
-  server.registerResource(
-    'brand',
-    BRAND_RESOURCE_URI,
-    {
-      title: 'Brand context',
-      description: 'The brand of the default workspace, every section, as Markdown.',
-      mimeType: 'text/markdown',
-    },
-    async (uri) => ({
-      contents: [{ uri: uri.href, mimeType: 'text/markdown', text: await defaultBrandMarkdown() }],
-    }),
-  );
-  for (const section of BRAND_SECTIONS) {
-    server.registerResource(
-      `brand-${section}`,
-      `${BRAND_RESOURCE_URI}/${section}`,
+  if (allows('brand.read')) {
+    server.registerTool(
+      'get_brand_context',
       {
-        title: `Brand ${section}`,
-        description: `The ${section} section of the default workspace's brand, as Markdown.`,
-        mimeType: 'text/markdown',
+        title: 'Get brand context',
+        description:
+          "The brand's voice, colors, fonts, social links, knowledge, logos and assets, skills and preferences. Call it before writing, designing or reviewing anything for the brand, and follow it; use only its facts.",
+        inputSchema: inputSchema(getBrandContextInput),
+        annotations: READ_ONLY,
       },
-      async (uri) => ({
-        contents: [{ uri: uri.href, mimeType: 'text/markdown', text: await defaultBrandMarkdown([section]) }],
-      }),
+      ({ workspace_id, format = 'markdown', ...options }) =>
+        runTool('get_brand_context', 'brand', async () =>
+          client.readBrand(await resolveWorkspace(workspace_id), { format, ...options }),
+        ),
+    );
+
+    server.registerTool(
+      'search_brand_knowledge',
+      {
+        title: 'Search brand knowledge',
+        description:
+          "Finds the brand's knowledge entries (facts, guidelines, references) about a question, best first. Call it for a specific question (a product, a policy, a style rule) instead of reading all knowledge.",
+        inputSchema: inputSchema(searchKnowledgeInput),
+        annotations: READ_ONLY,
+      },
+      ({ workspace_id, query, tags, kinds, limit = DEFAULT_SEARCH_LIMIT }) =>
+        runTool('search_brand_knowledge', 'brand', async () => {
+          const knowledge = await client.readKnowledge(await resolveWorkspace(workspace_id), {
+            knowledge_kinds: kinds,
+            knowledge_tags: tags,
+          });
+          return knowledgeAnswer(query, { kinds, tags }, searchKnowledge(knowledge, query, limit));
+        }),
     );
   }
 
-  server.registerPrompt(
-    'draft_on_brand_email',
-    {
-      title: 'Draft an on-brand email',
-      description:
-        "Drafts an email campaign in the brand's voice and look (subject, preheader, HTML and text bodies) from the workspace's brand context, and saves it as a draft with create_campaign_draft.",
-      argsSchema: promptArgs,
-    },
-    async ({ topic, audience, workspace_id }): Promise<GetPromptResult> => {
-      let workspaceId: string;
-      let brand: string;
-      try {
-        workspaceId = await resolveWorkspace(workspace_id);
-        brand = await client.readBrand(workspaceId, { format: 'markdown' });
-      } catch (error) {
-        throw new Error(describeError(error));
-      }
-      // The Markdown's H1 is always the brand's name (src/core/brand-markdown.ts).
-      const name = /^# (.+)$/m.exec(brand)?.[1] ?? 'the brand';
-      return {
-        description: `On-brand email for ${name} about ${topic}`,
-        messages: [
-          {
-            role: 'user',
-            content: { type: 'text', text: emailPrompt({ name, workspaceId, brand, topic, audience }) },
-          },
-        ],
-      };
-    },
-  );
+  if (allows('campaigns.read')) {
+    server.registerTool(
+      'list_campaigns',
+      {
+        title: 'List campaigns',
+        description:
+          "The workspace's email campaigns, newest first, without bodies. Call it to find a campaign's id or to see what was already written. When next_cursor is not null, pass it as cursor for the next page.",
+        inputSchema: inputSchema(listCampaignsInput),
+        outputSchema: campaignListOutput,
+        annotations: READ_ONLY,
+      },
+      ({ workspace_id, status, limit, cursor }) =>
+        runTool('list_campaigns', 'access', async () =>
+          client.listCampaigns(await resolveWorkspace(workspace_id), { status, limit, cursor }),
+        ),
+    );
+
+    server.registerTool(
+      'get_campaign',
+      {
+        title: 'Get campaign',
+        description:
+          'One campaign with its bodies, status and current version. Call it before changing a campaign.',
+        inputSchema: inputSchema(getCampaignInput),
+        outputSchema: campaignOutput,
+        annotations: READ_ONLY,
+      },
+      ({ workspace_id, campaign_id }) =>
+        runTool('get_campaign', 'access', async () =>
+          client.getCampaign(await resolveWorkspace(workspace_id), campaign_id),
+        ),
+    );
+  }
+
+  if (allows('campaigns.write')) {
+    server.registerTool(
+      'create_campaign_draft',
+      {
+        title: 'Create campaign draft',
+        description:
+          'Saves a new email draft (version 1) and returns it. Call it once per email you wrote for the brand, after get_brand_context. Nothing is sent: a person reviews drafts in the app.',
+        inputSchema: inputSchema(createDraftInput),
+        outputSchema: campaignOutput,
+        annotations: {
+          readOnlyHint: false,
+          destructiveHint: false,
+          idempotentHint: false,
+          openWorldHint: false,
+        },
+      },
+      ({ workspace_id, ...fields }) =>
+        runTool('create_campaign_draft', 'access', async () =>
+          client.createCampaign(await resolveWorkspace(workspace_id), fields),
+        ),
+    );
+
+    server.registerTool(
+      'update_campaign_draft',
+      {
+        title: 'Update campaign draft',
+        description:
+          'Changes a draft: pass only the fields to change and the version you last read. On version_mismatch a person edited it meanwhile: call get_campaign again, reapply your change, retry with the new version. A scheduled or sent campaign is refused (campaign_not_draft): create a new draft.',
+        inputSchema: inputSchema(updateDraftInput),
+        outputSchema: campaignOutput,
+        annotations: {
+          readOnlyHint: false,
+          destructiveHint: true,
+          idempotentHint: false,
+          openWorldHint: false,
+        },
+      },
+      ({ workspace_id, campaign_id, version, ...fields }) =>
+        runTool('update_campaign_draft', 'access', async () => {
+          if (CAMPAIGN_CONTENT_FIELDS.every((field) => fields[field] === undefined)) {
+            throw new ServiceError(
+              'invalid_request',
+              'Nothing to change: no field was given.',
+              `Pass at least one of ${CONTENT_FIELD_LIST}.`,
+            );
+          }
+          return client.updateCampaign(await resolveWorkspace(workspace_id), campaign_id, version, fields);
+        }),
+    );
+  }
+
+  if (allows('brand.read')) {
+    server.registerResource(
+      'brand',
+      BRAND_RESOURCE_URI,
+      {
+        title: 'Brand context',
+        description: 'The brand of the default workspace, every section, as Markdown.',
+        mimeType: 'text/markdown',
+      },
+      async (uri) => ({
+        contents: [{ uri: uri.href, mimeType: 'text/markdown', text: await defaultBrandMarkdown() }],
+      }),
+    );
+    for (const section of BRAND_SECTIONS) {
+      server.registerResource(
+        `brand-${section}`,
+        `${BRAND_RESOURCE_URI}/${section}`,
+        {
+          title: `Brand ${section}`,
+          description: `The ${section} section of the default workspace's brand, as Markdown.`,
+          mimeType: 'text/markdown',
+        },
+        async (uri) => ({
+          contents: [
+            { uri: uri.href, mimeType: 'text/markdown', text: await defaultBrandMarkdown([section]) },
+          ],
+        }),
+      );
+    }
+  }
+
+  // It reads the brand, and has the model save its draft.
+  if (allows('brand.read', 'campaigns.write')) {
+    server.registerPrompt(
+      'draft_on_brand_email',
+      {
+        title: 'Draft an on-brand email',
+        description:
+          "Drafts an email campaign in the brand's voice and look (subject, preheader, HTML and text bodies) from the workspace's brand context, and saves it as a draft with create_campaign_draft.",
+        argsSchema: promptArgs,
+      },
+      async ({ topic, audience, workspace_id }): Promise<GetPromptResult> => {
+        let workspaceId: string;
+        let brand: string;
+        try {
+          workspaceId = await resolveWorkspace(workspace_id);
+          brand = await client.readBrand(workspaceId, { format: 'markdown' });
+        } catch (error) {
+          throw new Error(describeError(error));
+        }
+        // The Markdown's H1 is always the brand's name (src/core/brand-markdown.ts).
+        const name = /^# (.+)$/m.exec(brand)?.[1] ?? 'the brand';
+        return {
+          description: `On-brand email for ${name} about ${topic}`,
+          messages: [
+            {
+              role: 'user',
+              content: { type: 'text', text: emailPrompt({ name, workspaceId, brand, topic, audience }) },
+            },
+          ],
+        };
+      },
+    );
+  }
 
   return server;
 }

@@ -8,7 +8,7 @@ import {
   campaignPageSchema,
   campaignSchema,
 } from '../contract/campaigns.js';
-import { workspaceListSchema } from '../contract/workspaces.js';
+import { type Workspace, workspaceListSchema } from '../contract/workspaces.js';
 import { VIEW_CONTENT_TYPES } from '../core/brand-views.js';
 import type { ProblemCode } from '../core/errors.js';
 import { KEY_KINDS } from '../core/key-kinds.js';
@@ -70,7 +70,35 @@ export type Credential = 'access' | 'brand';
 export type CredentialVariable = 'BRAND_CONTEXT_ACCESS_TOKEN' | 'BRAND_READ_KEY';
 
 /** The knowledge filters of the read operation. */
-type KnowledgeFilters = Pick<BrandViewOptions, 'knowledge_kinds' | 'knowledge_tags'>;
+export type KnowledgeFilters = Pick<BrandViewOptions, 'knowledge_kinds' | 'knowledge_tags'>;
+/** A brand's knowledge entries. */
+export type BrandKnowledge = z.output<typeof brandKnowledgeSchema>['knowledge'];
+
+/**
+ * What the MCP server asks of the service (src/mcp/server.ts): over HTTP from the stdio server
+ * (`ServiceClient`), or in the service's own process for /mcp (src/mcp/in-process-client.ts). Every failure
+ * is a ServiceError.
+ */
+export interface BrandContextClient {
+  /** A view of the brand, rendered as the read operation renders it (JSON, Markdown or design tokens). */
+  readBrand(workspaceId: string, options: BrandViewOptions): Promise<string>;
+  /** The workspace's knowledge entries, filtered. */
+  readKnowledge(workspaceId: string, filters: KnowledgeFilters): Promise<BrandKnowledge>;
+  /** The workspaces of the user behind the credential, with their role in each. */
+  listWorkspaces(): Promise<Workspace[]>;
+  listCampaigns(workspaceId: string, query: ListCampaignsQuery): Promise<CampaignPage>;
+  getCampaign(workspaceId: string, campaignId: string): Promise<Campaign>;
+  createCampaign(workspaceId: string, fields: CampaignDraftFields): Promise<Campaign>;
+  /** Changes a draft unless it changed since `version`. */
+  updateCampaign(
+    workspaceId: string,
+    campaignId: string,
+    version: number,
+    fields: CampaignDraftFields,
+  ): Promise<Campaign>;
+  /** One line for the model to pass on when the credential a call of `kind` uses expires soon. */
+  expiryNotice(kind: Credential): string | undefined;
+}
 
 interface SendSpec {
   method: 'GET' | 'POST' | 'PATCH';
@@ -106,7 +134,7 @@ const EXPIRY_NOTICE_DAYS = 14;
  * an unreachable service, a timeout, an answer of an unexpected shape — becomes a ServiceError whose text
  * never contains a credential.
  */
-export class ServiceClient {
+export class ServiceClient implements BrandContextClient {
   /** When each key expires, as the service's Brand-Key-Expires header last said (a JWT says it itself). */
   private readonly keyExpiry = new Map<string, number>();
 
@@ -133,10 +161,7 @@ export class ServiceClient {
   }
 
   /** The workspace's knowledge entries, filtered by the service. */
-  async readKnowledge(
-    workspaceId: string,
-    filters: KnowledgeFilters,
-  ): Promise<z.output<typeof brandKnowledgeSchema>['knowledge']> {
+  async readKnowledge(workspaceId: string, filters: KnowledgeFilters): Promise<BrandKnowledge> {
     const { knowledge } = await this.request({
       ...brandRead(workspaceId, { format: 'json', sections: ['knowledge'], ...filters }),
       schema: brandKnowledgeSchema,
@@ -145,7 +170,7 @@ export class ServiceClient {
   }
 
   /** GET /api/v1/workspaces: the access token's user's workspaces. */
-  async listWorkspaces(): Promise<z.output<typeof workspaceListSchema>['workspaces']> {
+  async listWorkspaces(): Promise<Workspace[]> {
     const list = await this.request({
       method: 'GET',
       path: '/api/v1/workspaces',
@@ -214,16 +239,13 @@ export class ServiceClient {
     const token = this.tokenFor(kind);
     if (token === undefined) return undefined;
     const expires = looksLikeJwt(token) ? jwtExpiry(token) : this.keyExpiry.get(token);
-    if (expires === undefined || expires <= now || expires - now > EXPIRY_NOTICE_DAYS * DAY_MS)
-      return undefined;
-    const days = Math.ceil((expires - now) / DAY_MS);
-    const when = `${new Date(expires).toISOString().slice(0, 16).replace('T', ' ')} UTC (in ${String(days)} day${days === 1 ? '' : 's'})`;
+    if (expires === undefined || !expiresSoon(expires, now)) return undefined;
     const [what, todo] = token.startsWith(KEY_KINDS.brand.prefix)
       ? ['brand read key (BRAND_READ_KEY)', 'rotate it in Settings → Agent Access']
       : token.startsWith(KEY_KINDS.api.prefix)
         ? ['workspace API key (BRAND_CONTEXT_ACCESS_TOKEN)', 'rotate it in Settings → Agent Access']
         : ['access token (BRAND_CONTEXT_ACCESS_TOKEN)', 'create a new personal access token'];
-    return `Tell the user: the Brand Context ${what} expires ${when}; ${todo} and put the new one in the MCP server configuration.`;
+    return expiryLine(what, todo, expires, now, 'MCP server');
   }
 
   /** The configured token a call of `kind` sends, if any. */
@@ -373,6 +395,24 @@ export class ServiceClient {
       { status },
     );
   }
+}
+
+/** Whether a credential expiring at `expires` (epoch ms) is close enough to its end for a notice. */
+export function expiresSoon(expires: number, now: number): boolean {
+  return expires > now && expires - now <= EXPIRY_NOTICE_DAYS * DAY_MS;
+}
+
+/** The expiry notice's one line: which credential, when, what to do, and where the new one goes. */
+export function expiryLine(
+  what: string,
+  todo: string,
+  expires: number,
+  now: number,
+  where: 'MCP server' | 'MCP client',
+): string {
+  const days = Math.ceil((expires - now) / DAY_MS);
+  const when = `${new Date(expires).toISOString().slice(0, 16).replace('T', ' ')} UTC (in ${String(days)} day${days === 1 ? '' : 's'})`;
+  return `Tell the user: the Brand Context ${what} expires ${when}; ${todo} and put the new one in the ${where} configuration.`;
 }
 
 function campaignsPath(workspaceId: string): string {

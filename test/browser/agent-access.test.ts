@@ -116,6 +116,75 @@ describeInBrowser('Agent Access in the console (Settings → Agent Access)', () 
     await expectNoPageProblems(session, 'Agent Access');
   });
 
+  it('lists the apps connected with OAuth, each member’s own to them, and revokes one after asking', async () => {
+    const f = fixture();
+    const { store } = f.testApp;
+    const member = await f.open(f.member);
+    await navigate(member.page, 'Agent Access');
+    const memberTable = member.page.getByRole('table', { name: 'Connected apps', exact: true });
+    // None yet: the empty table says how to connect one, with this service's MCP address above it.
+    await memberTable.getByText('No apps connected yet.', { exact: false }).waitFor({ timeout: WAIT_MS });
+    expect((await member.page.getByTestId('mcp-url').innerText()).trim()).toBe(`${f.baseUrl}/mcp`);
+
+    const now = new Date().toISOString();
+    await store.oauth.saveClient({
+      id: 'oc_browser_claude',
+      name: 'Claude',
+      redirectUris: ['https://claude.ai/api/mcp/auth_callback'],
+      source: 'registered',
+      metadata: {},
+      createdAt: now,
+      refreshedAt: now,
+    });
+    for (const account of [f.owner, f.member])
+      await store.oauth.createGrant({
+        id: `og_browser_${account.role}`,
+        clientId: 'oc_browser_claude',
+        userId: account.userId,
+        workspaceId: f.workspaceId,
+        scopes: account.role === 'owner' ? ['brand:read', 'campaigns:read'] : ['brand:read'],
+        createdAt: now,
+        lastUsedAt: null,
+        revokedAt: null,
+      });
+
+    // A member sees the apps they connected, and may revoke them.
+    await member.page.reload();
+    await rowOf(memberTable, f.member.email).waitFor({ timeout: WAIT_MS });
+    expect(await rowOf(memberTable, f.owner.email).count()).toBe(0);
+    await member.page
+      .getByRole('button', { name: `Revoke Claude for ${f.member.email}`, exact: true })
+      .waitFor();
+    await expectNoPageProblems(member, 'Agent Access (connected apps, member)');
+
+    // An owner sees everyone's, with client, user, scopes, when connected and last used.
+    const session = await f.open(f.owner);
+    const { page } = session;
+    await navigate(page, 'Agent Access');
+    const table = page.getByRole('table', { name: 'Connected apps', exact: true });
+    await rowOf(table, f.owner.email).waitFor({ timeout: WAIT_MS });
+    const headers = (await table.getByRole('columnheader').allInnerTexts()).map((text) => text.trim());
+    expect(headers.slice(0, 5)).toEqual(['App', 'User', 'Scopes', 'Connected', 'Last used']);
+    expect((await (await cellOf(table, f.owner.email, 'App')).innerText()).trim()).toBe('Claude');
+    expect((await (await cellOf(table, f.owner.email, 'Scopes')).innerText()).trim()).toBe(
+      'Read the brand, Read campaign drafts',
+    );
+    expect((await (await cellOf(table, f.owner.email, 'Last used')).innerText()).trim()).toBe('Never');
+    await rowOf(table, f.member.email).waitFor();
+
+    await page.getByRole('button', { name: `Revoke Claude for ${f.owner.email}`, exact: true }).click();
+    const confirm = page.getByRole('dialog', { name: 'Revoke Claude?', exact: true });
+    await confirm.getByRole('button', { name: 'Cancel', exact: true }).waitFor();
+    await confirm.getByRole('button', { name: 'Revoke access', exact: true }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    await rowOf(table, f.owner.email).waitFor({ state: 'detached' });
+    await page.getByRole('status').filter({ hasText: 'Claude revoked' }).waitFor();
+    expect((await store.oauth.getGrant('og_browser_owner'))?.revokedAt).not.toBeNull();
+    expect((await store.oauth.getGrant('og_browser_member'))?.revokedAt).toBeNull();
+    await screenshot(page, 'agent-access-connected-apps');
+    await expectNoPageProblems(session, 'Agent Access (connected apps, owner)');
+  });
+
   it('copies the workspace id with "Copy workspace ID"', async () => {
     const f = fixture();
     const session = await f.open(f.owner);

@@ -1,4 +1,4 @@
-import { randomBytes, scryptSync } from 'node:crypto';
+import { createHash, randomBytes, scryptSync } from 'node:crypto';
 import { METHODS } from 'node:http';
 import type { HTTPMethods, LightMyRequestResponse } from 'fastify';
 import { SignJWT } from 'jose';
@@ -30,6 +30,8 @@ import { type Fixture as SharedFixture, isoNow, outcome, useFixture } from '#tes
 import { addUser } from '#test/support/users.js';
 import { createPersonalToken, issueSession, revokePersonalToken } from '../../src/services/auth/tokens.js';
 import { createWebhook, sendWebhookTest } from '../../src/services/webhooks/webhooks.js';
+import { decideAuthorization } from '../../src/services/oauth/authorization.js';
+import { registerClient as registerOAuthClient } from '../../src/services/oauth/clients.js';
 
 /*
  * Who may call what, kept as data: every route the app registers (ROUTES), every kind of caller (CALLERS)
@@ -76,7 +78,8 @@ const CALLER_NAMES: Record<CallerKind, string> = {
 
 /** What a caller gets: the route's success status, or a problem (its status is PROBLEMS[code].status). */
 type Outcome = 'ok' | ProblemCode;
-type Access = 'public' | 'methodNotAllowed' | 'read' | 'account' | 'consoleSession' | 'signOut' | Permission;
+type Access =
+  'public' | 'methodNotAllowed' | 'read' | 'mcp' | 'account' | 'consoleSession' | 'signOut' | Permission;
 
 /** What a transactional email key may do: call /email/v1, and nothing else. */
 const EMAIL_KEY_PERMISSIONS: readonly Permission[] = KEY_KINDS.email.permissions;
@@ -135,6 +138,19 @@ const EXPECTED: Record<Access, Record<CallerKind, Outcome>> = {
     admin: 'ok',
     member: 'ok',
     outsider: 'workspace_forbidden',
+  },
+  // /mcp (docs/mcp.md "Remote MCP"): every user and every key that has tools there; which tools each is shown,
+  // and that each acts in its own workspace only, is src/http/routes/mcp.security.test.ts's.
+  mcp: {
+    ...WITHOUT_USER,
+    brandKey: 'ok',
+    otherBrandKey: 'ok',
+    apiKey: 'ok',
+    otherApiKey: 'ok',
+    owner: 'ok',
+    admin: 'ok',
+    member: 'ok',
+    outsider: 'ok',
   },
   account: { ...WITHOUT_USER, owner: 'ok', admin: 'ok', member: 'ok', outsider: 'ok' },
   'workspace.read': {
@@ -246,6 +262,22 @@ const EXPECTED: Record<Access, Record<CallerKind, Outcome>> = {
     member: 'insufficient_role',
     outsider: 'workspace_forbidden',
   },
+  // Connected apps (docs/oauth.md "Grants"): everyone their own; whose each role sees and revokes is
+  // src/http/routes/api/oauth-grants/oauth-grants.security.test.ts's.
+  'oauth_grants.read': {
+    ...WITHOUT_USER,
+    owner: 'ok',
+    admin: 'ok',
+    member: 'ok',
+    outsider: 'workspace_forbidden',
+  },
+  'oauth_grants.revoke': {
+    ...WITHOUT_USER,
+    owner: 'ok',
+    admin: 'ok',
+    member: 'ok',
+    outsider: 'workspace_forbidden',
+  },
 };
 
 /**
@@ -269,6 +301,10 @@ interface Built {
   /** Values for the path template's `{…}` placeholders other than `{id}` (the target workspace). */
   params?: Record<string, string>;
   body?: unknown;
+  /** Request headers beside Authorization and Content-Type. */
+  headers?: Record<string, string>;
+  /** A query string, `?` included. */
+  query?: string;
 }
 
 interface RouteRow {
@@ -328,6 +364,88 @@ const ROUTES: RouteRow[] = [
     ok: 405,
     documented: false,
   })),
+  // Remote MCP: JSON-RPC, described in docs/mcp.md rather than the API reference. Stateless: no stream to open
+  // with GET, no session to end with DELETE (405 once the caller is known).
+  {
+    method: 'POST',
+    path: '/mcp',
+    access: 'mcp',
+    ok: 200,
+    documented: false,
+    build: () => ({
+      headers: { accept: 'application/json, text/event-stream' },
+      body: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'matrix', version: '1' },
+        },
+      },
+    }),
+  },
+  { method: 'GET', path: '/mcp', access: 'mcp', ok: 405, documented: false },
+  // A CORS preflight carries no credential: only its Origin is judged.
+  { method: 'OPTIONS', path: '/mcp', access: 'public', ok: 204, documented: false },
+  { method: 'DELETE', path: '/mcp', access: 'mcp', ok: 405, documented: false },
+  ...withHead({
+    method: 'GET',
+    path: '/.well-known/oauth-protected-resource/mcp',
+    access: 'public',
+    ok: 200,
+    documented: false,
+  }),
+  // The OAuth authorization server (docs/oauth.md): open to every caller, as OAuth clients expect; bearer
+  // credentials are not read there. Who may consent and with what is src/http/routes/api/oauth's.
+  ...withHead({
+    method: 'GET',
+    path: '/.well-known/oauth-authorization-server',
+    access: 'public',
+    ok: 200,
+    documented: false,
+  }),
+  {
+    method: 'POST',
+    path: '/oauth/register',
+    access: 'public',
+    ok: 201,
+    documented: false,
+    build: () => ({ body: { client_name: `Matrix app ${next()}`, redirect_uris: [OAUTH_REDIRECT] } }),
+  },
+  ...withHead({
+    method: 'GET',
+    path: '/oauth/authorize',
+    access: 'public',
+    ok: 302,
+    documented: false,
+    build: async (f) => ({ query: `?${new URLSearchParams(await oauthRequest(f)).toString()}` }),
+  }),
+  {
+    method: 'POST',
+    path: '/oauth/token',
+    access: 'public',
+    ok: 200,
+    documented: false,
+    build: async (f) => ({ body: await oauthCodeExchange(f) }),
+  },
+  {
+    method: 'POST',
+    path: '/oauth/revoke',
+    access: 'public',
+    ok: 200,
+    documented: false,
+    build: () => ({ body: { token: 'ort_x' } }),
+  },
+  // The CORS preflights of browser-based MCP clients.
+  ...['/oauth/register', '/oauth/token', '/oauth/revoke'].map((path): RouteRow => ({
+    method: 'OPTIONS',
+    path,
+    access: 'public',
+    ok: 204,
+    documented: false,
+  })),
   { method: 'POST', path: '/auth/v1/token', access: 'public', ok: 200, build: (f) => ({ body: f.signIn }) },
   { method: 'POST', path: '/auth/v1/session', access: 'public', ok: 200, build: (f) => ({ body: f.signIn }) },
   ...withHead({ method: 'GET', path: '/auth/v1/session', access: 'consoleSession', ok: 200 }),
@@ -364,6 +482,24 @@ const ROUTES: RouteRow[] = [
     ok: 201,
     mutating: true,
     build: () => ({ body: { name: `Matrix workspace ${next()}` } }),
+  },
+  // The console's consent page (docs/oauth.md "Consent"): any signed-in user. Deny, so that the row needs no
+  // membership: Allow's checks are the consent suites'.
+  ...withHead({
+    method: 'GET',
+    path: '/api/v1/oauth/authorization',
+    access: 'account',
+    ok: 200,
+    build: async (f) => ({ query: `?${new URLSearchParams(await oauthRequest(f)).toString()}` }),
+  }),
+  {
+    method: 'POST',
+    path: '/api/v1/oauth/authorization',
+    access: 'account',
+    ok: 200,
+    build: async (f) => ({
+      body: { ...(await oauthRequest(f)), workspace_id: f.workspaceId, scopes: [], decision: 'deny' },
+    }),
   },
   ...withHead({ method: 'GET', path: '/api/v1/tokens', access: 'account', ok: 200 }),
   {
@@ -619,6 +755,20 @@ const ROUTES: RouteRow[] = [
     mutating: true,
     build: (f) => ({ params: { webhook_id: f.webhookId, delivery_id: f.deliveryId } }),
   },
+  ...withHead({
+    method: 'GET',
+    path: '/api/v1/workspaces/{id}/oauth-grants',
+    access: 'oauth_grants.read',
+    ok: 200,
+  }),
+  {
+    method: 'DELETE',
+    path: '/api/v1/workspaces/{id}/oauth-grants/{grant_id}',
+    access: 'oauth_grants.revoke',
+    ok: 204,
+    mutating: true,
+    build: async (f, actor) => ({ params: { grant_id: await oauthGrantOf(f, actor) } }),
+  },
   ...withHead({ method: 'GET', path: '/api/v1/workspaces/{id}/email-keys', access: 'email.read', ok: 200 }),
   ...withHead({
     method: 'GET',
@@ -700,6 +850,53 @@ async function newDraft(f: Fixture): Promise<string> {
     body_text: '',
   });
   return draft.id;
+}
+
+const OAUTH_REDIRECT = 'http://127.0.0.1:33418/callback';
+
+/** A valid authorization request of a newly registered client (docs/oauth.md "Authorization"). */
+async function oauthRequest(f: SharedFixture): Promise<Record<string, string>> {
+  const client = await registerOAuthClient(f.deps, { redirect_uris: [OAUTH_REDIRECT] });
+  return {
+    response_type: 'code',
+    client_id: client.client_id,
+    redirect_uri: OAUTH_REDIRECT,
+    code_challenge: createHash('sha256').update(OAUTH_VERIFIER).digest('base64url'),
+    code_challenge_method: 'S256',
+  };
+}
+const OAUTH_VERIFIER = 'matrix-verifier-'.padEnd(43, 'v');
+
+/** A token request for a fresh code the target workspace's owner allowed. */
+async function oauthCodeExchange(f: SharedFixture): Promise<Record<string, string>> {
+  const request = await oauthRequest(f);
+  const owner = { kind: 'user' as const, userId: f.owner.user.id, email: f.owner.user.email };
+  const decision = { workspaceId: f.workspaceId, scopes: ['brand:read'], decision: 'allow' as const };
+  const redirect = await decideAuthorization(f.deps, owner, request, 'http://localhost', decision);
+  return {
+    grant_type: 'authorization_code',
+    code: new URL(redirect).searchParams.get('code') ?? '',
+    redirect_uri: OAUTH_REDIRECT,
+    client_id: request.client_id ?? '',
+    code_verifier: OAUTH_VERIFIER,
+  };
+}
+
+/** A grant of `user`'s in the target workspace, stored as consent stores one, for the rows that revoke one. */
+async function oauthGrantOf(f: SharedFixture, user: UserRecord): Promise<string> {
+  const client = await registerOAuthClient(f.deps, { redirect_uris: [OAUTH_REDIRECT] });
+  const id = newId('og');
+  await f.store.oauth.createGrant({
+    id,
+    clientId: client.client_id,
+    userId: user.id,
+    workspaceId: f.workspaceId,
+    scopes: ['brand:read'],
+    createdAt: isoNow(f),
+    lastUsedAt: null,
+    revokedAt: null,
+  });
+  return id;
 }
 
 /** A fresh endpoint of the target workspace, for the rows that change or delete one. */
@@ -868,12 +1065,12 @@ async function call(
   built: Built,
   workspaceId = f.workspaceId,
 ): Promise<LightMyRequestResponse> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...built.headers };
   if (authorization !== undefined) headers.authorization = authorization;
   if (built.body !== undefined) headers['content-type'] = 'application/json';
   return f.app.inject({
     method: row.method,
-    url: fillPath(row.path, { id: workspaceId, ...built.params }),
+    url: fillPath(row.path, { id: workspaceId, ...built.params }) + (built.query ?? ''),
     headers,
     ...(built.body === undefined ? {} : { payload: JSON.stringify(built.body) }),
   });
@@ -934,8 +1131,11 @@ describeEachBackend('Authorization matrix: every route × every kind of caller',
           JSON.stringify(await snapshotTables(f.database.config)) !== JSON.stringify(before)
         )
           tablesChanged.push(label);
+        // /mcp's points MCP clients at its protected-resource metadata, where OAuth starts (RFC 9728).
         if (response.statusCode === 401)
-          expect.soft(response.headers['www-authenticate'], label).toMatch(/^Bearer realm="brand-context"/);
+          expect
+            .soft(response.headers['www-authenticate'], label)
+            .toMatch(row.access === 'mcp' ? /^Bearer resource_metadata="/ : /^Bearer realm="brand-context"/);
         if (response.statusCode === 405) expect.soft(response.headers.allow, label).toBe('POST');
         if (response.statusCode >= 400 && authorization !== undefined) {
           const secret = authorization.slice('Bearer '.length);
@@ -954,6 +1154,10 @@ describeEachBackend('Authorization matrix: every route × every kind of caller',
     for (const row of ROUTES) {
       // The read operation names its workspace in the body, so its checks (docs/reading-brand-context.md "Errors") read the body before the 403.
       if (row.access === 'read') continue;
+      // /mcp answers a body it cannot read in JSON-RPC, as the protocol has it (a -32700 or -32600 error).
+      if (row.access === 'mcp') continue;
+      // So does OAuth, in its own JSON errors (RFC 6749 §5.2, RFC 7591 §3.2.2): src/http/routes/oauth's suites.
+      if (row.path.startsWith('/oauth/')) continue;
       if (row.build === undefined || (await row.build(f, f.owner.user)).body === undefined) continue;
       for (const caller of CALLERS) {
         const label = `${routeName(row)} as ${caller}`;

@@ -9,6 +9,7 @@ import { AuditLog } from './pages/AuditLog';
 import { Brand } from './pages/Brand';
 import { CampaignEditor, NewCampaign } from './pages/CampaignEditor';
 import { Campaigns } from './pages/Campaigns';
+import { Connect } from './pages/Connect';
 import { EmailSettings } from './pages/Email';
 import { Home } from './pages/Home';
 import { Members } from './pages/Members';
@@ -29,6 +30,8 @@ export const router = createBrowserRouter(
       <Route path="/accept-invite" element={<AcceptInvite />} />
       <Route path="/reset-password" element={<ResetPassword />} />
       <Route element={<RequireSession />}>
+        {/* Consent to an app: a page of its own, outside any workspace (docs/connect-ai-client.md). */}
+        <Route path="/connect" element={<Connect />} />
         <Route element={<Shell />}>
           <Route index element={<Home />} />
           <Route path="w/:workspaceId" element={<WorkspaceGate />}>

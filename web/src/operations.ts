@@ -39,6 +39,12 @@ import {
   newMemberSchema,
 } from '../../src/contract/members';
 import {
+  oauthAuthorizationSchema,
+  oauthDecisionSchema,
+  oauthGrantListSchema,
+  oauthRedirectSchema,
+} from '../../src/contract/oauth-consent';
+import {
   consoleSessionSchema,
   consoleSessionStatusSchema,
   sessionSchema,
@@ -102,6 +108,11 @@ export const OPERATIONS = {
   'POST /api/v1/workspaces/{id}/members/{user_id}/invite': { response: memberInviteSchema },
 
   'GET /api/v1/workspaces/{id}/audit-log': { response: auditPageSchema },
+
+  'GET /api/v1/oauth/authorization': { response: oauthAuthorizationSchema },
+  'POST /api/v1/oauth/authorization': { request: oauthDecisionSchema, response: oauthRedirectSchema },
+  'GET /api/v1/workspaces/{id}/oauth-grants': { response: oauthGrantListSchema },
+  'DELETE /api/v1/workspaces/{id}/oauth-grants/{grant_id}': { response: noContent },
 
   'GET /api/v1/workspaces/{id}/campaigns': { response: campaignPageSchema },
   'POST /api/v1/workspaces/{id}/campaigns': { request: newCampaignSchema, response: campaignSchema },

@@ -111,6 +111,7 @@ export function serveCommand(program: Command): void {
         readLimits: readRateLimit && { limit: readRateLimit, redis },
         metrics: metrics ?? false,
         metricsToken: config.operations.metricsToken,
+        mcp: { allowedOrigins: config.mcpAllowedOrigins },
       });
       const { startDeliveryWorker } = await import('../../delivery/worker.js');
       const worker =

@@ -67,6 +67,14 @@ import { listEmailsRoute } from './email/list.js';
 import { sendEmailRoute } from './email/send.js';
 import { healthRoutes } from './health.js';
 import { metricsRoute } from './metrics.js';
+import { getAuthorizationRoute } from './api/oauth/authorization-get.js';
+import { postAuthorizationRoute } from './api/oauth/authorization-post.js';
+import { listOAuthGrantsRoute } from './api/oauth-grants/list.js';
+import { revokeOAuthGrantRoute } from './api/oauth-grants/revoke.js';
+import { oauthRoutes } from './oauth/group.js';
+import { authorizationServerMetadataRoute } from './oauth/metadata.js';
+import { mcpRoute, type McpRouteOptions } from './mcp.js';
+import { oauthProtectedResourceRoute } from './oauth-protected-resource.js';
 
 export interface RouteTreeOptions {
   /** What the readiness check asks. */
@@ -81,6 +89,8 @@ export interface RouteTreeOptions {
   metricsToken?: string | undefined;
   /** The read operation, which answers below the router (src/http/routes/brand-agent.ts). */
   readBrandContext: ReadHandler;
+  /** Remote MCP (src/http/routes/mcp.ts): the origins it admits, and what verifies OAuth access tokens. */
+  mcp: McpRouteOptions;
 }
 
 /** A group of routes sharing the prefix it is registered with; each route declares its path relative to it. */
@@ -145,6 +155,7 @@ const WORKSPACE_RESOURCES: readonly { prefix: string; routes: Route[] }[] = [
     prefix: '/email-messages',
     routes: [listEmailMessagesRoute, getEmailMessageRoute, emailMessageContentRoute, emailMessageHtmlRoute],
   },
+  { prefix: '/oauth-grants', routes: [listOAuthGrantsRoute, revokeOAuthGrantRoute] },
 ];
 
 /**
@@ -212,6 +223,9 @@ async function managementRoutes(api: ZodApp): Promise<void> {
   api.addHook('onRequest', requireCsrfForCookieWrites(api));
   await api.register(routeGroup(listWorkspacesRoute, createWorkspaceRoute), { prefix: '/workspaces' });
   await api.register(routeGroup(createTokenRoute, listTokensRoute, revokeTokenRoute), { prefix: '/tokens' });
+  await api.register(routeGroup(getAuthorizationRoute, postAuthorizationRoute), {
+    prefix: '/oauth/authorization',
+  });
   await api.register(workspaceRoutes, { prefix: '/workspaces/:id' });
 }
 
@@ -236,8 +250,12 @@ export async function routeTree(app: ZodApp, options: RouteTreeOptions): Promise
   if (options.metrics) metricsRoute(app, options.metrics, options.metricsToken);
   // The read operation: described here, answered below the router on the benchmarked hot path.
   brandAgentRoutes(app, options.readBrandContext);
+  mcpRoute(app, options.mcp);
+  oauthProtectedResourceRoute(app);
   await app.register(authRoutes, { prefix: '/auth/v1', installDir: options.installDir });
   await app.register(managementRoutes, { prefix: '/api/v1' });
+  authorizationServerMetadataRoute(app);
+  await app.register(oauthRoutes, { prefix: '/oauth' });
   await app.register(emailRoutes, { prefix: '/email/v1' });
   const { consoleDir } = options;
   if (consoleDir !== undefined) await app.register((site: ZodApp) => consoleRoutes(site, consoleDir));

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { KEY_KINDS, type KeyKindId } from '../../../src/core/key-kinds';
 import { curlSnippet, curlSnippets, mcpConfig, nodeSnippet, pythonSnippet } from '../agentSnippets';
 import { CodeBlock } from '../components/CodeBlock';
+import { ConnectedApps } from '../components/ConnectedApps';
 import { CopyButton } from '../components/CopyButton';
 import { KeySection, type KeySectionWords } from '../components/KeySection';
 import { PageHeader } from '../components/PageHeader';
@@ -121,7 +122,10 @@ function Snippets({ workspaceId, onNotice }: SnippetsProps) {
   );
 }
 
-/** Settings → Agent Access (docs/keys.md "Brand read keys"): the workspace id, keys, and how to rotate one. */
+/**
+ * Settings → Agent Access (docs/keys.md "Brand read keys"): the workspace id, the apps connected with OAuth, keys,
+ * and how to rotate one.
+ */
 export function AgentAccess() {
   const workspace = useWorkspace();
   const [notice, showNotice] = useNotice(COPY_NOTICE);
@@ -149,6 +153,8 @@ export function AgentAccess() {
           <CopyButton text={workspace.id} label="Copy workspace ID" onNotice={showNotice} />
         </div>
       </section>
+
+      <ConnectedApps workspace={workspace} onNotice={showNotice} />
 
       <KeySection kind={KEY_KINDS.brand} words={WORDS.brand} workspace={workspace} onNotice={showNotice} />
 

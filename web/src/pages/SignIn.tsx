@@ -7,11 +7,17 @@ import { ProblemAlert } from '../components/ProblemAlert';
 import { useSession } from '../session';
 import { useSubmit } from '../useSubmit';
 
+/**
+ * Where RequireSession came from, query included: the consent page (`/connect?client_id=…`) is nothing
+ * without the authorization request in its query.
+ */
 function returnPath(state: unknown): string {
   if (typeof state !== 'object' || state === null || !('from' in state)) return '/';
   const { from } = state;
   if (typeof from !== 'object' || from === null || !('pathname' in from)) return '/';
-  return typeof from.pathname === 'string' ? from.pathname : '/';
+  if (typeof from.pathname !== 'string') return '/';
+  const search = 'search' in from && typeof from.search === 'string' ? from.search : '';
+  return `${from.pathname}${search}`;
 }
 
 export function SignIn() {
