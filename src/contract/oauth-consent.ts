@@ -27,16 +27,27 @@ export const oauthAuthorizationSchema = z.object({
 });
 export type OAuthAuthorization = z.output<typeof oauthAuthorizationSchema>;
 
+/** The parameters of an authorization request (RFC 6749 §4.1.1, RFC 7636 §4.3, RFC 8707 §2), as sent. */
+export const AUTHORIZATION_PARAMETERS = [
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'scope',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+  'resource',
+] as const;
+export type AuthorizationParameters = Partial<Record<(typeof AUTHORIZATION_PARAMETERS)[number], string>>;
+
+/** The parameters as strings, each optional: the service judges what is missing. */
+export const authorizationParametersShape = Object.fromEntries(
+  AUTHORIZATION_PARAMETERS.map((name) => [name, z.string().optional()]),
+) as Record<(typeof AUTHORIZATION_PARAMETERS)[number], z.ZodOptional<z.ZodString>>;
+
 /** POST /api/v1/oauth/authorization: the user's answer, with the `/oauth/authorize` request it answers. */
 export const oauthDecisionSchema = z.object({
-  response_type: z.string().optional(),
-  client_id: z.string().optional(),
-  redirect_uri: z.string().optional(),
-  scope: z.string().optional(),
-  state: z.string().optional(),
-  code_challenge: z.string().optional(),
-  code_challenge_method: z.string().optional(),
-  resource: z.string().optional(),
+  ...authorizationParametersShape,
   workspace_id: z.string(),
   scopes: z.array(z.string()),
   decision: z.enum(['allow', 'deny']),

@@ -91,10 +91,16 @@ export interface AppOptions {
 }
 
 /** Where this machine reaches the server, as a URL; before it listens (requests injected in tests), localhost. */
-function listeningUrl(server: Server): string {
-  const address = server.address();
-  if (typeof address !== 'object' || address === null) return 'http://localhost';
-  return localBaseUrl(address.address, address.port);
+function listeningUrl(server: Server): () => string {
+  // Asked on every /mcp request (its Host and Origin checks): the address is known once the server listens.
+  let known: string | undefined;
+  return () => {
+    if (known !== undefined) return known;
+    const address = server.address();
+    if (typeof address !== 'object' || address === null) return 'http://localhost';
+    known = localBaseUrl(address.address, address.port);
+    return known;
+  };
 }
 
 /** What every route reaches as `app.services`: the use cases' deps, and the components that keep state. */
@@ -121,10 +127,11 @@ function buildServices(options: AppOptions, clock: Clock, server: Server): AppSe
       endpointLimit: options.webhooks?.endpointLimit,
     },
   };
+  const configuredUrl = options.email?.publicUrl;
   const accountMail = {
     secrets,
     from: options.email?.from ?? DEFAULT_EMAIL_FROM,
-    publicUrl: () => options.email?.publicUrl ?? listeningUrl(server),
+    publicUrl: configuredUrl === undefined ? listeningUrl(server) : () => configuredUrl,
   };
   const userTokens = { verify: (token: string) => verifyUserToken(deps, token) };
   return {

@@ -188,7 +188,8 @@ export function describeError(error: unknown): string {
   return lines.join('\n');
 }
 
-function serverVersion(): string {
+/** The package's version, read once: /mcp builds a server for every request. */
+const SERVER_VERSION = ((): string => {
   try {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
       version?: unknown;
@@ -197,7 +198,7 @@ function serverVersion(): string {
   } catch {
     return '0.0.0';
   }
-}
+})();
 
 /**
  * The MCP server: six tools, the default workspace's brand as Markdown resources (whole and per section),
@@ -214,7 +215,7 @@ export function createBrandContextMcpServer({
 }: McpServerDeps): McpServer {
   const allows = (...needed: McpPermission[]) => needed.every((permission) => permissions.has(permission));
   const server = new McpServer(
-    { name: 'brand-context', version: serverVersion() },
+    { name: 'brand-context', version: SERVER_VERSION },
     { instructions: instructions(allows) },
   );
   const stdio = transport === 'stdio';

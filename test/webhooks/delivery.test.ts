@@ -27,10 +27,11 @@ import {
   updateWebhook,
   type WebhookComponents,
 } from '../../src/services/webhooks/webhooks.js';
-import { createWorkspace } from '../../src/services/accounts/workspaces.js';
+import { createWorkspace, findOrCreateUser } from '../../src/services/accounts/workspaces.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { testAccountMail } from '#test/support/fixtures/account-email.js';
+import { connectAndDisconnectApp } from '#test/support/fixtures/every-event.js';
 import { DAY_MS, ManualClock } from '#test/support/clock.js';
 import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
 import { eventOf, WebhookReceiver } from '#test/support/webhook-receiver.js';
@@ -124,6 +125,19 @@ describeEachBackend('webhook delivery', (backend) => {
       role: 'member',
     });
     await removeMember(deps, OPERATOR, 'owner', workspaceId, member.user_id);
+    const owner = await findOrCreateUser(deps, 'owner@example.com');
+    // Made an owner in the store directly: no event of its own.
+    await store.workspaces.addMember({
+      workspaceId,
+      userId: owner.id,
+      role: 'owner',
+      createdAt: new Date().toISOString(),
+    });
+    await connectAndDisconnectApp(
+      webhookDeps,
+      { kind: 'user', userId: owner.id, email: owner.email },
+      workspaceId,
+    );
     const { id: webhookId } = (await listWebhooks(webhookDeps, workspaceId))[0] ?? { id: '' };
     await sendWebhookTest(webhookDeps, OPERATOR, workspaceId, webhookId);
     // Expiry: 90-day keys made long ago (the operator's email keys expire only when asked to), with 13 days,
@@ -142,8 +156,8 @@ describeEachBackend('webhook delivery', (backend) => {
     // Each notice goes out once, however often (and on however many nodes) the sweep runs.
     expect(await sweepKeyExpiry(deps, await testAccountMail(store))).toBe(0);
 
-    // The 13 changes, the 9 keys made for the sweep, and its 9 notices: 14 and 3 days before, and expired.
-    const expected = 13 + 9 + 9;
+    // The 15 changes, the 9 keys made for the sweep, and its 9 notices: 14 and 3 days before, and expired.
+    const expected = 15 + 9 + 9;
     const received = await receiver.count(expected);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(receiver.arrivals).toHaveLength(expected);

@@ -39,6 +39,8 @@ function demoBanner(baseUrl: string, kind: string, seed: DemoSeed): string {
     '',
     curlCommand(baseUrl, seed.brand_read_key, seed.workspace_id),
     '',
+    `Connect an AI client (Claude, ChatGPT, Cursor, VS Code) to ${baseUrl}/mcp: docs/connect-ai-client.md`,
+    '',
   ].join('\n');
 }
 

@@ -13,13 +13,8 @@ import {
   initializeRequest,
   mcpFixtureOptions,
   postMcp,
+  textOf,
 } from '#test/support/fixtures/mcp.js';
-
-/** The text of a tool result's first block. */
-function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
-  const [block] = result.content;
-  return block?.type === 'text' ? block.text : '';
-}
 
 describeEachBackend('POST /mcp: errors', (backend) => {
   const tokens = new FakeAccessTokens();

@@ -10,15 +10,10 @@ import {
   initializeRequest,
   mcpFixtureOptions,
   postMcp,
+  textOf,
   storedAccessToken,
 } from '#test/support/fixtures/mcp.js';
 import { addUser } from '#test/support/users.js';
-
-/** The text of a tool result's first block. */
-function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
-  const [block] = result.content;
-  return block?.type === 'text' ? block.text : '';
-}
 
 /** The names of the campaigns of the fixture's workspace. */
 async function campaignNames(f: Fixture, workspaceId = f.workspaceId): Promise<string[]> {

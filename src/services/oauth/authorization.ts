@@ -1,4 +1,8 @@
-import type { OAuthAuthorization } from '../../contract/oauth-consent.js';
+import {
+  AUTHORIZATION_PARAMETERS,
+  type AuthorizationParameters,
+  type OAuthAuthorization,
+} from '../../contract/oauth-consent.js';
 import { newId } from '../../core/base62.js';
 import { AppError } from '../../core/errors.js';
 import {
@@ -22,19 +26,6 @@ import type { Deps } from '../shared/deps.js';
 import { type EventRepositories, publishEvent } from '../webhooks/events.js';
 import { type ClientDeps, resolveClient } from './clients.js';
 import { newOAuthSecret } from './tokens.js';
-
-/** The parameters of an authorization request (RFC 6749 §4.1.1, RFC 7636 §4.3, RFC 8707 §2), as sent. */
-export const AUTHORIZATION_PARAMETERS = [
-  'response_type',
-  'client_id',
-  'redirect_uri',
-  'scope',
-  'state',
-  'code_challenge',
-  'code_challenge_method',
-  'resource',
-] as const;
-export type AuthorizationParameters = Partial<Record<(typeof AUTHORIZATION_PARAMETERS)[number], string>>;
 
 /** Where errors may be sent: the client, and its redirect URI, registered and exact. */
 export interface AuthorizationTarget {

@@ -7,27 +7,19 @@ import { ProblemAlert } from '../components/ProblemAlert';
 import { StatusMessage } from '../components/StatusMessage';
 import { scopeDescription, scopeLabel } from '../oauthScopes';
 import { useSignedIn } from '../session';
-import type { OAuthAuthorization, OAuthDecision } from '../../../src/contract/oauth-consent';
+import {
+  AUTHORIZATION_PARAMETERS,
+  type AuthorizationParameters,
+  type OAuthAuthorization,
+  type OAuthDecision,
+} from '../../../src/contract/oauth-consent';
 import { useResource } from '../useResource';
 import { useSubmit } from '../useSubmit';
 
-type AuthorizeRequest = Omit<OAuthDecision, 'workspace_id' | 'scopes' | 'decision'>;
-
 /** The parameters of `/oauth/authorize` that the decision passes back, as this page received them. */
-const AUTHORIZE_PARAMETERS = [
-  'response_type',
-  'client_id',
-  'redirect_uri',
-  'scope',
-  'state',
-  'code_challenge',
-  'code_challenge_method',
-  'resource',
-] as const satisfies readonly (keyof AuthorizeRequest)[];
-
-function authorizeRequest(params: URLSearchParams): AuthorizeRequest {
-  const request: AuthorizeRequest = {};
-  for (const name of AUTHORIZE_PARAMETERS) {
+function authorizeRequest(params: URLSearchParams): AuthorizationParameters {
+  const request: AuthorizationParameters = {};
+  for (const name of AUTHORIZATION_PARAMETERS) {
     const value = params.get(name);
     if (value !== null) request[name] = value;
   }
@@ -66,7 +58,7 @@ export function Connect() {
 
 interface ConsentProps {
   authorization: OAuthAuthorization;
-  request: AuthorizeRequest;
+  request: AuthorizationParameters;
 }
 
 function Consent({ authorization, request }: ConsentProps) {

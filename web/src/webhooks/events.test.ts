@@ -12,6 +12,7 @@ describe('the event picker’s groups', () => {
       'Brand',
       'Campaigns',
       'Members',
+      'Connected apps',
       'Email',
       'Webhook',
     ]);

@@ -12,6 +12,7 @@ const RESOURCE_LABELS: Record<string, string> = {
   brand: 'Brand',
   campaign: 'Campaigns',
   member: 'Members',
+  oauth_grant: 'Connected apps',
   email: 'Email',
   webhook: 'Webhook',
 };

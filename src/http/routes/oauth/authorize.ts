@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { OAuthError } from '../../../core/oauth.js';
+import { authorizationParametersShape } from '../../../contract/oauth-consent.js';
 import {
-  AUTHORIZATION_PARAMETERS,
   checkAuthorizationRequest,
   checkAuthorizationTarget,
   clientRedirect,
@@ -13,12 +13,7 @@ import { oauthIssuer } from './issuer.js';
 export const CONSENT_PAGE_PATH = '/connect';
 
 /** The authorization request's parameters (each once): RFC 6749 §4.1.1, RFC 7636 §4.3, RFC 8707 §2. */
-export const authorizationQuerySchema = z.object(
-  Object.fromEntries(AUTHORIZATION_PARAMETERS.map((name) => [name, z.string().optional()])) as Record<
-    (typeof AUTHORIZATION_PARAMETERS)[number],
-    z.ZodOptional<z.ZodString>
-  >,
-);
+export const authorizationQuerySchema = z.object(authorizationParametersShape);
 
 /**
  * GET /oauth/authorize (RFC 6749 §4.1.1): the client and its redirect URI are checked first, and a bad one is
