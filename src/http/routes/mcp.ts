@@ -4,9 +4,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CAMPAIGN_BODY_LIMIT } from '../../contract/campaigns.js';
 import { AppError } from '../../core/errors.js';
 import { KEY_KINDS } from '../../core/key-kinds.js';
-import { MCP_PATH, type OAuthScope, SCOPE_PERMISSIONS } from '../../core/oauth.js';
 import { OAUTH_SECRET_PREFIXES } from '../../core/secret-keys.js';
-import type { Principal } from '../../services/auth/credentials.js';
+import { MCP_PATH, type OAuthScope, SCOPE_PERMISSIONS } from '../../core/oauth.js';
+import { bearerToken, type Principal } from '../../services/auth/credentials.js';
 import type { McpHttpServer } from '../../mcp/http.js';
 import type { McpCaller } from '../../mcp/in-process-client.js';
 import type { ZodApp } from '../context.js';
@@ -41,11 +41,6 @@ export interface McpRouteOptions {
   allowedOrigins: readonly string[];
   /** What verifies OAuth access tokens: the OAuth server's (tests may stand in for it). */
   accessTokens: AccessTokenVerifier;
-}
-
-/** `Bearer <token>`: the scheme is case-insensitive (RFC 9110 §11.1), the token one word. */
-function bearerToken(header: string | undefined): string | undefined {
-  return header === undefined ? undefined : /^Bearer +(\S+) *$/i.exec(header)?.[1];
 }
 
 /** The request as a web-standard Request, for the SDK's handler; its JSON body is handed over parsed. */
@@ -103,7 +98,7 @@ export function mcpRoute(app: ZodApp, options: McpRouteOptions): void {
   }
 
   async function callerOf(authorization: string | undefined): Promise<McpCaller> {
-    const token = bearerToken(authorization);
+    const token = authorization === undefined ? undefined : bearerToken(authorization);
     // An OAuth access token is the OAuth server's to verify (src/services/oauth/tokens.ts).
     if (token?.startsWith(OAUTH_SECRET_PREFIXES.access) === true) {
       const grant = await options.accessTokens.verify(token);

@@ -109,7 +109,7 @@ const SURFACES: Record<Surface, SurfaceRules> = {
 const MAX_CACHED_KEYS = 10_000;
 
 /** `Bearer <token>`: the scheme is case-insensitive (RFC 9110 §11.1), the token one word. */
-function bearerToken(header: string): string | undefined {
+export function bearerToken(header: string): string | undefined {
   return /^Bearer +(\S+) *$/i.exec(header)?.[1];
 }
 
