@@ -522,6 +522,47 @@ export const PROBLEMS = {
     detail: (v: { workspaceId: string; version: number }) =>
       `The brand of ${v.workspaceId} is at version ${String(v.version)}, not the one in If-Match.`,
   },
+  version_not_found: {
+    status: 404,
+    title: 'Brand version not found',
+    resolution:
+      'List the versions (GET /api/v1/workspaces/{id}/brand/versions, or History in the console) and ask for one of them; leave version out to read the latest.',
+    detail: (v: { workspaceId: string; version: number }) =>
+      `The brand of ${v.workspaceId} has no version ${String(v.version)}.`,
+  },
+  review_required: {
+    status: 409,
+    title: 'Brand changes need review in this workspace',
+    resolution:
+      'Save your change to the draft (PUT /api/v1/workspaces/{id}/brand/draft); an owner or admin publishes it (POST …/brand/draft/publish).',
+    detail: (v: { workspaceId: string }) =>
+      `Workspace ${v.workspaceId} requires review: the published brand changes only when a draft is published.`,
+  },
+  draft_not_found: {
+    status: 404,
+    title: 'No brand draft',
+    resolution:
+      'Start one with PUT /api/v1/workspaces/{id}/brand/draft (the console\'s brand editor does when review is on).',
+    detail: (v: { workspaceId: string }) => `Workspace ${v.workspaceId} has no unpublished brand draft.`,
+  },
+  draft_precondition_failed: {
+    status: 412,
+    title: 'The draft changed since you read it',
+    resolution:
+      'Someone else saved the draft meanwhile: read it again (GET /api/v1/workspaces/{id}/brand/draft), reapply your change, and send its ETag in If-Match.',
+    detail: (v: { workspaceId: string; revision: number | null }) =>
+      v.revision === null
+        ? `Workspace ${v.workspaceId} has no draft, so If-Match cannot match one.`
+        : `The brand draft of ${v.workspaceId} is at revision ${String(v.revision)}, not the one in If-Match.`,
+  },
+  draft_outdated: {
+    status: 409,
+    title: 'The published brand changed since the draft was saved',
+    resolution:
+      'Open the draft, review its changes against the published version, and save it again (PUT …/brand/draft) before publishing.',
+    detail: (v: { workspaceId: string; baseVersion: number; version: number }) =>
+      `The draft of ${v.workspaceId} was saved against version ${String(v.baseVersion)}; the published brand is at version ${String(v.version)}.`,
+  },
   last_owner: {
     status: 409,
     title: 'A workspace needs an owner',

@@ -1,4 +1,5 @@
-import type { BrandContext } from '../core/brand-context.js';
+import type { BrandContext, BrandSection } from '../core/brand-context.js';
+import type { BrandReview } from '../core/brand-versions.js';
 import type { ChangeFeed } from './change-feed.js';
 
 import type { CampaignContent, CampaignStatus } from '../contract/campaigns.js';
@@ -13,6 +14,8 @@ export interface WorkspaceRecord {
   id: string;
   name: string;
   createdAt: string;
+  /** Whether brand changes wait for an owner or admin to publish them (docs/brand-versions.md "Review"); `off` by default. */
+  brandReview?: BrandReview;
 }
 
 export interface UserRecord {
@@ -128,6 +131,40 @@ export interface Revocation<T> {
 /** A brand context as it is written: everything but the server-maintained `workspace_id`, `updated_at`, `version`. */
 export type BrandContent = Omit<BrandContext, 'workspace_id' | 'updated_at' | 'version'>;
 
+/** Who made a change, as the audit log records it (src/services/audit/audit.ts `Actor`, flattened). */
+export interface ChangeAuthor {
+  actorType: ActorType;
+  /** The user's or key's id; null for the operator at the CLI and the service itself. */
+  actorId: string | null;
+  actorEmail: string | null;
+}
+
+/** What every change of the published brand records beside its content: its version's provenance. */
+export interface BrandChange extends ChangeAuthor {
+  note: string | null;
+  /** The sections whose content differs from the version before; every section for version 1. */
+  sectionsChanged: BrandSection[];
+}
+
+/** One immutable version of a workspace's brand, as history lists it. */
+export interface BrandVersionRecord extends BrandChange {
+  workspaceId: string;
+  version: number;
+  createdAt: string;
+}
+
+/**
+ * The one unpublished draft of a workspace's brand while review is on. `revision` moves on every save (the
+ * draft's ETag); `baseVersion` is the published version the draft was last saved against.
+ */
+export interface BrandDraftRecord extends ChangeAuthor {
+  workspaceId: string;
+  content: BrandContent;
+  baseVersion: number;
+  revision: number;
+  updatedAt: string;
+}
+
 /** The user accounts: people who sign in, hold personal tokens and belong to any number of workspaces. */
 export interface UsersRepository {
   create(user: UserRecord): Promise<void>;
@@ -138,8 +175,13 @@ export interface UsersRepository {
 
 /** Workspaces and who belongs to them, with which role. */
 export interface WorkspacesRepository {
-  /** Creates the workspace with its first brand (version 1); the brand's name is the workspace's. */
-  create(workspace: WorkspaceRecord, brand: Omit<BrandContent, 'name'>): Promise<void>;
+  /**
+   * Creates the workspace with its first brand (version 1, recorded in its history with `change`, by
+   * default the service's with no note); the brand's name is the workspace's.
+   */
+  create(workspace: WorkspaceRecord, brand: Omit<BrandContent, 'name'>, change?: BrandChange): Promise<void>;
+  /** Sets whether brand changes need review; whether the workspace exists. */
+  setBrandReview(id: string, review: BrandReview): Promise<boolean>;
   get(id: string): Promise<WorkspaceRecord | undefined>;
   list(): Promise<WorkspaceRecord[]>;
   /** The workspaces `userId` belongs to, with the role in each. */
@@ -161,8 +203,16 @@ export interface WorkspacesRepository {
 /** A workspace's brand context: what the read operation serves. */
 export interface BrandRepository {
   get(workspaceId: string): Promise<BrandContext | undefined>;
-  /** Replaces the whole brand (the name renames the workspace) and returns it with its new version. */
-  replace(workspaceId: string, content: BrandContent, updatedAt: string): Promise<BrandContext>;
+  /**
+   * Replaces the whole brand (the name renames the workspace) and returns it with its new version, which is
+   * recorded in the brand's history with `change` in the same transaction.
+   */
+  replace(
+    workspaceId: string,
+    content: BrandContent,
+    updatedAt: string,
+    change: BrandChange,
+  ): Promise<BrandContext>;
   /**
    * Replaces the brand as `replace` does, but only while it is still at `version`: the check is part of the
    * write itself (compare-and-set), so of two transactions that read the same version only one can write.
@@ -173,7 +223,30 @@ export interface BrandRepository {
     version: number,
     content: BrandContent,
     updatedAt: string,
+    change: BrandChange,
   ): Promise<BrandContext | undefined>;
+  /** The history, newest first: at most `limit` versions older than `before` (all when unset). */
+  listVersions(
+    workspaceId: string,
+    page: { before?: number; limit: number },
+  ): Promise<BrandVersionRecord[]>;
+  /** One version as it was: its record and the whole brand context of that version. */
+  getVersion(
+    workspaceId: string,
+    version: number,
+  ): Promise<{ record: BrandVersionRecord; brand: BrandContext } | undefined>;
+  getDraft(workspaceId: string): Promise<BrandDraftRecord | undefined>;
+  /**
+   * Saves the draft, compare-and-set on its revision: with `expectedRevision` a number, only over that
+   * revision; null, only when there is no draft; undefined, over whatever is there. Writes `draft.revision`
+   * as given. Answers whether it was written.
+   */
+  saveDraft(draft: BrandDraftRecord, expectedRevision: number | null | undefined): Promise<boolean>;
+  /**
+   * Deletes the draft, atomically (of two calls at once, one gets it): only at `revision` when given. Answers
+   * the deleted draft, or undefined when there was none (or it was at another revision).
+   */
+  takeDraft(workspaceId: string, revision?: number): Promise<BrandDraftRecord | undefined>;
 }
 
 /**
