@@ -18,6 +18,11 @@
  * fresh processes of every server (BENCH_PROCESSES): two processes of the same build differ by up to 20 % in
  * CPU per request, which one process alone would report as the code's cost.
  *
+ * Beside the JSON read, the same service is measured answering a pinned read of the same brand: the body adds
+ * `"version": n`, the version the brand is at (docs/brand-versions.md "Pinned reads"), so the bytes are the
+ * same and only the path differs (the body's full parse, the pinned versions' cache). It has no target of its
+ * own; what it shows is that the latest read, measured beside it, did not get slower.
+ *
  * Beside the Markdown read, the same service is measured answering the MCP tool call that AI clients make for
  * the same brand over remote MCP: `tools/call get_brand_context` on `POST /mcp` with the brand read key
  * (docs/mcp.md "Remote MCP"), stateless, as every call of a remote client arrives: its req/s and its CPU per
@@ -118,6 +123,7 @@ const REPLAYED_HEADERS = [
   'cache-control',
   'x-request-id',
   'brand-key-expires',
+  'brand-version',
 ] as const;
 /** ...and these where the service sends them: the read limit's (docs/reading-brand-context.md "Errors"), so both send as many bytes. */
 const REPLAYED_IF_SENT = ['ratelimit-policy', 'ratelimit'] as const;
@@ -465,11 +471,12 @@ async function countLines(path: string): Promise<number> {
  * The servers measured: the bare baseline, the service, (JSON view) the service with METRICS=off, and
  * (Markdown view) the service answering the same brand as an MCP tool call.
  */
-const TARGETS = ['baseline', 'service', 'metricsOff', 'mcp'] as const;
+const TARGETS = ['baseline', 'service', 'pinned', 'metricsOff', 'mcp'] as const;
 type TargetName = (typeof TARGETS)[number];
 const TARGET_LABELS: Record<TargetName, string> = {
   baseline: 'baseline node:http',
   service: 'service',
+  pinned: 'service pinned version',
   metricsOff: 'service METRICS=off',
   mcp: 'service /mcp tools/call',
 };
@@ -486,6 +493,7 @@ interface FormatResult {
   targets: {
     baseline: TargetResult;
     service: TargetResult;
+    pinned?: TargetResult;
     metricsOff?: TargetResult;
     mcp?: TargetResult;
   };
@@ -514,6 +522,12 @@ function operationFor(format: Format, demo: Seed): Operation {
     headers: { authorization: `Bearer ${demo.brand_read_key}`, 'content-type': 'application/json' },
     body: JSON.stringify({ action: 'context', workspace_id: demo.workspace_id, ...options }),
   };
+}
+
+/** The same read as `operation`, pinned to `version` (the one the brand is at: the same bytes). */
+function pinnedOperation(operation: Operation, version: number): Operation {
+  const body = JSON.parse(operation.body) as Record<string, unknown>;
+  return { ...operation, body: JSON.stringify({ ...body, version }) };
 }
 
 /**
@@ -643,12 +657,23 @@ async function benchFormat(
     `${label}: baseline ready at ${baseline.baseUrl} (pid ${baseline.child.pid}), ${answer.body.length} body bytes each`,
   );
 
+  // A pinned read is measured beside the JSON read, pinned to the version it answers: the same bytes.
+  const pinned =
+    format === 'json' ? pinnedOperation(operation, Number(answer.headers['brand-version'])) : undefined;
+  if (pinned !== undefined) {
+    const same = await serviceAnswer(`${label} pinned`, format, services.service, pinned);
+    if (!same.body.equals(answer.body))
+      throw new BenchError(`${label}: the pinned read answers other bytes than the latest`);
+  }
   // The MCP tool call answers the Markdown view: it is measured beside the read of the same bytes.
   const mcpCall = format === 'markdown' ? mcpToolCall(demo) : undefined;
   if (mcpCall !== undefined) await checkMcpAnswer(label, services.service, mcpCall);
   const servers: [TargetName, Server, Operation][] = [
     ['baseline', baseline, operation],
     ['service', services.service, operation],
+    ...(pinned === undefined
+      ? []
+      : [['pinned', services.service, pinned] as [TargetName, Server, Operation]]),
     ...(metricsOff === undefined
       ? []
       : [['metricsOff', metricsOff, operation] as [TargetName, Server, Operation]]),
@@ -772,7 +797,7 @@ async function benchBackend(
   }
 
   const formats = runs.map(({ format, answer, targets }): FormatResult => {
-    const { baseline, service, metricsOff, mcp } = targets;
+    const { baseline, service, pinned, metricsOff, mcp } = targets;
     if (answer === undefined || baseline === undefined || service === undefined)
       throw new BenchError(`${backend} ${format}: a target was not measured`);
     return {
@@ -782,6 +807,7 @@ async function benchBackend(
       targets: {
         baseline: baseline.result(),
         service: service.result(),
+        ...(pinned && { pinned: pinned.result() }),
         ...(metricsOff && { metricsOff: metricsOff.result() }),
         ...(mcp && { mcp: mcp.result() }),
       },
@@ -924,6 +950,23 @@ function mcpLines(results: BackendResult[]): string[] {
   );
 }
 
+/** The pinned read per backend, beside the latest read of the same bytes. */
+function pinnedLines(results: BackendResult[]): string[] {
+  return results.flatMap((result) =>
+    result.formats.flatMap((format) => {
+      const pinned = format.targets.pinned?.measurement;
+      if (pinned === undefined) return [];
+      const read = format.targets.service.measurement;
+      return [
+        `${result.backend}: pinned read ("version": the latest's, ${format.format}): ` +
+          `${fixed(pinned.rps, 0)} req/s, ${fixed(pinned.cpuUsPerRequest, 1)} CPU µs per read, p50 ${fixed(pinned.p50Ms, 2)} ms; ` +
+          `the latest read ${fixed(read.rps, 0)} req/s, ${fixed(read.cpuUsPerRequest, 1)} µs per read, p50 ${fixed(read.p50Ms, 2)} ms ` +
+          `(the pinned read costs ${fixed(pinned.cpuUsPerRequest / read.cpuUsPerRequest, 2)} times the latest's CPU)`,
+      ];
+    }),
+  );
+}
+
 /** The most CPU that anything but the servers and this process used during a backend's measured runs. */
 function otherCpu(result: BackendResult): number {
   const uses = result.formats.flatMap((format) =>
@@ -934,7 +977,7 @@ function otherCpu(result: BackendResult): number {
 
 function jsonLines(result: BackendResult): string[] {
   return result.formats.map((measured) => {
-    const { baseline, service, metricsOff, mcp } = measured.targets;
+    const { baseline, service, pinned, metricsOff, mcp } = measured.targets;
     const overhead = metricsOverhead(measured);
     return JSON.stringify({
       bench: 'brand-agent',
@@ -961,6 +1004,12 @@ function jsonLines(result: BackendResult): string[] {
           metrics_cpu_overhead_pct: round(overhead.cpuPct, 2),
           metrics_rps_overhead_pct: round(overhead.rpsPct, 2),
         }),
+      ...(pinned && {
+        pinned_rps: round(pinned.measurement.rps, 1),
+        pinned_cpu_us_per_req: round(pinned.measurement.cpuUsPerRequest, 2),
+        pinned_p50_ms: round(pinned.measurement.p50Ms, 3),
+        pinned_p99_ms: round(pinned.measurement.p99Ms, 3),
+      }),
       ...(mcp && {
         mcp_tool_call_rps: round(mcp.measurement.rps, 1),
         mcp_tool_call_cpu_us: round(mcp.measurement.cpuUsPerRequest, 2),
@@ -1066,6 +1115,7 @@ async function main(): Promise<number> {
     ratiosTable(results),
     '',
     ...metricsLines(results),
+    ...pinnedLines(results),
     ...mcpLines(results),
     '',
   ];

@@ -6,7 +6,7 @@ const detailValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
  * Who did something: a signed-in user, a workspace API key, the operator at the server's CLI, or the service
  * itself (disabling a webhook endpoint whose deliveries have failed for days).
  */
-const auditActorSchema = z.union([
+export const auditActorSchema = z.union([
   z.object({ type: z.literal('user'), id: z.string().nullable(), email: z.string().nullable() }),
   z.object({ type: z.literal('api_key'), id: z.string().nullable() }),
   z.object({ type: z.literal('operator') }),

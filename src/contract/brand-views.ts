@@ -84,9 +84,30 @@ export function checkBrandView(input: BrandViewInput, ctx: z.RefinementCtx): voi
       });
 }
 
+/** The highest version a read may pin: versions are 32-bit integers in the store. */
+export const MAX_BRAND_VERSION = 2 ** 31;
+
+/**
+ * The read operation's `version` (docs/brand-versions.md "Pinned reads"): the brand as it was at that version,
+ * in any view; absent, the latest. Not a view option: the view is the same whichever version it renders.
+ */
+export const brandVersionField = {
+  version: z
+    .number({ error: 'must be a positive integer' })
+    .int('must be a positive integer')
+    .min(1, 'must be a positive integer')
+    .max(MAX_BRAND_VERSION, `must be at most ${String(MAX_BRAND_VERSION)}`)
+    .optional()
+    .describe(
+      'Read the brand as it was at this version (Brand-Version of an earlier read); leave it out for the latest',
+    ),
+};
+
 /** The options alone, checked: what the MCP server and the console validate before they ask. */
 export const brandViewSchema = z.strictObject(brandViewFields).superRefine(checkBrandView);
 export type BrandViewOptions = z.input<typeof brandViewSchema>;
+/** A view of the brand at a version, as the MCP server and the console ask the read operation for one. */
+export type BrandReadOptions = BrandViewOptions & { version?: number | undefined };
 
 /** The read operation's answer with `format: "dtcg"` (src/core/brand-dtcg.ts), as the API reference names it. */
 export const brandDesignTokensSchema = designTokensSchema.meta({

@@ -83,6 +83,13 @@ export const campaignSchema = z
     ...campaignContentSchema.shape,
     status: z.enum(CAMPAIGN_STATUSES).describe('Only drafts change'),
     version: z.number().int().describe('+1 on every change; the ETag is this number in quotes'),
+    brand_version: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        'The version of the published brand when the draft was created or last changed; null for drafts older than brand versions',
+      ),
     created_at: z.string(),
     updated_at: z.string(),
   })

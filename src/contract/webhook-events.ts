@@ -64,10 +64,34 @@ const brandUpdatedData = z.object({
   brand: z
     .object({ name: z.string(), version: z.number().int(), updated_at: z.string() })
     .describe('Which brand, at which version: read the brand for its content'),
+  version: z
+    .number()
+    .int()
+    .positive()
+    .describe('The new version: read it pinned with `"version"` (docs/brand-versions.md "Versions")'),
+  note: z.string().nullable().describe('What the author said of the change; null when they said nothing'),
   changed: z
     .array(brandFieldSchema)
     .min(1)
     .describe('The top-level fields whose content differs from the version before'),
+});
+
+const brandDraftUpdatedData = z.object({
+  draft: z
+    .object({
+      revision: z
+        .number()
+        .int()
+        .positive()
+        .describe('The draft’s revision: its ETag is `"draft-<revision>"`'),
+      base_version: z.number().int().positive().describe('The published version the draft was saved against'),
+      updated_at: z.string().describe('When the draft was saved (for a discard: when it was last saved)'),
+    })
+    .describe('Which draft: read it at GET /api/v1/workspaces/{id}/brand/draft while it is there'),
+  action: z.enum(['saved', 'discarded']).describe('saved: a new revision; discarded: it is gone unpublished'),
+  changed: z
+    .array(brandFieldSchema)
+    .describe('The top-level fields where the draft differs from the published brand (may be empty)'),
 });
 
 const campaignEventData = z
@@ -115,6 +139,7 @@ const EMAIL_EVENT_DATA = Object.fromEntries(
 export const WEBHOOK_EVENT_DATA = {
   ...KEY_EVENT_DATA,
   'brand.updated': brandUpdatedData,
+  'brand.draft_updated': brandDraftUpdatedData,
   'campaign.created': campaignEventData,
   'campaign.updated': campaignEventData,
   'campaign.scheduled': campaignEventData,
@@ -157,7 +182,10 @@ export const WEBHOOK_EVENT_SUMMARIES: Record<WebhookEventType, string> = {
     ),
   ),
   ...Object.fromEntries(EMAIL_STATUSES.map((status) => [`email.${status}`, EMAIL_EVENT_SUMMARIES[status]])),
-  'brand.updated': 'The brand document was saved with a change',
+  'brand.updated':
+    'A new version of the brand was published: a save with a change, a restore, a published draft or a rename',
+  'brand.draft_updated':
+    'While review is on: the brand draft was saved, or discarded unpublished (publishing sends brand.updated)',
   'campaign.created': 'A campaign draft was created',
   'campaign.updated': 'A campaign draft was edited',
   'campaign.scheduled': 'A campaign draft was scheduled: it is final',

@@ -26,6 +26,7 @@ const KEY_EVENT_TYPES = KEY_KIND_LIST.flatMap((kind) => KEY_EVENTS.map((event) =
 export const WEBHOOK_EVENT_TYPES = [
   ...KEY_EVENT_TYPES,
   'brand.updated',
+  'brand.draft_updated',
   'campaign.created',
   'campaign.updated',
   'campaign.scheduled',

@@ -542,7 +542,7 @@ export const PROBLEMS = {
     status: 404,
     title: 'No brand draft',
     resolution:
-      'Start one with PUT /api/v1/workspaces/{id}/brand/draft (the console\'s brand editor does when review is on).',
+      "Start one with PUT /api/v1/workspaces/{id}/brand/draft (the console's brand editor does when review is on).",
     detail: (v: { workspaceId: string }) => `Workspace ${v.workspaceId} has no unpublished brand draft.`,
   },
   draft_precondition_failed: {
@@ -562,6 +562,22 @@ export const PROBLEMS = {
       'Open the draft, review its changes against the published version, and save it again (PUT …/brand/draft) before publishing.',
     detail: (v: { workspaceId: string; baseVersion: number; version: number }) =>
       `The draft of ${v.workspaceId} was saved against version ${String(v.baseVersion)}; the published brand is at version ${String(v.version)}.`,
+  },
+  review_off: {
+    status: 409,
+    title: 'Brand review is off in this workspace',
+    resolution:
+      'Review is off in this workspace: save to the brand directly, PUT /api/v1/workspaces/{id}/brand (or turn review on: PATCH /api/v1/workspaces/{id} {"brand_review":"required"}).',
+    detail: (v: { workspaceId: string }) =>
+      `Workspace ${v.workspaceId} does not review brand changes, so it keeps no draft.`,
+  },
+  draft_pending: {
+    status: 409,
+    title: 'A brand draft is waiting',
+    resolution:
+      'Publish or discard the draft first (POST /api/v1/workspaces/{id}/brand/draft/publish, or DELETE …/brand/draft), then turn review off.',
+    detail: (v: { workspaceId: string }) =>
+      `Workspace ${v.workspaceId} has an unpublished brand draft: turning review off would strand it.`,
   },
   last_owner: {
     status: 409,

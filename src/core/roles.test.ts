@@ -13,6 +13,16 @@ describe('can', () => {
     expect(can('member', 'brand.write')).toBe(false);
   });
 
+  it('lets every role edit the brand draft, and only owners and admins publish or discard it and change the workspace', () => {
+    for (const role of ['owner', 'admin', 'member'] as const)
+      expect(can(role, 'brand.draft.write')).toBe(true);
+    for (const permission of ['brand.publish', 'workspace.write'] as const) {
+      expect(can('member', permission)).toBe(false);
+      expect(can('admin', permission)).toBe(true);
+      expect(can('owner', permission)).toBe(true);
+    }
+  });
+
   it('lets members list keys read-only, and reserves creating and revoking them to owners and admins', () => {
     expect(can('member', 'keys.read')).toBe(true);
     for (const permission of ['keys.write', 'audit.read'] as const) {

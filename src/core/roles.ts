@@ -13,8 +13,13 @@ const MANAGERS = ['owner', 'admin'] as const;
 
 export const PERMISSIONS = {
   'workspace.read': EVERYONE,
+  // The workspace's settings: its name (a change of the brand's) and whether brand changes need review.
+  'workspace.write': MANAGERS,
   'brand.read': EVERYONE,
   'brand.write': MANAGERS,
+  // With review on (docs/brand-versions.md "Review"): everyone edits the draft; owners and admins publish or discard it.
+  'brand.draft.write': EVERYONE,
+  'brand.publish': MANAGERS,
   // Members see Settings → Agent Access read-only: names, prefixes, status and expiry, never a secret.
   'keys.read': EVERYONE,
   'keys.write': MANAGERS,

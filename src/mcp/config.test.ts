@@ -24,6 +24,12 @@ describe('loadMcpConfig', () => {
     });
   });
 
+  it('reads how often to watch the brand for new versions', () => {
+    expect(loadMcpConfig({ BRAND_CONTEXT_ACCESS_TOKEN: JWT, BRAND_CONTEXT_WATCH_MS: '500' }).watchMs).toBe(
+      500,
+    );
+  });
+
   it('keeps a path prefix of the URL without its trailing slash', () => {
     const config = loadMcpConfig({
       BRAND_CONTEXT_URL: 'https://tools.example.com/brand/',
@@ -102,6 +108,16 @@ describe('loadMcpConfig', () => {
       /^BRAND_CONTEXT_TIMEOUT_MS must be/,
     ],
     ['the timeout is zero', { ...token, BRAND_CONTEXT_TIMEOUT_MS: '0' }, /^BRAND_CONTEXT_TIMEOUT_MS must be/],
+    [
+      'the watch interval is not a number',
+      { ...token, BRAND_CONTEXT_WATCH_MS: '30s' },
+      /^BRAND_CONTEXT_WATCH_MS must be/,
+    ],
+    [
+      'the watch interval is too short',
+      { ...token, BRAND_CONTEXT_WATCH_MS: '10' },
+      /^BRAND_CONTEXT_WATCH_MS must be/,
+    ],
   ])('refuses a configuration where %s, quoting no secret', (_case, env: Record<string, string>, message) => {
     let thrown: unknown;
     try {

@@ -18,6 +18,11 @@ export interface McpConfig {
   /** The workspace used when a tool call names none. */
   workspaceId: string | undefined;
   timeoutMs: number;
+  /**
+   * How often the server asks the service for the brand's version while a client subscribes to the brand
+   * resources (BRAND_CONTEXT_WATCH_MS; src/mcp/server.ts DEFAULT_WATCH_MS when unset).
+   */
+  watchMs?: number | undefined;
 }
 
 /** Unusable configuration: reported as one line on stderr, exit code 1. Never quotes a secret. */
@@ -96,6 +101,15 @@ function parseTimeout(value: string | undefined): number {
   return ms;
 }
 
+function parseWatch(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = Number(value);
+  if (!/^\d+$/.test(value) || ms < 100 || ms > 3_600_000) {
+    throw new McpConfigError('BRAND_CONTEXT_WATCH_MS must be 100-3600000 milliseconds');
+  }
+  return ms;
+}
+
 /** Reads and checks the MCP server's environment; throws McpConfigError for anything unusable. */
 export function loadMcpConfig(env: NodeJS.ProcessEnv = process.env): McpConfig {
   const serviceUrl = parseServiceUrl(read(env, 'BRAND_CONTEXT_URL'));
@@ -125,5 +139,6 @@ export function loadMcpConfig(env: NodeJS.ProcessEnv = process.env): McpConfig {
     brandReadKey,
     workspaceId,
     timeoutMs: parseTimeout(read(env, 'BRAND_CONTEXT_TIMEOUT_MS')),
+    watchMs: parseWatch(read(env, 'BRAND_CONTEXT_WATCH_MS')),
   };
 }

@@ -1,5 +1,5 @@
-import type { z } from 'zod';
-import type { BrandViewOptions } from '../contract/brand-views.js';
+import { z } from 'zod';
+import { type BrandReadOptions, brandVersionField } from '../contract/brand-views.js';
 import {
   CAMPAIGN_STATUSES,
   type Campaign,
@@ -42,9 +42,9 @@ import { brandKnowledgeSchema } from './schemas.js';
 
 /** What the in-process client reaches the service with: the app's own use cases and components. */
 export interface InProcessServices {
-  deps: Deps<'campaigns' | 'audit' | 'workspaces' | EventRepositories>;
+  deps: Deps<'campaigns' | 'brand' | 'audit' | 'workspaces' | EventRepositories>;
   credentials: Pick<Credentials, 'authorize'>;
-  reader: Pick<BrandReader, 'readWorkspace'>;
+  reader: Pick<BrandReader, 'readWorkspace' | 'readVersion'>;
   /** The read operation's budget per credential (RATE_LIMIT_READS): brand reads over /mcp spend it too. */
   readLimits: Pick<ReadLimits, 'take'> | undefined;
 }
@@ -70,12 +70,26 @@ export class InProcessClient implements BrandContextClient {
     private readonly caller: McpCaller,
   ) {}
 
-  readBrand(workspaceId: string, options: BrandViewOptions): Promise<string> {
+  readBrand(workspaceId: string, options: BrandReadOptions): Promise<string> {
     return this.run(async () => {
+      const { version, ...view } = options;
+      // Checked as the read operation checks it: the service's own bounds, the same refusal.
+      if (version !== undefined) validatedFields(pinnedVersionSchema, { version });
       await this.authorize(workspaceId, 'brand.read');
       await this.services.readLimits?.take(this.caller.principal);
-      const served = await this.services.reader.readWorkspace(workspaceId, brandView(options));
+      const { reader } = this.services;
+      const served = await (version === undefined
+        ? reader.readWorkspace(workspaceId, brandView(view))
+        : reader.readVersion(workspaceId, version, brandView(view)));
       return served.body.toString('utf8');
+    });
+  }
+
+  /** Nothing asks it over /mcp, which cannot notify (src/mcp/server.ts); answered as a read would. */
+  brandVersion(workspaceId: string): Promise<number> {
+    return this.run(async () => {
+      await this.authorize(workspaceId, 'brand.read');
+      return Number((await this.services.reader.readWorkspace(workspaceId)).version);
     });
   }
 
@@ -208,8 +222,17 @@ export class InProcessClient implements BrandContextClient {
 
 /** The fields a tool was given, checked by the schema of the route that takes them, as that route would. */
 function validated<S extends z.ZodType>(schema: S, fields: CampaignDraftFields): z.output<S> {
-  const given = Object.fromEntries(Object.entries<unknown>(fields).filter((entry) => entry[1] !== undefined));
+  return validatedFields(
+    schema,
+    Object.fromEntries(Object.entries<unknown>(fields).filter((entry) => entry[1] !== undefined)),
+  );
+}
+
+function validatedFields<S extends z.ZodType>(schema: S, given: Record<string, unknown>): z.output<S> {
   const parsed = schema.safeParse(given);
   if (parsed.success) return parsed.data;
   throw new AppError('invalid_request', { reason: 'schema', fields: toFieldIssues(parsed.error.issues) });
 }
+
+/** The read operation's `version`, alone. */
+const pinnedVersionSchema = z.strictObject(brandVersionField);

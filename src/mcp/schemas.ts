@@ -1,7 +1,12 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { brandContextSchema } from '../contract/brand-context.js';
-import { type Campaign, campaignPageSchema, campaignSchema } from '../contract/campaigns.js';
+import {
+  type Campaign,
+  campaignPageSchema,
+  campaignSchema,
+  campaignSummarySchema,
+} from '../contract/campaigns.js';
 import { problemSchema as serviceProblemSchema } from '../contract/problem.js';
 
 /**
@@ -51,9 +56,20 @@ export function inputSchema<S extends z.ZodType>(schema: S): StandardSchemaWithJ
 /** Only the knowledge section of the brand, as search_brand_knowledge reads it. */
 export const brandKnowledgeSchema = brandContextSchema.pick({ knowledge: true });
 
+/**
+ * A campaign as the tools answer it: without `brand_version`, which says nothing a model acts on and would
+ * cost tokens in every tool listing (docs/mcp.md "MCP": the tool budget).
+ */
+export const mcpCampaignSchema = campaignSchema.omit({ brand_version: true });
+export const mcpCampaignPageSchema = campaignPageSchema.extend({
+  campaigns: z.array(campaignSummarySchema.omit({ brand_version: true })),
+});
+export type McpCampaign = z.output<typeof mcpCampaignSchema>;
+export type McpCampaignPage = z.output<typeof mcpCampaignPageSchema>;
+
 /** The campaign tools' results: a slim schema a client can check them against. */
-export const campaignOutput = leanSchema(campaignSchema, true);
-export const campaignListOutput = leanSchema(campaignPageSchema, true);
+export const campaignOutput = leanSchema(mcpCampaignSchema, true);
+export const campaignListOutput = leanSchema(mcpCampaignPageSchema, true);
 
 /**
  * RFC 9457 problem+json of the service (docs/reading-brand-context.md "Errors"): tolerant of missing text, since only its text reaches

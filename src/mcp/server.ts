@@ -1,5 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { type CallToolResult, type GetPromptResult, McpServer } from '@modelcontextprotocol/server';
+import {
+  type CallToolResult,
+  type GetPromptResult,
+  McpServer,
+  ResourceNotFoundError,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { brandViewFields, checkBrandView } from '../contract/brand-views.js';
 import {
@@ -11,7 +16,13 @@ import { BRAND_SECTIONS, type BrandSection, type KnowledgeEntry } from '../core/
 import { searchKnowledge } from '../core/knowledge-search.js';
 import type { Permission } from '../core/roles.js';
 import type { McpConfig } from './config.js';
-import { campaignListOutput, campaignOutput, inputSchema } from './schemas.js';
+import {
+  campaignListOutput,
+  campaignOutput,
+  inputSchema,
+  mcpCampaignPageSchema,
+  mcpCampaignSchema,
+} from './schemas.js';
 import {
   type BrandContextClient,
   type Credential,
@@ -45,7 +56,17 @@ export interface McpServerDeps {
   transport?: 'stdio' | 'http';
   /** One line for the operator (stderr on stdio); never given a secret. */
   log?: (line: string) => void;
+  /**
+   * How the stdio server learns of a new brand version, to notify subscribed clients (docs/mcp.md "Brand
+   * versions and notifications"): how often it asks the service, in ms, and whether it asks only while a client
+   * subscribes (2025 revisions: `resources/subscribe`) or while connected (2026-07-28: the connection serves
+   * `subscriptions/listen` itself, and delivers only what a listener asked for). Ignored over HTTP.
+   */
+  watch?: { intervalMs: number; while: 'subscribed' | 'connected' };
 }
+
+/** How often the stdio server asks for the brand's version while a client subscribes, by default. */
+export const DEFAULT_WATCH_MS = 30_000;
 
 /** The server's instructions: each sentence only when the caller has the tools it names. */
 function instructions(allows: (...needed: McpPermission[]) => boolean): string {
@@ -90,6 +111,11 @@ const getBrandContextInput = z
     workspace_id: workspaceIdArg,
     ...brandViewFields,
     format: brandViewFields.format.describe('markdown (the default), json, or dtcg (design tokens)'),
+    // Worded as search_brand_knowledge's: every token of a listing counts (docs/mcp.md "MCP": the tool budget).
+    knowledge_kinds: brandViewFields.knowledge_kinds.describe('Only entries of these kinds'),
+    knowledge_tags: brandViewFields.knowledge_tags.describe('Only entries with one of these tags'),
+    // The service checks the bounds (1 to 2^31): each would cost tokens in every tool listing too.
+    version: z.number().int().optional().describe('A past brand version; omit for the latest'),
   })
   .superRefine(checkBrandView);
 
@@ -160,6 +186,8 @@ const MODEL_HINTS: Partial<Record<ServiceError['code'], string>> = {
   workspace_forbidden:
     'The configured credentials have no access to that workspace: check workspace_id, or omit it to use the default workspace.',
   workspace_not_found: 'Check workspace_id, or omit it to use the default workspace.',
+  version_not_found:
+    'Call get_brand_context without version to read the latest brand, or ask the user which version they mean.',
 };
 /** For a 401: the credential the refused call sent, by the variable that holds it. */
 function credentialHint(variable: CredentialVariable | undefined): string {
@@ -212,13 +240,19 @@ export function createBrandContextMcpServer({
   permissions = new Set(MCP_PERMISSIONS),
   transport = 'stdio',
   log = () => undefined,
+  watch = { intervalMs: DEFAULT_WATCH_MS, while: 'subscribed' },
 }: McpServerDeps): McpServer {
   const allows = (...needed: McpPermission[]) => needed.every((permission) => permissions.has(permission));
+  const stdio = transport === 'stdio';
+  // Only stdio can notify: /mcp is stateless, with no stream to send a notification on (docs/mcp.md "Remote MCP").
+  const subscribable = stdio && allows('brand.read');
   const server = new McpServer(
     { name: 'brand-context', version: SERVER_VERSION },
-    { instructions: instructions(allows) },
+    {
+      instructions: instructions(allows),
+      ...(subscribable ? { capabilities: { resources: { subscribe: true } } } : {}),
+    },
   );
-  const stdio = transport === 'stdio';
 
   /**
    * The argument, else the configured default, else the access token's user's only workspace. A resource
@@ -345,7 +379,9 @@ export function createBrandContextMcpServer({
       },
       ({ workspace_id, status, limit, cursor }) =>
         runTool('list_campaigns', 'access', async () =>
-          client.listCampaigns(await resolveWorkspace(workspace_id), { status, limit, cursor }),
+          mcpCampaignPageSchema.parse(
+            await client.listCampaigns(await resolveWorkspace(workspace_id), { status, limit, cursor }),
+          ),
         ),
     );
 
@@ -361,7 +397,9 @@ export function createBrandContextMcpServer({
       },
       ({ workspace_id, campaign_id }) =>
         runTool('get_campaign', 'access', async () =>
-          client.getCampaign(await resolveWorkspace(workspace_id), campaign_id),
+          mcpCampaignSchema.parse(
+            await client.getCampaign(await resolveWorkspace(workspace_id), campaign_id),
+          ),
         ),
     );
   }
@@ -384,7 +422,7 @@ export function createBrandContextMcpServer({
       },
       ({ workspace_id, ...fields }) =>
         runTool('create_campaign_draft', 'access', async () =>
-          client.createCampaign(await resolveWorkspace(workspace_id), fields),
+          mcpCampaignSchema.parse(await client.createCampaign(await resolveWorkspace(workspace_id), fields)),
         ),
     );
 
@@ -412,7 +450,9 @@ export function createBrandContextMcpServer({
               `Pass at least one of ${CONTENT_FIELD_LIST}.`,
             );
           }
-          return client.updateCampaign(await resolveWorkspace(workspace_id), campaign_id, version, fields);
+          return mcpCampaignSchema.parse(
+            await client.updateCampaign(await resolveWorkspace(workspace_id), campaign_id, version, fields),
+          );
         }),
     );
   }
@@ -446,6 +486,13 @@ export function createBrandContextMcpServer({
         }),
       );
     }
+  }
+
+  if (subscribable) {
+    watchBrandVersions(server, watch, {
+      version: async () => client.brandVersion(await resolveWorkspace(undefined, 'configuration')),
+      log,
+    });
   }
 
   // It reads the brand, and has the model save its draft.
@@ -483,6 +530,90 @@ export function createBrandContextMcpServer({
   }
 
   return server;
+}
+
+/** The brand resources' URIs: the whole brand's, then each section's. */
+const BRAND_RESOURCE_URIS = [
+  BRAND_RESOURCE_URI,
+  ...BRAND_SECTIONS.map((section) => `${BRAND_RESOURCE_URI}/${section}`),
+];
+
+/**
+ * Notifies the client when the default workspace's brand has a new version (docs/mcp.md "Brand versions and notifications"): the
+ * stdio server is a client of the service, with no change feed of its own, so it asks for the version every
+ * `intervalMs`. On 2025 revisions it answers `resources/subscribe` and `resources/unsubscribe`, asks only
+ * while a resource is subscribed and notifies only those; on 2026-07-28 the connection delivers each
+ * notification to the listeners that asked for its resource, so every brand resource is notified.
+ */
+function watchBrandVersions(
+  server: McpServer,
+  watch: NonNullable<McpServerDeps['watch']>,
+  source: { version: () => Promise<number>; log: (line: string) => void },
+): void {
+  const subscribed = new Set<string>();
+  let known: number | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let failing = false;
+  let closed = false;
+
+  /** Learns the version; when it moved since last time, notifies. A failure is logged once until it passes. */
+  const check = async () => {
+    let version: number;
+    try {
+      version = await source.version();
+    } catch (error) {
+      if (!failing)
+        source.log(
+          `watching the brand for new versions failed: ${describeError(error).split('\n')[0] ?? ''}`,
+        );
+      failing = true;
+      return;
+    }
+    failing = false;
+    const moved = known !== undefined && version !== known;
+    known = version;
+    if (!moved || closed) return;
+    const uris = watch.while === 'connected' ? BRAND_RESOURCE_URIS : [...subscribed];
+    for (const uri of uris) await server.server.sendResourceUpdated({ uri });
+  };
+  /** Asks every interval; with `now`, at once too, so that a version published right after is noticed. */
+  const start = async (now: boolean) => {
+    if (timer !== undefined || closed) return;
+    timer = setInterval(() => void check(), watch.intervalMs);
+    timer.unref();
+    if (now) await check();
+  };
+  const stop = () => {
+    clearInterval(timer);
+    timer = undefined;
+    known = undefined;
+  };
+  const previousOnclose = server.server.onclose;
+  server.server.onclose = () => {
+    closed = true;
+    stop();
+    previousOnclose?.();
+  };
+
+  if (watch.while === 'connected') {
+    // Not at once: the service is not contacted when a client merely launches the server (src/mcp/stdio.ts).
+    void start(false);
+    return;
+  }
+  const assertBrandResource = (uri: string) => {
+    if (!BRAND_RESOURCE_URIS.includes(uri)) throw new ResourceNotFoundError(uri, `No resource ${uri}`);
+  };
+  server.server.setRequestHandler('resources/subscribe', async (request) => {
+    assertBrandResource(request.params.uri);
+    subscribed.add(request.params.uri);
+    await start(true);
+    return {};
+  });
+  server.server.setRequestHandler('resources/unsubscribe', (request) => {
+    subscribed.delete(request.params.uri);
+    if (subscribed.size === 0) stop();
+    return {};
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { decodeJwt } from 'jose';
-import type { z } from 'zod';
-import type { BrandViewOptions } from '../contract/brand-views.js';
+import { z } from 'zod';
+import type { BrandReadOptions, BrandViewOptions } from '../contract/brand-views.js';
 import {
   type Campaign,
   type CampaignContentField,
@@ -80,8 +80,13 @@ export type BrandKnowledge = z.output<typeof brandKnowledgeSchema>['knowledge'];
  * is a ServiceError.
  */
 export interface BrandContextClient {
-  /** A view of the brand, rendered as the read operation renders it (JSON, Markdown or design tokens). */
-  readBrand(workspaceId: string, options: BrandViewOptions): Promise<string>;
+  /**
+   * A view of the brand, rendered as the read operation renders it (JSON, Markdown or design tokens): the
+   * latest, or the version `options.version` pins.
+   */
+  readBrand(workspaceId: string, options: BrandReadOptions): Promise<string>;
+  /** The version of the workspace's published brand now. */
+  brandVersion(workspaceId: string): Promise<number>;
   /** The workspace's knowledge entries, filtered. */
   readKnowledge(workspaceId: string, filters: KnowledgeFilters): Promise<BrandKnowledge>;
   /** The workspaces of the user behind the credential, with their role in each. */
@@ -115,7 +120,7 @@ interface RequestSpec<S extends z.ZodType> extends SendSpec {
 }
 
 /** The read operation with these options, with the brand read key when set, else the access token. */
-function brandRead(workspaceId: string, options: BrandViewOptions): SendSpec {
+function brandRead(workspaceId: string, options: BrandReadOptions): SendSpec {
   return {
     method: 'POST',
     path: '/functions/v1/brand-agent',
@@ -123,6 +128,9 @@ function brandRead(workspaceId: string, options: BrandViewOptions): SendSpec {
     body: { action: 'context', workspace_id: workspaceId, ...options },
   };
 }
+
+/** What `brandVersion` reads of an answer. */
+const brandVersionSchema = z.object({ version: z.number().int().min(1) });
 
 const SNIPPET = 200;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -151,13 +159,22 @@ export class ServiceClient implements BrandContextClient {
    * POST /functions/v1/brand-agent with the options (docs/reading-brand-context.md "Formats and sections"), with the brand read key
    * when set, else the access token: the rendering as the service sends it (JSON, Markdown or design tokens).
    */
-  async readBrand(workspaceId: string, options: BrandViewOptions): Promise<string> {
+  async readBrand(workspaceId: string, options: BrandReadOptions): Promise<string> {
     const expected = mediaType(VIEW_CONTENT_TYPES[options.format ?? 'json']);
     const spec: SendSpec = { ...brandRead(workspaceId, options), accept: expected };
     const { response, text } = await this.send(spec);
     const type = mediaType(response.headers.get('content-type') ?? '');
     if (type !== expected) throw this.unexpected(spec, response.status, `a body of type ${type || 'none'}`);
     return text;
+  }
+
+  /** The brand's version, as the smallest view of it (its description) carries it. */
+  async brandVersion(workspaceId: string): Promise<number> {
+    const { version } = await this.request({
+      ...brandRead(workspaceId, { format: 'json', sections: ['description'] }),
+      schema: brandVersionSchema,
+    });
+    return version;
   }
 
   /** The workspace's knowledge entries, filtered by the service. */

@@ -1,7 +1,7 @@
 import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import { KEY_KINDS } from '../core/key-kinds.js';
 import type { McpConfig } from './config.js';
-import { createBrandContextMcpServer } from './server.js';
+import { createBrandContextMcpServer, DEFAULT_WATCH_MS } from './server.js';
 import { ServiceClient } from './service-client.js';
 
 /** stdout carries only the protocol: everything for the operator goes to stderr, one line each. */
@@ -16,7 +16,17 @@ function logToStderr(line: string): void {
  */
 export function startStdioServer(config: McpConfig): StdioServerHandle {
   const client = new ServiceClient(config);
-  const handle = serveStdio(() => createBrandContextMcpServer({ client, config, log: logToStderr }), {
+  const intervalMs = config.watchMs ?? DEFAULT_WATCH_MS;
+  // A 2025-era connection subscribes with resources/subscribe; a 2026-07-28 one listens, which the
+  // connection serves itself: the server then watches while connected (src/mcp/server.ts).
+  const factory = ({ era }: { era: 'legacy' | 'modern' }) =>
+    createBrandContextMcpServer({
+      client,
+      config,
+      log: logToStderr,
+      watch: { intervalMs, while: era === 'modern' ? 'connected' : 'subscribed' },
+    });
+  const handle = serveStdio(factory, {
     onerror: (error) => {
       logToStderr(`protocol error: ${error.message}`);
     },

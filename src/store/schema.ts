@@ -2,7 +2,9 @@ import type { AccountTokenColumns } from './repositories/account-tokens.js';
 import type { AuditEventColumns } from './repositories/audit.js';
 import type {
   AssetColumns,
+  BrandDraftColumns,
   BrandProfileColumns,
+  BrandVersionColumns,
   KnowledgeEntryColumns,
   SkillColumns,
 } from './repositories/brand.js';
@@ -47,6 +49,8 @@ export type Database = {
   knowledge_entries: KnowledgeEntryColumns;
   assets: AssetColumns;
   skills: SkillColumns;
+  brand_versions: BrandVersionColumns;
+  brand_drafts: BrandDraftColumns;
   settings: SettingColumns;
   access_tokens: AccessTokenColumns;
   audit_events: AuditEventColumns;

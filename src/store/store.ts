@@ -64,6 +64,11 @@ export interface CampaignRecord extends CampaignContent {
   status: CampaignStatus;
   /** 1 when created, +1 on every change: the optimistic-concurrency token behind ETag/If-Match. */
   version: number;
+  /**
+   * The published brand version the draft was last written against (docs/brand-versions.md); null for
+   * campaigns written before brands had versions. Reads always answer it; a create may leave it out (null).
+   */
+  brandVersion?: number | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -71,6 +76,8 @@ export interface CampaignRecord extends CampaignContent {
 /** A change to a campaign: the fields it names, and when it was made. */
 export interface CampaignUpdate extends Partial<CampaignContent> {
   status?: CampaignStatus;
+  /** The published brand version the change was written against; left as it was when undefined. */
+  brandVersion?: number | null;
   updatedAt: string;
 }
 
@@ -226,10 +233,7 @@ export interface BrandRepository {
     change: BrandChange,
   ): Promise<BrandContext | undefined>;
   /** The history, newest first: at most `limit` versions older than `before` (all when unset). */
-  listVersions(
-    workspaceId: string,
-    page: { before?: number; limit: number },
-  ): Promise<BrandVersionRecord[]>;
+  listVersions(workspaceId: string, page: { before?: number; limit: number }): Promise<BrandVersionRecord[]>;
   /** One version as it was: its record and the whole brand context of that version. */
   getVersion(
     workspaceId: string,

@@ -307,6 +307,24 @@ describeInBrowser('The console at 390, 1280 and 1366 px: no sideways scrolling, 
             .toBe('Acme Coffee'),
       },
       {
+        name: 'brand-history',
+        path: `${workspace}/brand/history?from=1&to=2`,
+        title: 'Brand history',
+        // Restore on every version but the published one (the seed's two versions).
+        rowButtons: 1,
+        ready: async (page) => {
+          await rowOf(table(page, 'Brand versions'), 'Version 1').waitFor();
+          await table(page, 'Changes to Voice').waitFor();
+        },
+      },
+      {
+        name: 'brand-version',
+        path: `${workspace}/brand/history/1`,
+        title: 'Version 1',
+        rowButtons: 0,
+        ready: (page) => page.getByRole('button', { name: 'Restore this version', exact: true }).waitFor(),
+      },
+      {
         name: 'campaigns',
         path: `${workspace}/campaigns`,
         title: 'Campaign drafts',

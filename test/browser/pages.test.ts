@@ -142,6 +142,8 @@ describeInBrowser('Every page of the console: title, accessibility, no errors', 
     const { page } = session;
     const pages: [string, string][] = [
       [`/w/${f.workspaceId}/brand`, 'Brand'],
+      [`/w/${f.workspaceId}/brand/history`, 'Brand history'],
+      [`/w/${f.workspaceId}/brand/history/1`, 'Version 1'],
       [`/w/${f.workspaceId}/campaigns`, 'Campaign drafts'],
       [`/w/${f.workspaceId}/campaigns/${f.campaignId}`, f.campaignName],
       [`/w/${f.workspaceId}/members`, 'Members'],

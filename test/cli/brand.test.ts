@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { BrandContext } from '../../src/core/brand-context.js';
 import type { DemoSeed } from '../../src/services/demo/demo.js';
+import { openStore } from '../../src/store/open-store.js';
 import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
 import { runCli, useCliWorkspace } from './cli-process.js';
 
@@ -203,6 +204,87 @@ describeEachBackend('brand-context brand export and import', (backend) => {
     expect(after.description).toBe('Now roasting in Seattle too.');
     expect(after.version).toBe(before.version + 1);
     expect(content(after)).toEqual({ ...content(before), description: 'Now roasting in Seattle too.' });
+  });
+
+  it('imports with --note, which the history records, and exports any earlier version with --version', async () => {
+    const before = await exportBrand(source);
+    const edited = { ...before, voice: 'Versioned from the command line.' };
+    const path = await file('noted.json', JSON.stringify(edited));
+
+    const result = await cli([
+      'brand',
+      'import',
+      '--workspace',
+      source,
+      path,
+      '--note',
+      'Voice from the CLI',
+      '--json',
+    ]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ version: before.version + 1 });
+
+    const store = await openStore(workspace.database.config);
+    try {
+      const [latest] = await store.brand.listVersions(source, { limit: 1 });
+      expect(latest).toMatchObject({
+        version: before.version + 1,
+        note: 'Voice from the CLI',
+        actorType: 'operator',
+        sectionsChanged: ['voice'],
+      });
+    } finally {
+      await store.close();
+    }
+
+    const earlier = await cliJson<BrandContext>([
+      'brand',
+      'export',
+      '--workspace',
+      source,
+      '--version',
+      String(before.version),
+    ]);
+    expect(earlier).toEqual(before);
+    const markdown = await cli([
+      'brand',
+      'export',
+      '--workspace',
+      source,
+      '--version',
+      String(before.version),
+      '--format',
+      'markdown',
+      '--sections',
+      'voice',
+    ]);
+    expect(markdown.code).toBe(0);
+    expect(markdown.stdout).toContain(before.voice);
+    expect(markdown.stdout).not.toContain('Versioned from the command line.');
+  });
+
+  it('refuses a --version that is not a version of the brand, and a --note of several lines', async () => {
+    const missing = await cli(['brand', 'export', '--workspace', source, '--version', '999999']);
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toMatch(new RegExp(`^error: The brand of ${source} has no version 999999\\.\n`));
+
+    const unknown = await cli(['brand', 'export', '--workspace', 'ws_nope', '--version', '1']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^error: Workspace ws_nope does not exist\.\n/);
+
+    for (const value of ['0', 'latest', '1.5']) {
+      const usage = await cli(['brand', 'export', '--workspace', source, '--version', value]);
+      expect(usage.code, value).toBe(2);
+      expect(usage.stderr, value).toContain(`error: --version "${value}" must be a positive whole number`);
+    }
+
+    const path = await file('note-lines.json', JSON.stringify(exported));
+    const tables = await snapshotTables(workspace.database.config);
+    const lines = await cli(['brand', 'import', '--workspace', source, path, '--note', 'one\ntwo']);
+    expect(lines.code).toBe(2);
+    expect(lines.stderr).toMatch(/^error: --note "one\\ntwo" /);
+    expect(await snapshotTables(workspace.database.config)).toEqual(tables);
   });
 
   it('exits 1 saying the workspace does not exist when exporting an unknown workspace', async () => {

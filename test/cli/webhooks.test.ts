@@ -152,7 +152,7 @@ describeEachBackend('brand-context webhooks', (backend) => {
         message: expect.stringContaining('unknown event types ("brand.deleted")') as string,
       },
     ]);
-    expect(error.detail).toContain('brand.updated, campaign.created');
+    expect(error.detail).toContain('brand.updated, brand.draft_updated, campaign.created');
     expect(await listed()).toHaveLength(before);
   });
 

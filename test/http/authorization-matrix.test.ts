@@ -14,6 +14,9 @@ import { OPERATOR } from '../../src/services/audit/audit.js';
 import { createCampaign } from '../../src/services/campaigns/campaigns.js';
 import { createApiKey, createBrandKey } from '../../src/services/keys/keys.js';
 import { DEMO_BRAND } from '../../src/services/demo/demo-brand.js';
+import { parseBrandDocument } from '../../src/core/brand-context.js';
+import { saveBrandDraft } from '../../src/services/brand/draft.js';
+import { replaceBrand } from '../../src/services/brand/brand.js';
 import { findOrCreateUser } from '../../src/services/accounts/workspaces.js';
 import type { UserRecord } from '../../src/store/store.js';
 import { describeEachBackend, snapshotTables } from '#test/support/databases.js';
@@ -162,6 +165,29 @@ const EXPECTED: Record<Access, Record<CallerKind, Outcome>> = {
   },
   'brand.read': { ...WITHOUT_USER, owner: 'ok', admin: 'ok', member: 'ok', outsider: 'workspace_forbidden' },
   'brand.write': {
+    ...WITHOUT_USER,
+    owner: 'ok',
+    admin: 'ok',
+    member: 'insufficient_role',
+    outsider: 'workspace_forbidden',
+  },
+  // Workspace settings (docs/brand-versions.md "Review"): owners and admins.
+  'workspace.write': {
+    ...WITHOUT_USER,
+    owner: 'ok',
+    admin: 'ok',
+    member: 'insufficient_role',
+    outsider: 'workspace_forbidden',
+  },
+  // With review on, everyone edits the brand draft; owners and admins publish or discard it.
+  'brand.draft.write': {
+    ...WITHOUT_USER,
+    owner: 'ok',
+    admin: 'ok',
+    member: 'ok',
+    outsider: 'workspace_forbidden',
+  },
+  'brand.publish': {
     ...WITHOUT_USER,
     owner: 'ok',
     admin: 'ok',
@@ -524,6 +550,19 @@ const ROUTES: RouteRow[] = [
       return { params: { token_id: token.id } };
     },
   },
+  ...withHead({ method: 'GET', path: '/api/v1/workspaces/{id}', access: 'workspace.read', ok: 200 }),
+  // Turning review off, from on with no draft waiting: a change every time it is allowed.
+  {
+    method: 'PATCH',
+    path: '/api/v1/workspaces/{id}',
+    access: 'workspace.write',
+    ok: 200,
+    mutating: true,
+    build: async (f) => {
+      await underReview(f, { draft: false });
+      return { body: { brand_review: 'off' } };
+    },
+  },
   ...withHead({ method: 'GET', path: '/api/v1/workspaces/{id}/brand', access: 'brand.read', ok: 200 }),
   {
     method: 'PUT',
@@ -531,7 +570,94 @@ const ROUTES: RouteRow[] = [
     access: 'brand.write',
     ok: 200,
     mutating: true,
-    build: () => ({ body: { ...DEMO_BRAND, description: `Edited ${next()}` } }),
+    // Saved directly only while review is off (the draft rows turn it on).
+    build: async (f) => {
+      await reviewOff(f);
+      return { body: { ...DEMO_BRAND, description: `Edited ${next()}` } };
+    },
+  },
+  // The brand draft (docs/brand-versions.md "Review"): review on, and a fresh draft per call.
+  ...withHead({
+    method: 'GET',
+    path: '/api/v1/workspaces/{id}/brand/draft',
+    access: 'brand.read',
+    ok: 200,
+    build: async (f) => {
+      await underReview(f, { draft: true });
+      return {};
+    },
+  }),
+  {
+    method: 'PUT',
+    path: '/api/v1/workspaces/{id}/brand/draft',
+    access: 'brand.draft.write',
+    ok: 200,
+    mutating: true,
+    build: async (f) => {
+      await underReview(f, { draft: false });
+      return { body: { ...DEMO_BRAND, description: `Drafted ${next()}` } };
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/workspaces/{id}/brand/draft',
+    access: 'brand.publish',
+    ok: 204,
+    mutating: true,
+    build: async (f) => {
+      await underReview(f, { draft: true });
+      return {};
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/workspaces/{id}/brand/draft/publish',
+    access: 'brand.publish',
+    ok: 201,
+    mutating: true,
+    build: async (f) => {
+      await underReview(f, { draft: true });
+      return { body: { note: `Matrix publish ${next()}` } };
+    },
+  },
+  // The brand's history (docs/brand-versions.md): read by every member; a restore publishes (owners and admins).
+  ...withHead({
+    method: 'GET',
+    path: '/api/v1/workspaces/{id}/brand/versions',
+    access: 'brand.read',
+    ok: 200,
+  }),
+  ...withHead({
+    method: 'GET',
+    path: '/api/v1/workspaces/{id}/brand/versions/{version}',
+    access: 'brand.read',
+    ok: 200,
+    build: () => ({ params: { version: '1' } }),
+  }),
+  ...withHead({
+    method: 'GET',
+    path: '/api/v1/workspaces/{id}/brand/versions/{version}/diff',
+    access: 'brand.read',
+    ok: 200,
+    build: () => ({ params: { version: '2' }, query: '?from=1' }),
+  }),
+  // Version 1 (the empty brand the workspace started with), restored over a fresh change: a new version every time.
+  {
+    method: 'POST',
+    path: '/api/v1/workspaces/{id}/brand/versions/{version}/restore',
+    access: 'brand.write',
+    ok: 201,
+    mutating: true,
+    build: async (f) => {
+      await reviewOff(f);
+      await replaceBrand(
+        f.deps,
+        OPERATOR,
+        f.workspaceId,
+        parseBrandDocument({ ...DEMO_BRAND, description: `Before a restore ${next()}` }),
+      );
+      return { params: { version: '1' }, body: { note: `Matrix restore ${next()}` } };
+    },
   },
   ...withHead({
     method: 'GET',
@@ -840,6 +966,28 @@ const ROUTES: RouteRow[] = [
     overrides: { otherEmailKey: 'email_message_not_found' },
   }),
 ];
+
+/**
+ * Brand review on in the target workspace, with a fresh draft that differs from the published brand (`draft`)
+ * or none: what the draft routes need, whatever the row before left.
+ */
+async function underReview(f: SharedFixture, { draft }: { draft: boolean }): Promise<void> {
+  await f.deps.store.workspaces.setBrandReview(f.workspaceId, 'required');
+  await f.deps.store.brand.takeDraft(f.workspaceId);
+  if (draft)
+    await saveBrandDraft(
+      f.deps,
+      OPERATOR,
+      f.workspaceId,
+      parseBrandDocument({ ...DEMO_BRAND, description: `Drafted ${next()}` }),
+    );
+}
+
+/** Brand review off in the target workspace, its draft (if any) gone: the brand is saved directly again. */
+async function reviewOff(f: SharedFixture): Promise<void> {
+  await f.deps.store.brand.takeDraft(f.workspaceId);
+  await f.deps.store.workspaces.setBrandReview(f.workspaceId, 'off');
+}
 
 async function newDraft(f: Fixture): Promise<string> {
   const draft = await createCampaign(f.deps, OPERATOR, f.workspaceId, {

@@ -95,8 +95,18 @@ describe('GET /openapi.json', () => {
         'POST /auth/v1/password-reset/confirm',
         'GET /api/v1/workspaces',
         'POST /api/v1/workspaces',
+        'GET /api/v1/workspaces/{id}',
+        'PATCH /api/v1/workspaces/{id}',
         'GET /api/v1/workspaces/{id}/brand',
         'PUT /api/v1/workspaces/{id}/brand',
+        'GET /api/v1/workspaces/{id}/brand/draft',
+        'PUT /api/v1/workspaces/{id}/brand/draft',
+        'DELETE /api/v1/workspaces/{id}/brand/draft',
+        'POST /api/v1/workspaces/{id}/brand/draft/publish',
+        'GET /api/v1/workspaces/{id}/brand/versions',
+        'GET /api/v1/workspaces/{id}/brand/versions/{version}',
+        'GET /api/v1/workspaces/{id}/brand/versions/{version}/diff',
+        'POST /api/v1/workspaces/{id}/brand/versions/{version}/restore',
         'GET /api/v1/workspaces/{id}/brand-keys',
         'POST /api/v1/workspaces/{id}/brand-keys',
         'DELETE /api/v1/workspaces/{id}/brand-keys/{key_id}',
@@ -163,6 +173,7 @@ describe('GET /openapi.json', () => {
       'knowledge_kinds',
       'knowledge_tags',
       'sections',
+      'version',
       'workspace_id',
     ]);
 
@@ -226,6 +237,7 @@ describe('GET /openapi.json', () => {
     const ok = responses?.['200'];
     expect(Object.keys(ok?.headers ?? {}).sort()).toEqual([
       'Brand-Key-Expires',
+      'Brand-Version',
       'Cache-Control',
       'ETag',
       'RateLimit',
@@ -233,6 +245,7 @@ describe('GET /openapi.json', () => {
     ]);
     expect(Object.keys(responses?.['304']?.headers ?? {}).sort()).toEqual([
       'Brand-Key-Expires',
+      'Brand-Version',
       'ETag',
       'RateLimit',
       'RateLimit-Policy',
@@ -247,6 +260,7 @@ describe('GET /openapi.json', () => {
     expect(ok?.content?.['application/design-tokens+json']?.schema.$ref).toBe(
       '#/components/schemas/BrandDesignTokens',
     );
+    expect(ok?.headers?.['Brand-Version']).toMatchObject({ schema: { type: 'integer' } });
     expect(ok?.headers?.['Brand-Key-Expires']).toMatchObject({
       description: expect.stringContaining('RFC 3339') as string,
       schema: { type: 'string', format: 'date-time' },

@@ -21,6 +21,7 @@ const MCP_VARIABLES = [
   'BRAND_READ_KEY',
   'BRAND_CONTEXT_WORKSPACE_ID',
   'BRAND_CONTEXT_TIMEOUT_MS',
+  'BRAND_CONTEXT_WATCH_MS',
 ];
 
 export function mcpEnv(env: Record<string, string>): Record<string, string> {
@@ -64,6 +65,9 @@ export async function personalAccessToken(
   return response.json<{ id: string; token: string }>();
 }
 
+/** The protocol revision with `server/discover` and `subscriptions/listen`. */
+export const MODERN_REVISION = '2026-07-28';
+
 export interface McpSession {
   client: Client;
   /** Everything the server process wrote to stderr so far. */
@@ -71,8 +75,14 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
-/** Spawns `brand-context mcp` with `env` and connects the official client to it over stdio. */
-export async function connectMcp(env: Record<string, string>): Promise<McpSession> {
+/**
+ * Spawns `brand-context mcp` with `env` and connects the official client to it over stdio: with the 2025
+ * handshake (initialize), as the SDK's client does by default, or at the 2026-07-28 revision with `modern`.
+ */
+export async function connectMcp(
+  env: Record<string, string>,
+  { modern = false }: { modern?: boolean } = {},
+): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI_PATH, 'mcp'],
@@ -82,7 +92,10 @@ export async function connectMcp(env: Record<string, string>): Promise<McpSessio
   });
   let stderr = '';
   (transport.stderr as Readable | null)?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const client = new Client({ name: 'brand-context-test', version: '1.0.0' });
+  const client = new Client(
+    { name: 'brand-context-test', version: '1.0.0' },
+    modern ? { versionNegotiation: { mode: { pin: MODERN_REVISION } } } : {},
+  );
   await client.connect(transport);
   return { client, stderr: () => stderr, close: () => client.close() };
 }

@@ -6,11 +6,13 @@ import { openStore } from '../../src/store/open-store.js';
 import type { StoreChange } from '../../src/store/change-feed.js';
 import type {
   ActorType,
+  BrandChange,
   BrandContent,
   CampaignRecord,
   KeyCredential,
   KeyRecord,
   Store,
+  WorkspaceRecord,
 } from '../../src/store/store.js';
 import { describeEachBackend, type TestDatabase } from '#test/support/databases.js';
 
@@ -18,8 +20,8 @@ let sequence = 0;
 const unique = (prefix: string) => `${prefix}_contract${String(++sequence).padStart(8, '0')}`;
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 20, 10, minute)).toISOString();
 
-function workspace(name = 'Contract Co') {
-  return { id: unique('ws'), name, createdAt: at(0) };
+function workspace(name = 'Contract Co'): WorkspaceRecord {
+  return { id: unique('ws'), name, createdAt: at(0), brandReview: 'off' };
 }
 
 function brandKey(workspaceId: string, overrides: Partial<KeyRecord> = {}): KeyRecord {
@@ -74,6 +76,7 @@ function campaign(workspaceId: string, overrides: Partial<CampaignRecord> = {}):
     body_text: 'Line one\nLine two',
     status: 'draft',
     version: 1,
+    brandVersion: 1,
     createdAt: at(1),
     updatedAt: at(1),
     ...overrides,
@@ -126,6 +129,15 @@ const fullBrand: BrandContent = {
   ],
   skills: [{ id: 'sk_1', name: 'Skill', description: '', instructions: 'Do it.' }],
   preferences: { language: 'en', nested_list: ['a', 'b'], flag: true, count: 3, nothing: null },
+};
+
+/** Who made a change, as the brand's history records it. */
+const CHANGE: BrandChange = {
+  actorType: 'user',
+  actorId: 'usr_contract',
+  actorEmail: 'contract@example.com',
+  note: null,
+  sectionsChanged: ['name'],
 };
 
 describeEachBackend('Store contract', (backend) => {
@@ -193,7 +205,7 @@ describeEachBackend('Store contract', (backend) => {
     it('replaces the whole brand, keeps entry order and every value, renames the workspace and bumps the version', async () => {
       const ws = workspace();
       await store.workspaces.create(ws, emptyBrand());
-      const saved = await store.brand.replace(ws.id, fullBrand, at(5));
+      const saved = await store.brand.replace(ws.id, fullBrand, at(5), CHANGE);
       expect(saved).toEqual({ workspace_id: ws.id, ...fullBrand, updated_at: at(5), version: 2 });
       expect(await store.brand.get(ws.id)).toEqual(saved);
       expect((await store.workspaces.get(ws.id))?.name).toBe('Renamed Co');
@@ -202,6 +214,7 @@ describeEachBackend('Store contract', (backend) => {
         ws.id,
         { ...fullBrand, knowledge: [], assets: [], skills: [] },
         at(6),
+        CHANGE,
       );
       expect(smaller).toMatchObject({ version: 3, knowledge: [], assets: [], skills: [] });
     });
@@ -209,13 +222,19 @@ describeEachBackend('Store contract', (backend) => {
     it('replaces the brand at the version it is at, and writes nothing at a version it has moved on from', async () => {
       const ws = workspace();
       await store.workspaces.create(ws, emptyBrand());
-      const saved = await store.brand.replaceAtVersion(ws.id, 1, fullBrand, at(5));
+      const saved = await store.brand.replaceAtVersion(ws.id, 1, fullBrand, at(5), CHANGE);
       expect(saved).toEqual({ workspace_id: ws.id, ...fullBrand, updated_at: at(5), version: 2 });
 
-      const stale = await store.brand.replaceAtVersion(ws.id, 1, { ...fullBrand, voice: 'Stale' }, at(6));
+      const stale = await store.brand.replaceAtVersion(
+        ws.id,
+        1,
+        { ...fullBrand, voice: 'Stale' },
+        at(6),
+        CHANGE,
+      );
       expect(stale).toBeUndefined();
       expect(await store.brand.get(ws.id)).toEqual(saved);
-      expect(await store.brand.replaceAtVersion(unique('ws'), 1, fullBrand, at(6))).toBeUndefined();
+      expect(await store.brand.replaceAtVersion(unique('ws'), 1, fullBrand, at(6), CHANGE)).toBeUndefined();
     });
 
     it('lets only one of two concurrent transactions write at the same version: the other waits, then writes nothing', async () => {
@@ -231,14 +250,14 @@ describeEachBackend('Store contract', (backend) => {
       });
       // Both were loaded at version 1; the first writes and holds its transaction open.
       const first = store.transaction(async (tx) => {
-        const result = await tx.brand.replaceAtVersion(ws.id, 1, fullBrand, at(5));
+        const result = await tx.brand.replaceAtVersion(ws.id, 1, fullBrand, at(5), CHANGE);
         firstWrote();
         await held;
         return result;
       });
       await written;
       const second = store.transaction((tx) =>
-        tx.brand.replaceAtVersion(ws.id, 1, { ...fullBrand, voice: 'Second' }, at(6)),
+        tx.brand.replaceAtVersion(ws.id, 1, { ...fullBrand, voice: 'Second' }, at(6), CHANGE),
       );
       // Long enough for the second to reach its write (PostgreSQL: waiting on the row the first holds).
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -254,7 +273,7 @@ describeEachBackend('Store contract', (backend) => {
       const [first, second] = [workspace(), workspace()];
       for (const ws of [first, second]) {
         await store.workspaces.create(ws, emptyBrand());
-        await store.brand.replace(ws.id, fullBrand, at(5));
+        await store.brand.replace(ws.id, fullBrand, at(5), CHANGE);
       }
       expect((await store.brand.get(second.id))?.knowledge.map((entry) => entry.id)).toEqual([
         'kb_b',
@@ -280,9 +299,9 @@ describeEachBackend('Store contract', (backend) => {
     it('keeps the previous brand when a replacement fails', async () => {
       const ws = workspace();
       await store.workspaces.create(ws, emptyBrand());
-      const before = await store.brand.replace(ws.id, fullBrand, at(5));
+      const before = await store.brand.replace(ws.id, fullBrand, at(5), CHANGE);
       const duplicateIds = { ...fullBrand, knowledge: [...fullBrand.knowledge, ...fullBrand.knowledge] };
-      await expect(store.brand.replace(ws.id, duplicateIds, at(6))).rejects.toThrow();
+      await expect(store.brand.replace(ws.id, duplicateIds, at(6), CHANGE)).rejects.toThrow();
       expect(await store.brand.get(ws.id)).toEqual(before);
     });
   });
@@ -775,7 +794,7 @@ describeEachBackend('Store contract', (backend) => {
       const ws = workspace();
       await store.workspaces.create(ws, emptyBrand());
       unsubscribe = store.changes.subscribe((change) => received.push(change));
-      await store.brand.replace(ws.id, fullBrand, at(5));
+      await store.brand.replace(ws.id, fullBrand, at(5), CHANGE);
       expect(received).toContainEqual({ workspaceId: ws.id });
       received.length = 0;
       const key = brandKey(ws.id);
@@ -801,7 +820,7 @@ describeEachBackend('Store contract', (backend) => {
       unsubscribe = store.changes.subscribe((change) => received.push(change));
       await expect(
         store.transaction(async (tx) => {
-          await tx.brand.replace(ws.id, fullBrand, at(5));
+          await tx.brand.replace(ws.id, fullBrand, at(5), CHANGE);
           throw new Error('rolled back');
         }),
       ).rejects.toThrow();
@@ -819,7 +838,7 @@ describeEachBackend('Store contract', (backend) => {
       const otherProcess = await openStore(database.config);
       try {
         const start = Date.now();
-        await otherProcess.brand.replace(ws.id, fullBrand, at(5));
+        await otherProcess.brand.replace(ws.id, fullBrand, at(5), CHANGE);
         await expect
           .poll(
             () => received.some((change) => change.workspaceId === ws.id || change.workspaceId === null),

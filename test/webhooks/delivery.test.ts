@@ -8,6 +8,7 @@ import { type Resolver, WebhookSender } from '../../src/delivery/webhook-sender.
 import { createLogger } from '../../src/logger.js';
 import { OPERATOR } from '../../src/services/audit/audit.js';
 import { getBrand, replaceBrand } from '../../src/services/brand/brand.js';
+import { saveBrandDraft } from '../../src/services/brand/draft.js';
 import { createCampaign, scheduleCampaign, updateCampaign } from '../../src/services/campaigns/campaigns.js';
 import type { Deps } from '../../src/services/shared/deps.js';
 import { sweepKeyExpiry } from '../../src/services/keys/expiry.js';
@@ -112,6 +113,9 @@ describeEachBackend('webhook delivery', (backend) => {
     await KEY_SERVICES.email.revoke(deps, OPERATOR, workspaceId, emailKey.id);
     const { workspace_id: _w, version: _v, updated_at: _u, ...brand } = await getBrand(deps, workspaceId);
     await replaceBrand(deps, OPERATOR, workspaceId, { ...brand, description: 'Changed for the webhook' });
+    // Review on (in the store directly: no event of its own), and a draft saved.
+    await store.workspaces.setBrandReview(workspaceId, 'required');
+    await saveBrandDraft(deps, OPERATOR, workspaceId, { ...brand, description: 'Drafted for the webhook' });
     const campaign = await createCampaign(deps, OPERATOR, workspaceId, DRAFT);
     await updateCampaign(
       deps,
@@ -156,8 +160,8 @@ describeEachBackend('webhook delivery', (backend) => {
     // Each notice goes out once, however often (and on however many nodes) the sweep runs.
     expect(await sweepKeyExpiry(deps, await testAccountMail(store))).toBe(0);
 
-    // The 15 changes, the 9 keys made for the sweep, and its 9 notices: 14 and 3 days before, and expired.
-    const expected = 15 + 9 + 9;
+    // The 16 changes, the 9 keys made for the sweep, and its 9 notices: 14 and 3 days before, and expired.
+    const expected = 16 + 9 + 9;
     const received = await receiver.count(expected);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(receiver.arrivals).toHaveLength(expected);

@@ -7,6 +7,8 @@ import { AccessTokens } from './pages/AccessTokens';
 import { AgentAccess } from './pages/AgentAccess';
 import { AuditLog } from './pages/AuditLog';
 import { Brand } from './pages/Brand';
+import { BrandHistory } from './pages/BrandHistory';
+import { BrandVersion } from './pages/BrandVersion';
 import { CampaignEditor, NewCampaign } from './pages/CampaignEditor';
 import { Campaigns } from './pages/Campaigns';
 import { Connect } from './pages/Connect';
@@ -37,6 +39,8 @@ export const router = createBrowserRouter(
           <Route path="w/:workspaceId" element={<WorkspaceGate />}>
             <Route index element={<Navigate to="brand" replace />} />
             <Route path="brand" element={<Brand />} />
+            <Route path="brand/history" element={<BrandHistory />} />
+            <Route path="brand/history/:version" element={<BrandVersion />} />
             <Route path="campaigns" element={<Campaigns />} />
             <Route path="campaigns/new" element={<NewCampaign />} />
             <Route path="campaigns/:campaignId" element={<CampaignEditor />} />

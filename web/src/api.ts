@@ -154,6 +154,8 @@ interface CallOptions {
   headers?: Record<string, string>;
   /** False for calls whose 401 is an answer (wrong password, not signed in) rather than an ended session. */
   endSessionOn401?: boolean;
+  /** Told the headers of a successful answer: for what its body does not hold (a brand draft's ETag). */
+  onHeaders?: (headers: Headers) => void;
 }
 
 /** The body, or undefined for no content: what the call answered, not yet typed. */
@@ -182,6 +184,7 @@ async function send(method: Method, target: string, body: unknown, options: Call
     if (response.status === 401 && options.endSessionOn401 !== false) unauthorizedHandler();
     throw error;
   }
+  options.onHeaders?.(response.headers);
   if (response.status === 204) return undefined;
   return (await response.json()) as unknown;
 }

@@ -13,6 +13,11 @@ import {
 import { auditPageSchema } from '../../src/contract/audit';
 import { brandContextSchema } from '../../src/contract/brand-context';
 import {
+  brandNoteSchema,
+  brandVersionDiffSchema,
+  brandVersionPageSchema,
+} from '../../src/contract/brand-versions';
+import {
   campaignChangesSchema,
   campaignPageSchema,
   campaignSchema,
@@ -61,7 +66,11 @@ import {
   webhookSchema,
   webhookSecretSchema,
 } from '../../src/contract/webhooks';
-import { workspaceListSchema } from '../../src/contract/workspaces';
+import {
+  workspaceDetailsSchema,
+  workspaceListSchema,
+  workspaceUpdateSchema,
+} from '../../src/contract/workspaces';
 import { brandDocumentSchema } from '../../src/core/brand-context';
 
 /** A 204: the call resolves to undefined. */
@@ -93,6 +102,27 @@ export const OPERATIONS = {
     numbersAsTyped: true,
     response: brandContextSchema,
   },
+  'GET /api/v1/workspaces/{id}/brand/versions': { response: brandVersionPageSchema },
+  'GET /api/v1/workspaces/{id}/brand/versions/{version}': { response: brandContextSchema },
+  'GET /api/v1/workspaces/{id}/brand/versions/{version}/diff': { response: brandVersionDiffSchema },
+  // 201 with the new version; 200 with the brand as it is when it already holds that content.
+  'POST /api/v1/workspaces/{id}/brand/versions/{version}/restore': {
+    request: brandNoteSchema,
+    response: brandContextSchema,
+  },
+  'GET /api/v1/workspaces/{id}/brand/draft': { response: brandContextSchema },
+  'PUT /api/v1/workspaces/{id}/brand/draft': {
+    request: brandDocumentSchema,
+    numbersAsTyped: true,
+    response: brandContextSchema,
+  },
+  'DELETE /api/v1/workspaces/{id}/brand/draft': { response: noContent },
+  'POST /api/v1/workspaces/{id}/brand/draft/publish': {
+    request: brandNoteSchema,
+    response: brandContextSchema,
+  },
+  'GET /api/v1/workspaces/{id}': { response: workspaceDetailsSchema },
+  'PATCH /api/v1/workspaces/{id}': { request: workspaceUpdateSchema, response: workspaceDetailsSchema },
 
   'GET /api/v1/workspaces/{id}/{collection}': {
     response: z.object({ keys: z.array(LISTED_KEY_SCHEMAS.brand) }),

@@ -15,6 +15,8 @@ interface PagedResource<P extends Page> {
   /** Appends the next page; undefined when there is none. */
   loadMore: (() => void) | undefined;
   loadingMore: boolean;
+  /** Loads the first page again, forgetting the others: after a write that adds to the list. */
+  reload: () => void;
 }
 
 /** A cursor-paged list: GETs `target` (which may carry a query), then the pages after it as they are asked for. */
@@ -43,5 +45,9 @@ export function usePagedResource<P extends Page>(target: GetUrl<P>): PagedResour
             );
           },
     loadingMore: next.pending,
+    reload: () => {
+      setMore([]);
+      first.reload();
+    },
   };
 }

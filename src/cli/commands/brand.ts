@@ -1,10 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import type { z } from 'zod';
 import { type BrandViewOptions, brandViewSchema } from '../../contract/brand-views.js';
+import { brandChangeNoteSchema, brandVersionNumberSchema } from '../../contract/brand-versions.js';
 import { parseBrandDocument } from '../../core/brand-context.js';
 import { brandView, renderBrandView } from '../../core/brand-views.js';
 import { describeError } from '../../store/errors.js';
 import { getBrand, replaceBrand } from '../../services/brand/brand.js';
+import { getBrandVersion } from '../../services/brand/versions.js';
 import { withDeps } from '../deps.js';
 import { createOutput, readStdin, UsageError } from '../output.js';
 import { OPERATOR } from '../../services/audit/audit.js';
@@ -33,6 +36,7 @@ const VIEW_OPTIONS: Record<keyof BrandViewOptions, string> = {
 
 interface ExportOptions {
   workspace: string;
+  version?: string;
   format?: string;
   sections?: string;
   knowledgeKinds?: string;
@@ -65,6 +69,15 @@ function exportView(options: ExportOptions) {
   throw new UsageError(problems.join('; '));
 }
 
+/** An option's value as `schema` takes it, or a usage error naming the option and what is wrong with it. */
+function optionValue<T>(option: string, value: string, schema: z.ZodType<T>): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new UsageError(
+    `${option} ${JSON.stringify(value)} ${parsed.error.issues.map((issue) => issue.message).join('; ')}`,
+  );
+}
+
 export function brandCommand(program: Command): void {
   const brand = program.command('brand').description('import and export a workspace brand');
 
@@ -73,11 +86,14 @@ export function brandCommand(program: Command): void {
     .description('replace the workspace brand with FILE (JSON in the brand context shape; - for stdin)')
     .requiredOption('--workspace <id>', 'workspace id')
     .argument('<file>', 'JSON file, or - for standard input')
+    .option('--note <text>', 'why the brand changed, in one line: shown in its history')
     .option('--json', 'machine-readable output')
-    .action(async (file: string, options: { workspace: string; json?: boolean }) => {
+    .action(async (file: string, options: { workspace: string; note?: string; json?: boolean }) => {
+      const note =
+        options.note === undefined ? null : optionValue('--note', options.note, brandChangeNoteSchema);
       const document = await readJson(file);
       const saved = await withDeps((deps) =>
-        replaceBrand(deps, OPERATOR, options.workspace, parseBrandDocument(document)),
+        replaceBrand(deps, OPERATOR, options.workspace, parseBrandDocument(document), { note }),
       );
       createOutput(options.json === true).result(
         { workspace_id: saved.workspace_id, version: saved.version, updated_at: saved.updated_at },
@@ -91,6 +107,7 @@ export function brandCommand(program: Command): void {
       'print the workspace brand as the read operation returns it: JSON by default, or Markdown or design tokens',
     )
     .requiredOption('--workspace <id>', 'workspace id')
+    .option('--version <n>', 'the brand as it was at version n (see its history); the latest by default')
     .option('--format <format>', 'json (the default), markdown (for a system prompt) or dtcg (design tokens)')
     .option('--sections <list>', 'only these sections, comma-separated (e.g. voice,colors)')
     .option(
@@ -101,7 +118,15 @@ export function brandCommand(program: Command): void {
     .option('--json', 'accepted for symmetry: the default output is JSON')
     .action(async (options: ExportOptions) => {
       const view = exportView(options);
-      const context = await withDeps((deps) => getBrand(deps, options.workspace));
+      const version =
+        options.version === undefined
+          ? undefined
+          : optionValue('--version', options.version, brandVersionNumberSchema);
+      const context = await withDeps((deps) =>
+        version === undefined
+          ? getBrand(deps, options.workspace)
+          : getBrandVersion(deps, options.workspace, version),
+      );
       const { text } = renderBrandView(context, view);
       process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
     });

@@ -2,7 +2,12 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import type { FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import { z } from 'zod';
 import { brandContextSchema, brandContextSectionsSchema } from '../../contract/brand-context.js';
-import { brandDesignTokensSchema, brandViewFields, checkBrandView } from '../../contract/brand-views.js';
+import {
+  brandDesignTokensSchema,
+  brandVersionField,
+  brandViewFields,
+  checkBrandView,
+} from '../../contract/brand-views.js';
 import { BRAND_FORMATS, type BrandFormat, brandView } from '../../core/brand-views.js';
 import { AppError } from '../../core/errors.js';
 import { lazyChildLoggerFactory } from '../../logger.js';
@@ -44,8 +49,18 @@ const RATE_LIMIT_HEADERS = {
       'What is left of the budget: `"reads";r=41;t=12` is 41 more reads in the 12 s before the window ends. On every answer once the credential is known, refusals included; absent when the service sets no limit.',
   },
 };
+const BRAND_VERSION_HEADER = {
+  type: 'integer',
+  description:
+    'The version of the brand the answer is (docs/brand-versions.md "Pinned reads"): the latest, or the one the body pinned with `version`. Send it back as `version` to read the same brand again later.',
+};
 /** The headers both a 200 and a 304 carry. */
-const VIEW_HEADERS = { ETag: ETAG_HEADER, 'Brand-Key-Expires': KEY_EXPIRY_HEADER, ...RATE_LIMIT_HEADERS };
+const VIEW_HEADERS = {
+  ETag: ETAG_HEADER,
+  'Brand-Version': BRAND_VERSION_HEADER,
+  'Brand-Key-Expires': KEY_EXPIRY_HEADER,
+  ...RATE_LIMIT_HEADERS,
+};
 /**
  * A bodyless response that documents its headers: Fastify wants a zod schema where no media type keys one,
  * and src/http/openapi.ts copies any response's `headers` into the API reference.
@@ -96,6 +111,7 @@ const requestSchema = withUsualBody(
         .min(1, 'must not be empty')
         .max(MAX_WORKSPACE_ID, `must be at most ${String(MAX_WORKSPACE_ID)} characters`),
       ...brandViewFields,
+      ...brandVersionField,
     })
     .superRefine(checkBrandView),
   isUsualBody,
@@ -204,9 +220,13 @@ export function brandContextReads(
     }
     if (fields.action !== 'context') throw new AppError('unsupported_action', { action: fields.action });
     const view = brandView(fields);
-    // Answered at once for a key of that workspace; the view is rendered once per brand version.
+    const { version } = fields;
+    // Answered at once for a key of that workspace; the view is rendered once per brand version. A pinned
+    // version is looked up only once the caller may read the workspace, so a foreign key learns nothing of it.
     return andThen(credentials.authorize(principal, fields.workspace_id, 'brand.read'), () =>
-      reader.readWorkspace(fields.workspace_id, view),
+      version === undefined
+        ? reader.readWorkspace(fields.workspace_id, view)
+        : reader.readVersion(fields.workspace_id, version, view),
     );
   }
 
@@ -223,6 +243,7 @@ export function brandContextReads(
     };
     const serve = (brand: ServedBrand) => {
       answered.etag = brand.etag;
+      answered['brand-version'] = brand.version;
       answered['cache-control'] = VIEW_CACHE_CONTROL;
       // 304 while If-None-Match names the view's ETag; else the view's bytes as they are.
       if (ifNoneMatchMatches(request.headers['if-none-match'], brand.etag)) {
@@ -309,13 +330,13 @@ export function brandAgentRoutes(app: ZodApp, read: ReadHandler): void {
         operationId: 'readBrandContext',
         summary: 'Read brand context',
         description:
-          'Authorized by the Authorization header alone: a brand read key (brk_…) of the workspace, or a user token of a member. Any other method than POST answers 405 `method_not_allowed` with `Allow: POST`. `format`, `sections`, `knowledge_kinds` and `knowledge_tags` choose the view: a knowledge filter needs the knowledge section (when `sections` is given), and `format: "dtcg"` carries colors and fonts only, without knowledge filters. Every answer to a key, refusals after the key is known included, carries `Brand-Key-Expires`. Each credential has a budget of reads (RATE_LIMIT_READS; 304s count): every answer once the credential is known, refusals included, carries `RateLimit-Policy` and `RateLimit`, and a read over the budget answers 429 `rate_limited` with `Retry-After` (whole seconds until the window ends).',
+          'Authorized by the Authorization header alone: a brand read key (brk_…) of the workspace, or a user token of a member. Any other method than POST answers 405 `method_not_allowed` with `Allow: POST`. `format`, `sections`, `knowledge_kinds` and `knowledge_tags` choose the view: a knowledge filter needs the knowledge section (when `sections` is given), and `format: "dtcg"` carries colors and fonts only, without knowledge filters. `version` pins the brand as it was at that version, in any view (404 `version_not_found` when it has none); every answer carries `Brand-Version`. Every answer to a key, refusals after the key is known included, carries `Brand-Key-Expires`. Each credential has a budget of reads (RATE_LIMIT_READS; 304s count): every answer once the credential is known, refusals included, carries `RateLimit-Policy` and `RateLimit`, and a read over the budget answers 429 `rate_limited` with `Retry-After` (whole seconds until the window ends).',
         body: requestSchema,
         response: withProblems(
           {
             200: {
               description:
-                'The brand in the format the body asks (docs/reading-brand-context.md "Formats and sections"): the brand context object (json, the default; with `sections`, only those between `workspace_id` and `updated_at`, `version`), Markdown, or design tokens. Each view has its own ETag; `Cache-Control: private, no-cache`.',
+                'The brand in the format the body asks (docs/reading-brand-context.md "Formats and sections"): the brand context object (json, the default; with `sections`, only those between `workspace_id` and `updated_at`, `version`), Markdown, or design tokens. Each view of each version has its own ETag; `Brand-Version` names the version; `Cache-Control: private, no-cache`.',
               headers: {
                 ...VIEW_HEADERS,
                 'Cache-Control': {
@@ -361,6 +382,7 @@ export function brandAgentRoutes(app: ZodApp, read: ReadHandler): void {
             'unsupported_action',
             'workspace_forbidden',
             'workspace_not_found',
+            'version_not_found',
           ],
         ),
       },

@@ -18,6 +18,14 @@ import { docsRoutes } from '../openapi.js';
 import { auditLogRoute } from './api/audit-log.js';
 import { getBrandRoute } from './api/brand/get.js';
 import { putBrandRoute } from './api/brand/put.js';
+import { deleteBrandDraftRoute } from './api/brand/draft-delete.js';
+import { getBrandDraftRoute } from './api/brand/draft-get.js';
+import { publishBrandDraftRoute } from './api/brand/draft-publish.js';
+import { putBrandDraftRoute } from './api/brand/draft-put.js';
+import { diffBrandVersionsRoute } from './api/brand/version-diff.js';
+import { getBrandVersionRoute } from './api/brand/version-get.js';
+import { restoreBrandVersionRoute } from './api/brand/version-restore.js';
+import { listBrandVersionsRoute } from './api/brand/versions-list.js';
 import { createCampaignRoute } from './api/campaigns/create.js';
 import { getCampaignRoute } from './api/campaigns/get.js';
 import { listCampaignsRoute } from './api/campaigns/list.js';
@@ -54,6 +62,8 @@ import { webhookSecretRoute } from './api/webhooks/secret.js';
 import { testWebhookRoute } from './api/webhooks/test.js';
 import { updateWebhookRoute } from './api/webhooks/update.js';
 import { createWorkspaceRoute } from './api/workspaces/create.js';
+import { getWorkspaceRoute } from './api/workspaces/get.js';
+import { updateWorkspaceRoute } from './api/workspaces/update.js';
 import { listWorkspacesRoute } from './api/workspaces/list.js';
 import { acceptInviteRoute } from './auth/invite-accept.js';
 import { requestPasswordResetRoute } from './auth/password-reset.js';
@@ -106,7 +116,16 @@ function routeGroup(...routes: Route[]) {
  * order of the API reference (/openapi.json).
  */
 const WORKSPACE_RESOURCES: readonly { prefix: string; routes: Route[] }[] = [
+  { prefix: '', routes: [getWorkspaceRoute, updateWorkspaceRoute] },
   { prefix: '/brand', routes: [getBrandRoute, putBrandRoute] },
+  {
+    prefix: '/brand',
+    routes: [listBrandVersionsRoute, getBrandVersionRoute, diffBrandVersionsRoute, restoreBrandVersionRoute],
+  },
+  {
+    prefix: '/brand',
+    routes: [getBrandDraftRoute, putBrandDraftRoute, deleteBrandDraftRoute, publishBrandDraftRoute],
+  },
   ...KEY_ROUTES.map((keys) => ({
     prefix: `/${keys.kind.collection}`,
     // The operator's keys are created and revoked with the CLI only: the workspace sees them listed.

@@ -1,5 +1,7 @@
 import { newId } from '../../core/base62.js';
+import type { WorkspaceUpdate } from '../../contract/workspaces.js';
 import { emptyBrand } from '../../core/brand-context.js';
+import type { BrandReview } from '../../core/brand-versions.js';
 import { isoAt } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import { emailSchema, nameSchema, parseInput, passwordSchema } from '../../core/inputs.js';
@@ -7,6 +9,8 @@ import type { UserRecord, WorkspaceMembership, WorkspaceRecord } from '../../sto
 import { type Actor, recordAudit } from '../audit/audit.js';
 import type { Deps } from '../shared/deps.js';
 import { hashPassword } from '../auth/passwords.js';
+import { commitBrandChange, contentOf } from '../brand/brand.js';
+import { type EventRepositories } from '../webhooks/events.js';
 
 /** The user with this email, created (without a password, unless one is given) if there is none yet. */
 export async function findOrCreateUser(
@@ -101,4 +105,61 @@ export async function requireWorkspace(
   const workspace = await deps.store.workspaces.get(workspaceId);
   if (!workspace) throw new AppError('workspace_not_found', { workspaceId });
   return workspace;
+}
+
+/** A workspace's settings as GET and PATCH /api/v1/workspaces/{id} show them (the route adds the caller's role). */
+export function toWorkspaceDetailsView(record: WorkspaceRecord): {
+  id: string;
+  name: string;
+  created_at: string;
+  brand_review: BrandReview;
+} {
+  return { ...toWorkspaceView(record), brand_review: record.brandReview ?? 'off' };
+}
+
+/**
+ * Changes a workspace's settings in one transaction (docs/brand-versions.md "Review"). A new name is a change
+ * of the brand (the brand's name is the workspace's), so it makes a new version, with review on too: only
+ * owners and admins get here, and they publish anyway. Turning review off while a draft waits is refused
+ * with 409 `draft_pending`. Values equal to the current ones change nothing.
+ */
+export async function updateWorkspace(
+  deps: Deps<'workspaces' | 'brand' | 'audit' | EventRepositories>,
+  actor: Actor,
+  workspaceId: string,
+  update: WorkspaceUpdate,
+): Promise<WorkspaceRecord> {
+  return deps.store.transaction(async (tx) => {
+    const workspace = await tx.workspaces.get(workspaceId);
+    const brand = await tx.brand.get(workspaceId);
+    if (!workspace || !brand) throw new AppError('workspace_not_found', { workspaceId });
+    const review = workspace.brandReview ?? 'off';
+    const now = isoAt(deps.clock);
+    const details: Record<string, string> = {};
+    if (update.brand_review !== undefined && update.brand_review !== review) {
+      if (update.brand_review === 'off' && (await tx.brand.getDraft(workspaceId)))
+        throw new AppError('draft_pending', { workspaceId });
+      await tx.workspaces.setBrandReview(workspaceId, update.brand_review);
+      details.brand_review = update.brand_review;
+    }
+    if (update.name !== undefined && update.name !== brand.name) {
+      await commitBrandChange(tx, now, actor, brand, {
+        content: { ...contentOf(brand), name: update.name },
+        note: null,
+        action: 'brand.updated',
+      });
+      details.name = update.name;
+    }
+    if (Object.keys(details).length === 0) return workspace;
+    await recordAudit(tx, actor, now, {
+      workspaceId,
+      action: 'workspace.updated',
+      targetType: 'workspace',
+      targetId: workspaceId,
+      details,
+    });
+    const updated = await tx.workspaces.get(workspaceId);
+    if (!updated) throw new AppError('workspace_not_found', { workspaceId });
+    return updated;
+  });
 }

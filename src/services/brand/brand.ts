@@ -31,7 +31,9 @@ export function contentOf({
 
 /** The brand's top-level fields whose content changed: what a receiver may want to read again. */
 export function changedSections(before: BrandContent, after: BrandContent): BrandSection[] {
-  return BRAND_SECTIONS.filter((section) => JSON.stringify(before[section]) !== JSON.stringify(after[section]));
+  return BRAND_SECTIONS.filter(
+    (section) => JSON.stringify(before[section]) !== JSON.stringify(after[section]),
+  );
 }
 
 /** The brand's ETag on the management API: its version, so a save based on an older one can be told apart. */

@@ -11,7 +11,7 @@ import { campaignEtag } from '../../core/campaigns.js';
 import { ifMatchAdvice, ifMatchAllows } from '../../core/entity-tags.js';
 import { isoAt } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
-import type { CampaignRecord, CampaignsRepository, CampaignUpdate } from '../../store/store.js';
+import type { CampaignRecord, CampaignsRepository, CampaignUpdate, Repositories } from '../../store/store.js';
 import { type Actor, recordAudit } from '../audit/audit.js';
 import { timeOrderedPage } from '../shared/cursors.js';
 import type { Deps } from '../shared/deps.js';
@@ -19,16 +19,28 @@ import { type EventRepositories, publishEvent } from '../webhooks/events.js';
 
 /** The record carries the content under the contract's names: only the lifecycle fields are renamed. */
 export function toCampaignView(record: CampaignRecord): Campaign {
-  const { id, workspaceId, status, version, createdAt, updatedAt, ...content } = record;
+  const { id, workspaceId, status, version, brandVersion, createdAt, updatedAt, ...content } = record;
   return {
     id,
     workspace_id: workspaceId,
     ...content,
     status,
     version,
+    brand_version: brandVersion ?? null,
     created_at: createdAt,
     updated_at: updatedAt,
   };
+}
+
+/**
+ * The version of the published brand a draft is written against now (docs/campaigns.md "Campaign drafts"),
+ * read in the draft's transaction; null if the workspace has no brand.
+ */
+async function publishedBrandVersion(
+  tx: Pick<Repositories, 'brand'>,
+  workspaceId: string,
+): Promise<number | null> {
+  return (await tx.brand.get(workspaceId))?.version ?? null;
 }
 
 function toSummary(record: CampaignRecord): CampaignSummary {
@@ -67,22 +79,23 @@ export async function getCampaign(
 }
 
 export async function createCampaign(
-  deps: Deps<'campaigns' | 'audit' | EventRepositories>,
+  deps: Deps<'campaigns' | 'brand' | 'audit' | EventRepositories>,
   actor: Actor,
   workspaceId: string,
   draft: NewCampaign,
 ): Promise<Campaign> {
   const now = isoAt(deps.clock);
-  const record: CampaignRecord = {
-    id: newId('cmp'),
-    workspaceId,
-    ...draft,
-    status: 'draft',
-    version: 1,
-    createdAt: now,
-    updatedAt: now,
-  };
-  await deps.store.transaction(async (tx) => {
+  const created = await deps.store.transaction(async (tx) => {
+    const record: CampaignRecord = {
+      id: newId('cmp'),
+      workspaceId,
+      ...draft,
+      status: 'draft',
+      version: 1,
+      brandVersion: await publishedBrandVersion(tx, workspaceId),
+      createdAt: now,
+      updatedAt: now,
+    };
     await tx.campaigns.create(record);
     await recordAudit(tx, actor, now, {
       workspaceId,
@@ -96,8 +109,9 @@ export async function createCampaign(
       type: 'campaign.created',
       data: { campaign: toSummary(record) },
     });
+    return record;
   });
-  return toCampaignView(record);
+  return toCampaignView(created);
 }
 
 /**
@@ -106,19 +120,28 @@ export async function createCampaign(
  * to is checked afterwards, and a mismatch (412) rolls the change back: nothing can slip in between.
  */
 async function changeDraft(
-  deps: Deps<'campaigns' | 'audit' | EventRepositories>,
+  deps: Deps<'campaigns' | 'brand' | 'audit' | EventRepositories>,
   actor: Actor,
   target: { workspaceId: string; id: string; ifMatch: string | undefined },
   change: {
-    update: Omit<CampaignUpdate, 'updatedAt'>;
+    update: Omit<CampaignUpdate, 'updatedAt' | 'brandVersion'>;
     action: 'campaign.updated' | 'campaign.scheduled';
     details: Record<string, string>;
+    /** Whether the change rewrites content, so the draft is now written against the brand as published. */
+    rewrites: boolean;
   },
 ): Promise<Campaign> {
   const { workspaceId, id, ifMatch } = target;
   const now = isoAt(deps.clock);
   const updated = await deps.store.transaction(async (tx) => {
-    const result = await tx.campaigns.update(workspaceId, id, 'draft', { ...change.update, updatedAt: now });
+    const brandVersion = change.rewrites
+      ? { brandVersion: await publishedBrandVersion(tx, workspaceId) }
+      : {};
+    const result = await tx.campaigns.update(workspaceId, id, 'draft', {
+      ...change.update,
+      ...brandVersion,
+      updatedAt: now,
+    });
     if (!result) {
       const current = await requireCampaign(tx.campaigns, workspaceId, id);
       throw new AppError('campaign_not_draft', { campaignId: id, status: current.status });
@@ -142,7 +165,7 @@ async function changeDraft(
 }
 
 export function updateCampaign(
-  deps: Deps<'campaigns' | 'audit' | EventRepositories>,
+  deps: Deps<'campaigns' | 'brand' | 'audit' | EventRepositories>,
   actor: Actor,
   target: { workspaceId: string; id: string; ifMatch: string | undefined },
   changes: CampaignChanges,
@@ -153,12 +176,13 @@ export function updateCampaign(
     update: changes,
     action: 'campaign.updated',
     details: { fields: fields.join(', ') },
+    rewrites: true,
   });
 }
 
 /** Hands a draft to delivery: from here on it no longer changes. */
 export function scheduleCampaign(
-  deps: Deps<'campaigns' | 'audit' | EventRepositories>,
+  deps: Deps<'campaigns' | 'brand' | 'audit' | EventRepositories>,
   actor: Actor,
   target: { workspaceId: string; id: string; ifMatch: string | undefined },
 ): Promise<Campaign> {
@@ -166,5 +190,6 @@ export function scheduleCampaign(
     update: { status: 'scheduled' },
     action: 'campaign.scheduled',
     details: {},
+    rewrites: false,
   });
 }

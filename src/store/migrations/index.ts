@@ -12,6 +12,7 @@ import * as credentialCreators from './0010_credential_creators.js';
 import * as fairDelivery from './0011_fair_delivery.js';
 import * as oneKeysTable from './0012_one_keys_table.js';
 import * as oauth from './0013_oauth.js';
+import * as brandVersions from './0014_brand_versions.js';
 
 /** Migrations are bundled as modules (not read from a folder) so the built CLI finds them wherever it runs. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011_fair_delivery': fairDelivery,
   '0012_one_keys_table': oneKeysTable,
   '0013_oauth': oauth,
+  '0014_brand_versions': brandVersions,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,8 +1,23 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Asset, BrandContext, KnowledgeEntry, Skill } from '../../core/brand-context.js';
+import {
+  type Asset,
+  BRAND_SECTIONS,
+  type BrandContext,
+  type BrandSection,
+  type KnowledgeEntry,
+  type Skill,
+  serializeBrandContext,
+} from '../../core/brand-context.js';
 import type { Database } from '../schema.js';
 import type { Session } from '../session.js';
-import type { BrandContent, BrandRepository } from '../store.js';
+import type {
+  ActorType,
+  BrandChange,
+  BrandContent,
+  BrandDraftRecord,
+  BrandRepository,
+  BrandVersionRecord,
+} from '../store.js';
 
 /** A brand's single-valued sections; its name is the workspace's, its lists are tables of their own. */
 export interface BrandProfileColumns {
@@ -56,7 +71,85 @@ export interface SkillColumns {
   instructions: string;
 }
 
+/** One immutable version of a brand: its provenance and the whole brand context as it was. */
+export interface BrandVersionColumns {
+  workspace_id: string;
+  version: number;
+  created_at: string;
+  actor_type: ActorType;
+  actor_id: string | null;
+  actor_email: string | null;
+  note: string | null;
+  /** JSON text: an array of section names. */
+  sections_changed: string;
+  /** JSON text: the brand context of this version, exactly as the read operation served it. */
+  brand: string;
+}
+
+/** A workspace's one unpublished draft while review is on. */
+export interface BrandDraftColumns {
+  workspace_id: string;
+  /** JSON text: the draft's BrandContent. */
+  content: string;
+  base_version: number;
+  revision: number;
+  actor_type: ActorType;
+  actor_id: string | null;
+  actor_email: string | null;
+  updated_at: string;
+}
+
 type BrandProfile = Omit<BrandContent, 'name'>;
+
+/** A workspace's first version, when nobody in particular made it (the service creating the workspace). */
+export const FIRST_VERSION_CHANGE: BrandChange = {
+  actorType: 'system',
+  actorId: null,
+  actorEmail: null,
+  note: null,
+  sectionsChanged: [...BRAND_SECTIONS],
+};
+
+type VersionListColumns = Omit<BrandVersionColumns, 'brand'>;
+
+function toVersion(row: Selectable<VersionListColumns>): BrandVersionRecord {
+  return {
+    workspaceId: row.workspace_id,
+    version: row.version,
+    createdAt: row.created_at,
+    actorType: row.actor_type,
+    actorId: row.actor_id,
+    actorEmail: row.actor_email,
+    note: row.note,
+    sectionsChanged: JSON.parse(row.sections_changed) as BrandSection[],
+  };
+}
+
+function toDraft(row: Selectable<BrandDraftColumns>): BrandDraftRecord {
+  return {
+    workspaceId: row.workspace_id,
+    content: JSON.parse(row.content) as BrandContent,
+    baseVersion: row.base_version,
+    revision: row.revision,
+    actorType: row.actor_type,
+    actorId: row.actor_id,
+    actorEmail: row.actor_email,
+    updatedAt: row.updated_at,
+  };
+}
+
+function draftColumns(draft: BrandDraftRecord): Selectable<BrandDraftColumns> {
+  return {
+    workspace_id: draft.workspaceId,
+    content: JSON.stringify(draft.content),
+    base_version: draft.baseVersion,
+    revision: draft.revision,
+    actor_type: draft.actorType,
+    actor_id: draft.actorId,
+    actor_email: draft.actorEmail,
+    updated_at: draft.updatedAt,
+  };
+}
 
 function profileColumns(brand: BrandProfile) {
   return {
@@ -128,18 +221,90 @@ async function insertLists(db: Kysely<Database>, workspaceId: string, brand: Bra
   }
 }
 
-/** A new workspace's first brand (version 1): written with the workspace, which cannot exist without it. */
+/**
+ * A new workspace's first brand (version 1), recorded in its history with `change`: written with the
+ * workspace, which cannot exist without it.
+ */
 export async function insertFirstBrand(
   db: Kysely<Database>,
   workspaceId: string,
   brand: BrandProfile,
   createdAt: string,
+  change: BrandChange,
 ): Promise<void> {
   await db
     .insertInto('brand_profiles')
     .values({ workspace_id: workspaceId, ...profileColumns(brand), version: 1, updated_at: createdAt })
     .execute();
   await insertLists(db, workspaceId, brand);
+  await recordVersion(db, workspaceId, createdAt, change);
+}
+
+/**
+ * Records the brand as the live tables hold it now as a version of its history, and answers it. Read back
+ * rather than built from what was written, so a pinned read of the latest version serves the same bytes as the
+ * latest read (timestamps as the backend gives them back, keys in the documented order).
+ */
+async function recordVersion(
+  db: Kysely<Database>,
+  workspaceId: string,
+  createdAt: string,
+  change: BrandChange,
+): Promise<BrandContext> {
+  const brand = await readBrand(db, workspaceId);
+  if (!brand) throw new Error(`brand of ${workspaceId} vanished while being written`);
+  await db
+    .insertInto('brand_versions')
+    .values({
+      workspace_id: workspaceId,
+      version: brand.version,
+      created_at: createdAt,
+      actor_type: change.actorType,
+      actor_id: change.actorId,
+      actor_email: change.actorEmail,
+      note: change.note,
+      sections_changed: JSON.stringify(change.sectionsChanged),
+      brand: serializeBrandContext(brand),
+    })
+    .execute();
+  return brand;
+}
+
+/** The brand as the live tables hold it: the latest version. */
+async function readBrand(db: Kysely<Database>, workspaceId: string): Promise<BrandContext | undefined> {
+  const profile = await db
+    .selectFrom('brand_profiles')
+    .innerJoin('workspaces', 'workspaces.id', 'brand_profiles.workspace_id')
+    .selectAll('brand_profiles')
+    .select('workspaces.name')
+    .where('brand_profiles.workspace_id', '=', workspaceId)
+    .executeTakeFirst();
+  if (!profile) return undefined;
+  const [knowledge, assets, skills] = await Promise.all([
+    db
+      .selectFrom('knowledge_entries')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .orderBy('position')
+      .execute(),
+    db.selectFrom('assets').selectAll().where('workspace_id', '=', workspaceId).orderBy('position').execute(),
+    db.selectFrom('skills').selectAll().where('workspace_id', '=', workspaceId).orderBy('position').execute(),
+  ]);
+  return {
+    workspace_id: workspaceId,
+    name: profile.name,
+    description: profile.description,
+    voice: profile.voice,
+    colors: JSON.parse(profile.colors) as BrandContext['colors'],
+    fonts: JSON.parse(profile.fonts) as BrandContext['fonts'],
+    social: JSON.parse(profile.social) as BrandContext['social'],
+    knowledge: knowledge.map(toKnowledgeEntry),
+    assets: assets.map(toAsset),
+    skills: skills.map(toSkill),
+    preferences: JSON.parse(profile.preferences) as BrandContext['preferences'],
+    updated_at: profile.updated_at,
+    version: profile.version,
+  };
 }
 
 export type BrandWrite = 'replace';
@@ -151,55 +316,17 @@ export class BrandTables implements BrandRepository {
     private readonly announcedWrites: readonly BrandWrite[],
   ) {}
 
-  async get(workspaceId: string): Promise<BrandContext | undefined> {
-    const { db } = this.session;
-    const profile = await db
-      .selectFrom('brand_profiles')
-      .innerJoin('workspaces', 'workspaces.id', 'brand_profiles.workspace_id')
-      .selectAll('brand_profiles')
-      .select('workspaces.name')
-      .where('brand_profiles.workspace_id', '=', workspaceId)
-      .executeTakeFirst();
-    if (!profile) return undefined;
-    const [knowledge, assets, skills] = await Promise.all([
-      db
-        .selectFrom('knowledge_entries')
-        .selectAll()
-        .where('workspace_id', '=', workspaceId)
-        .orderBy('position')
-        .execute(),
-      db
-        .selectFrom('assets')
-        .selectAll()
-        .where('workspace_id', '=', workspaceId)
-        .orderBy('position')
-        .execute(),
-      db
-        .selectFrom('skills')
-        .selectAll()
-        .where('workspace_id', '=', workspaceId)
-        .orderBy('position')
-        .execute(),
-    ]);
-    return {
-      workspace_id: workspaceId,
-      name: profile.name,
-      description: profile.description,
-      voice: profile.voice,
-      colors: JSON.parse(profile.colors) as BrandContext['colors'],
-      fonts: JSON.parse(profile.fonts) as BrandContext['fonts'],
-      social: JSON.parse(profile.social) as BrandContext['social'],
-      knowledge: knowledge.map(toKnowledgeEntry),
-      assets: assets.map(toAsset),
-      skills: skills.map(toSkill),
-      preferences: JSON.parse(profile.preferences) as BrandContext['preferences'],
-      updated_at: profile.updated_at,
-      version: profile.version,
-    };
+  get(workspaceId: string): Promise<BrandContext | undefined> {
+    return readBrand(this.session.db, workspaceId);
   }
 
-  async replace(workspaceId: string, content: BrandContent, updatedAt: string): Promise<BrandContext> {
-    const brand = await this.write(workspaceId, undefined, content, updatedAt);
+  async replace(
+    workspaceId: string,
+    content: BrandContent,
+    updatedAt: string,
+    change: BrandChange,
+  ): Promise<BrandContext> {
+    const brand = await this.write(workspaceId, undefined, content, updatedAt, change);
     if (!brand) throw new Error(`brand of ${workspaceId} vanished while being replaced`);
     return brand;
   }
@@ -209,31 +336,120 @@ export class BrandTables implements BrandRepository {
     version: number,
     content: BrandContent,
     updatedAt: string,
+    change: BrandChange,
   ): Promise<BrandContext | undefined> {
-    return this.write(workspaceId, version, content, updatedAt);
+    return this.write(workspaceId, version, content, updatedAt, change);
+  }
+
+  async listVersions(
+    workspaceId: string,
+    page: { before?: number; limit: number },
+  ): Promise<BrandVersionRecord[]> {
+    const { before, limit } = page;
+    const rows = await this.session.db
+      .selectFrom('brand_versions')
+      .select([
+        'workspace_id',
+        'version',
+        'created_at',
+        'actor_type',
+        'actor_id',
+        'actor_email',
+        'note',
+        'sections_changed',
+      ])
+      .where('workspace_id', '=', workspaceId)
+      .$if(before !== undefined, (query) => query.where('version', '<', before ?? 0))
+      .orderBy('version', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map(toVersion);
+  }
+
+  async getVersion(
+    workspaceId: string,
+    version: number,
+  ): Promise<{ record: BrandVersionRecord; brand: BrandContext } | undefined> {
+    const row = await this.session.db
+      .selectFrom('brand_versions')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('version', '=', version)
+      .executeTakeFirst();
+    return row && { record: toVersion(row), brand: JSON.parse(row.brand) as BrandContext };
+  }
+
+  async getDraft(workspaceId: string): Promise<BrandDraftRecord | undefined> {
+    const row = await this.session.db
+      .selectFrom('brand_drafts')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirst();
+    return row && toDraft(row);
+  }
+
+  /**
+   * Each case is one statement, so the revision check and the write see the same row: on PostgreSQL a
+   * concurrent save waits for the row's lock, then re-checks the revision (or finds the conflicting insert).
+   */
+  async saveDraft(draft: BrandDraftRecord, expectedRevision: number | null | undefined): Promise<boolean> {
+    const { workspace_id: workspaceId, ...changes } = draftColumns(draft);
+    const { db } = this.session;
+    if (typeof expectedRevision === 'number') {
+      const result = await db
+        .updateTable('brand_drafts')
+        .set(changes)
+        .where('workspace_id', '=', workspaceId)
+        .where('revision', '=', expectedRevision)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    }
+    const result = await db
+      .insertInto('brand_drafts')
+      .values(draftColumns(draft))
+      .onConflict((conflict) =>
+        expectedRevision === null
+          ? conflict.column('workspace_id').doNothing()
+          : conflict.column('workspace_id').doUpdateSet(changes),
+      )
+      .executeTakeFirst();
+    return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+  }
+
+  /** One statement: of two deletes at once, PostgreSQL lets the second find the row gone (0 rows). */
+  async takeDraft(workspaceId: string, revision?: number): Promise<BrandDraftRecord | undefined> {
+    const row = await this.session.db
+      .deleteFrom('brand_drafts')
+      .where('workspace_id', '=', workspaceId)
+      .$if(revision !== undefined, (query) => query.where('revision', '=', revision ?? 0))
+      .returningAll()
+      .executeTakeFirst();
+    return row && toDraft(row);
   }
 
   /**
    * The profile's row is updated first, and with `version` only where it still holds that version: under
    * PostgreSQL's read committed, a concurrent writer waits for this row's lock and then finds the version
-   * moved on, so it updates nothing (SQLite runs one write transaction at a time). Nothing else is written then.
+   * moved on, so it updates nothing (SQLite runs one write transaction at a time). Nothing else is written
+   * then. The new version is recorded in the history in the same transaction.
    */
   private async write(
     workspaceId: string,
     version: number | undefined,
     content: BrandContent,
     updatedAt: string,
+    change: BrandChange,
   ): Promise<BrandContext | undefined> {
     const announce = this.announcedWrites.includes('replace') ? workspaceId : undefined;
-    const written = await this.session.transaction(async (session) => {
+    return this.session.transaction(async (session) => {
       const profile = await session.db
         .updateTable('brand_profiles')
         .set((eb) => ({ ...profileColumns(content), version: eb('version', '+', 1), updated_at: updatedAt }))
         .where('workspace_id', '=', workspaceId)
         .$if(version !== undefined, (query) => query.where('version', '=', version ?? 0))
         .executeTakeFirst();
-      if (profile.numUpdatedRows === 0n) return false;
-      await session.write(announce, async (db) => {
+      if (profile.numUpdatedRows === 0n) return undefined;
+      return session.write(announce, async (db) => {
         await db
           .updateTable('workspaces')
           .set({ name: content.name })
@@ -243,9 +459,8 @@ export class BrandTables implements BrandRepository {
         await db.deleteFrom('assets').where('workspace_id', '=', workspaceId).execute();
         await db.deleteFrom('skills').where('workspace_id', '=', workspaceId).execute();
         await insertLists(db, workspaceId, content);
+        return recordVersion(db, workspaceId, updatedAt, change);
       });
-      return true;
     });
-    return written ? this.get(workspaceId) : undefined;
   }
 }

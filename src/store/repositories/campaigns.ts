@@ -16,24 +16,38 @@ export interface CampaignColumns extends CampaignContent {
   workspace_id: string;
   status: CampaignStatus;
   version: number;
+  /** The published brand version the draft was written against (0014); null before. */
+  brand_version: number | null;
   created_at: string;
   updated_at: string;
 }
 
 /** Only the columns whose names differ from the record's are named: the content comes along as it is. */
 function toCampaign(row: Selectable<CampaignColumns>): CampaignRecord {
-  const { workspace_id: workspaceId, created_at: createdAt, updated_at: updatedAt, ...sameNamed } = row;
-  return { ...sameNamed, workspaceId, createdAt, updatedAt };
+  const {
+    workspace_id: workspaceId,
+    brand_version: brandVersion,
+    created_at: createdAt,
+    updated_at: updatedAt,
+    ...sameNamed
+  } = row;
+  return { ...sameNamed, workspaceId, brandVersion, createdAt, updatedAt };
 }
 
 export class CampaignsTable implements CampaignsRepository {
   constructor(private readonly session: Session) {}
 
   async create(campaign: CampaignRecord): Promise<void> {
-    const { workspaceId, createdAt, updatedAt, ...sameNamed } = campaign;
+    const { workspaceId, brandVersion, createdAt, updatedAt, ...sameNamed } = campaign;
     await this.session.db
       .insertInto('campaigns')
-      .values({ ...sameNamed, workspace_id: workspaceId, created_at: createdAt, updated_at: updatedAt })
+      .values({
+        ...sameNamed,
+        workspace_id: workspaceId,
+        brand_version: brandVersion ?? null,
+        created_at: createdAt,
+        updated_at: updatedAt,
+      })
       .execute();
   }
 
@@ -68,10 +82,15 @@ export class CampaignsTable implements CampaignsRepository {
     // One statement: the status check and the version bump see the same row, whatever runs alongside (on
     // PostgreSQL a concurrent update waits for the row and re-checks the condition on its new version).
     // Fields the update leaves undefined are not set.
-    const { updatedAt, ...changes } = update;
+    const { updatedAt, brandVersion, ...changes } = update;
     const row = await this.session.db
       .updateTable('campaigns')
-      .set((eb) => ({ ...changes, version: eb('version', '+', 1), updated_at: updatedAt }))
+      .set((eb) => ({
+        ...changes,
+        ...(brandVersion === undefined ? {} : { brand_version: brandVersion }),
+        version: eb('version', '+', 1),
+        updated_at: updatedAt,
+      }))
       .where('workspace_id', '=', workspaceId)
       .where('id', '=', id)
       .where('status', '=', fromStatus)

@@ -1,6 +1,8 @@
-import type { Selectable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
+import type { BrandReview } from '../../core/brand-versions.js';
 import type { Session } from '../session.js';
 import type {
+  BrandChange,
   BrandContent,
   MembershipRecord,
   Role,
@@ -8,13 +10,15 @@ import type {
   WorkspaceRecord,
   WorkspacesRepository,
 } from '../store.js';
-import { insertFirstBrand } from './brand.js';
+import { FIRST_VERSION_CHANGE, insertFirstBrand } from './brand.js';
 
 export interface WorkspaceColumns {
   id: string;
   /** Also the brand's name. */
   name: string;
   created_at: string;
+  /** `off` unless set (docs/brand-versions.md "Review"). */
+  brand_review: Generated<BrandReview>;
 }
 
 export interface MembershipColumns {
@@ -25,7 +29,7 @@ export interface MembershipColumns {
 }
 
 function toWorkspace(row: Selectable<WorkspaceColumns>): WorkspaceRecord {
-  return { id: row.id, name: row.name, createdAt: row.created_at };
+  return { id: row.id, name: row.name, createdAt: row.created_at, brandReview: row.brand_review };
 }
 
 function toMembership(row: Selectable<MembershipColumns>): MembershipRecord {
@@ -46,15 +50,34 @@ export class WorkspacesTables implements WorkspacesRepository {
     private readonly announcedWrites: readonly WorkspaceWrite[],
   ) {}
 
-  async create(workspace: WorkspaceRecord, brand: Omit<BrandContent, 'name'>): Promise<void> {
+  async create(
+    workspace: WorkspaceRecord,
+    brand: Omit<BrandContent, 'name'>,
+    change: BrandChange = FIRST_VERSION_CHANGE,
+  ): Promise<void> {
     const announce = this.announcedWrites.includes('create') ? workspace.id : undefined;
     await this.session.write(announce, async (db) => {
       await db
         .insertInto('workspaces')
-        .values({ id: workspace.id, name: workspace.name, created_at: workspace.createdAt })
+        .values({
+          id: workspace.id,
+          name: workspace.name,
+          created_at: workspace.createdAt,
+          brand_review: workspace.brandReview ?? 'off',
+        })
         .execute();
-      await insertFirstBrand(db, workspace.id, brand, workspace.createdAt);
+      await insertFirstBrand(db, workspace.id, brand, workspace.createdAt, change);
     });
+  }
+
+  /** Not announced: readers see the published brand whatever the setting (docs/brand-versions.md "Review"). */
+  async setBrandReview(id: string, review: BrandReview): Promise<boolean> {
+    const result = await this.session.db
+      .updateTable('workspaces')
+      .set({ brand_review: review })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 
   async get(id: string): Promise<WorkspaceRecord | undefined> {

@@ -40,6 +40,10 @@ interface BrandPreviewProps {
   document: BrandDocument;
   saved: BrandContext;
   changed: boolean;
+  /** A version of the history: what a read pinned to it returns, rather than the latest. */
+  pinned?: boolean;
+  /** With review on, what the form holds reaches readers once a draft of it is published. */
+  reviewed?: boolean;
 }
 
 /**
@@ -47,7 +51,13 @@ interface BrandPreviewProps {
  * with the tokens each costs a model. While the form holds what the service would refuse, the tabs keep the
  * last brand it would accept, and a warning above them names each refused field as the service would.
  */
-export function BrandPreview({ document, saved, changed }: BrandPreviewProps) {
+export function BrandPreview({
+  document,
+  saved,
+  changed,
+  pinned = false,
+  reviewed = false,
+}: BrandPreviewProps) {
   const acceptance = useMemo(() => accept(document), [document]);
   const current = useMemo(
     () => ('accepted' in acceptance ? { document: acceptance.accepted, changed } : undefined),
@@ -68,9 +78,20 @@ export function BrandPreview({ document, saved, changed }: BrandPreviewProps) {
         Preview
       </h2>
       <p className="section-description">
-        What <code>POST /functions/v1/brand-agent</code> returns {changed ? 'once you save' : 'now'}. Tokens
-        are what a model reads of each answer, counted with o200k (the tokenizer of GPT-4o); JSON is counted
-        as sent, without the indentation shown here.
+        What <code>POST /functions/v1/brand-agent</code> returns{' '}
+        {pinned ? (
+          <>
+            with <code>"version": {saved.version}</code>
+          </>
+        ) : reviewed ? (
+          'once the draft is published'
+        ) : changed ? (
+          'once you save'
+        ) : (
+          'now'
+        )}
+        . Tokens are what a model reads of each answer, counted with o200k (the tokenizer of GPT-4o); JSON is
+        counted as sent, without the indentation shown here.
       </p>
       {'refused' in acceptance && (
         <div className="callout callout-warning preview-refused">

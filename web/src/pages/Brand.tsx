@@ -1,10 +1,9 @@
-import { type MouseEvent, type SubmitEvent, type ReactNode, useMemo, useRef, useState } from 'react';
-import { api, url } from '../api';
-import { AssetsEditor } from '../brand/AssetsEditor';
-import { BrandPreview, PREVIEW_HEADING_ID } from '../brand/BrandPreview';
-import { ColorsEditor } from '../brand/ColorsEditor';
-import { FontsEditor } from '../brand/FontsEditor';
-import { KnowledgeEditor } from '../brand/KnowledgeEditor';
+import { type SubmitEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { type ApiError, api, toApiError, url } from '../api';
+import { BrandDiff } from '../brand/BrandDiff';
+import { BrandFields, SectionNav, sectionTitle } from '../brand/BrandFields';
+import { BrandPreview } from '../brand/BrandPreview';
 import {
   type BrandDocument,
   type BrandForm,
@@ -14,14 +13,14 @@ import {
   toForm,
   validate,
 } from '../brand/model';
-import { PreferencesEditor } from '../brand/PreferencesEditor';
-import { SkillsEditor } from '../brand/SkillsEditor';
-import { SocialEditor } from '../brand/SocialEditor';
+import { brandSectionTitle, draftChanges } from '../brand/versions';
+import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ConflictAlert } from '../components/ConflictAlert';
 import { TextField } from '../components/fields';
 import { PageHeader } from '../components/PageHeader';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { StatusMessage } from '../components/StatusMessage';
+import { Time } from '../components/Time';
 import { canManage, useWorkspace } from '../components/WorkspaceGate';
 import { capitalize, plural } from '../format';
 import { useNotice } from '../notice';
@@ -31,40 +30,176 @@ import { useResource } from '../useResource';
 import { useSubmit } from '../useSubmit';
 import { useUnsavedChanges } from '../useUnsavedChanges';
 
-/** The form's sections, in order: each a section with this id and heading, and a link in "Brand sections". */
-const SECTIONS: readonly { id: SectionId; title: string }[] = [
-  { id: 'basics', title: 'Basics' },
-  { id: 'voice', title: 'Voice' },
-  { id: 'colors', title: 'Colors' },
-  { id: 'fonts', title: 'Fonts' },
-  { id: 'social', title: 'Social links' },
-  { id: 'knowledge', title: 'Knowledge' },
-  { id: 'assets', title: 'Assets' },
-  { id: 'skills', title: 'Skills' },
-  { id: 'preferences', title: 'Preferences' },
-];
-const sectionTitle = (id: SectionId) => SECTIONS.find((section) => section.id === id)?.title ?? id;
+type Review = 'off' | 'required';
+
+/** The brand as saved, and the ETag a save over it sends as If-Match (none for a draft not yet saved). */
+interface Saved {
+  brand: BrandContext;
+  etag: string | null;
+}
+
+interface DraftState {
+  /** The draft and its ETag ("draft-N"); null when there is none; undefined until loaded. */
+  draft: Saved | null | undefined;
+  error: ApiError | undefined;
+  loadedAt: number;
+  reload: () => void;
+}
+
+/** The workspace's brand draft while review is on (docs/brand-versions.md "Review"): its body and its ETag. */
+function useDraft(workspaceId: string, enabled: boolean): DraftState {
+  const [attempt, setAttempt] = useState(0);
+  const [state, setState] = useState<Omit<DraftState, 'reload'>>({
+    draft: undefined,
+    error: undefined,
+    loadedAt: 0,
+  });
+  useEffect(() => {
+    if (!enabled) return;
+    let current = true;
+    let etag: string | null = null;
+    api
+      .get(url('/api/v1/workspaces/{id}/brand/draft', { id: workspaceId }), {
+        onHeaders: (headers) => {
+          etag = headers.get('etag');
+        },
+      })
+      .then(
+        (brand) => {
+          if (current) setState({ draft: { brand, etag }, error: undefined, loadedAt: Date.now() });
+        },
+        (failure: unknown) => {
+          const error = toApiError(failure);
+          // No draft yet: the editor starts one from the published brand.
+          const none = error.code === 'draft_not_found';
+          if (current)
+            setState({
+              draft: none ? null : undefined,
+              error: none ? undefined : error,
+              loadedAt: Date.now(),
+            });
+        },
+      );
+    return () => {
+      current = false;
+    };
+  }, [workspaceId, enabled, attempt]);
+  const reload = useCallback(() => {
+    setAttempt((n) => n + 1);
+  }, []);
+  return { ...state, reload };
+}
 
 export function Brand() {
   const workspace = useWorkspace();
+  const manager = canManage(workspace);
+  const settings = useResource(url('/api/v1/workspaces/{id}', { id: workspace.id }));
   const brand = useResource(url('/api/v1/workspaces/{id}/brand', { id: workspace.id }));
-  if (brand.data === undefined)
-    return (
-      <>
-        <PageHeader title="Brand" />
-        <ProblemAlert error={brand.error} />
-        {brand.loading && <p className="muted">Loading the brand…</p>}
-      </>
-    );
-  // Each load (a Reload after a conflict included) starts the form afresh from what the service holds.
+  // A setting that cannot be read (the alert says why) leaves the editor saving the brand directly.
+  const review: Review | undefined = settings.data?.brand_review ?? (settings.error ? 'off' : undefined);
+  const draft = useDraft(workspace.id, review === 'required');
+  // What publishing, discarding or a change of the setting did: it outlives the editor it remounts.
+  const [notice, showNotice] = useNotice();
+  const [dirty, setDirty] = useState(false);
+  const { reload: reloadBrand } = brand;
+  const { reload: reloadDraft } = draft;
+  const reloadAll = useCallback(() => {
+    reloadBrand();
+    reloadDraft();
+  }, [reloadBrand, reloadDraft]);
+
+  const draftReady = review === 'off' || draft.draft !== undefined;
+  const published = brand.data;
+  const ready = published !== undefined && review !== undefined && draftReady;
   return (
-    <BrandEditor
-      key={brand.loadedAt}
-      workspaceId={workspace.id}
-      loaded={brand.data}
-      readOnly={!canManage(workspace)}
-      onReload={brand.reload}
-    />
+    <>
+      <PageHeader
+        title="Brand"
+        actions={
+          <Link to={`/w/${workspace.id}/brand/history`} className="button">
+            History
+          </Link>
+        }
+      >
+        <p className="lead">
+          What AI clients, pipelines and scripts read with a brand read key. Every field is returned, in this
+          order.
+        </p>
+      </PageHeader>
+      {manager && settings.data !== undefined && (
+        <ReviewSetting
+          workspaceId={workspace.id}
+          review={settings.data.brand_review}
+          locked={dirty}
+          onChanged={(next) => {
+            settings.update((data) => ({ ...data, brand_review: next }));
+            showNotice(next === 'required' ? 'Review turned on' : 'Review turned off');
+          }}
+        />
+      )}
+      <StatusMessage message={notice} />
+      <ProblemAlert error={brand.error ?? settings.error ?? draft.error} />
+      {!ready ? (
+        (brand.loading || settings.loading) && <p className="muted">Loading the brand…</p>
+      ) : (
+        // Each load (a Reload after a conflict included) starts the form afresh from what the service holds.
+        <BrandEditor
+          key={`${String(brand.loadedAt)} ${String(draft.loadedAt)} ${review}`}
+          workspaceId={workspace.id}
+          published={published}
+          review={review}
+          draft={review === 'required' ? (draft.draft ?? null) : null}
+          manager={manager}
+          onReload={reloadAll}
+          onDirty={setDirty}
+          onDone={(message) => {
+            showNotice(message);
+            reloadAll();
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+interface ReviewSettingProps {
+  workspaceId: string;
+  review: Review;
+  /** While the form holds unsaved edits: changing the mode starts the editor afresh. */
+  locked: boolean;
+  onChanged: (review: Review) => void;
+}
+
+/** Owners and admins: whether changes of the brand wait in a draft for one of them to publish. */
+function ReviewSetting({ workspaceId, review, locked, onChanged }: ReviewSettingProps) {
+  const { pending, error, run } = useSubmit();
+  return (
+    <div className="review-setting">
+      <label className="choice">
+        <input
+          type="checkbox"
+          checked={review === 'required'}
+          disabled={pending || locked}
+          aria-describedby="review-setting-hint"
+          onChange={(event) => {
+            const next: Review = event.target.checked ? 'required' : 'off';
+            run(
+              () => api.patch(url('/api/v1/workspaces/{id}', { id: workspaceId }), { brand_review: next }),
+              (workspace) => {
+                onChanged(workspace.brand_review);
+              },
+            );
+          }}
+        />
+        Require review before publishing
+      </label>
+      <p id="review-setting-hint" className="field-hint">
+        {locked
+          ? 'Save or undo your changes first.'
+          : 'Changes wait in a draft that any member may edit, until an owner or admin publishes it.'}
+      </p>
+      <ProblemAlert error={error} />
+    </div>
   );
 }
 
@@ -92,45 +227,78 @@ function adoptIds(form: BrandForm, saved: BrandContext): BrandForm {
 
 interface BrandEditorProps {
   workspaceId: string;
-  loaded: BrandContext;
-  readOnly: boolean;
+  /** The brand readers get now. */
+  published: BrandContext;
+  review: Review;
+  /** With review required: the draft as saved, or null while there is none. */
+  draft: Saved | null;
+  manager: boolean;
   onReload: () => void;
+  /** Told whether the form holds unsaved edits. */
+  onDirty: (dirty: boolean) => void;
+  /** After a publish or a discard: what to say, before everything loads again. */
+  onDone: (notice: string) => void;
 }
 
-/** What a 412 means here: someone else saved the brand after this page loaded it. */
+/** What a 412 means here: someone else saved the brand (or the draft) after this page loaded it. */
 const CONFLICT_RESOLUTION =
   'Reload to see their brand (your changes here are discarded), or keep editing: your next save then replaces their brand with yours.';
+const DRAFT_CONFLICT_RESOLUTION =
+  'Reload to see their draft (your changes here are discarded), or keep editing: your next save then replaces their draft with yours.';
 
 function conflictDetail(theirs: BrandContext | undefined): string {
   const now = theirs === undefined ? '' : ` (it is now version ${String(theirs.version)})`;
   return `Someone else saved the brand since you opened it${now}, so your changes were not saved.`;
 }
 
-function BrandEditor({ workspaceId, loaded, readOnly, onReload }: BrandEditorProps) {
-  // The version the form is based on: what Save sends as If-Match, and what "Unsaved changes" compares to.
-  const [saved, setSaved] = useState(loaded);
-  const [form, setForm] = useState(() => toForm(loaded));
+const DRAFT_CONFLICT_DETAIL =
+  'Someone else saved the draft since you opened it, so your changes were not saved.';
+
+function BrandEditor({
+  workspaceId,
+  published,
+  review,
+  draft,
+  manager,
+  onReload,
+  onDirty,
+  onDone,
+}: BrandEditorProps) {
+  const drafting = review === 'required';
+  // Members edit only the draft; with review off the brand is the owners' and admins'.
+  const readOnly = !manager && !drafting;
+  // What the form is based on: what Save sends as If-Match, and what "Unsaved changes" compares to.
+  const [saved, setSaved] = useState<Saved>(
+    () => draft ?? { brand: published, etag: drafting ? null : versionEtag(published.version) },
+  );
+  // Whether a draft exists (it may hold the published brand itself, saved unchanged).
+  const [hasDraft, setHasDraft] = useState(draft !== null);
+  const [form, setForm] = useState(() => toForm(saved.brand));
   const { pending, error, run, clear } = useSubmit();
-  // After a 412, the brand as someone else saved it (once loaded), to name the sections that differ.
-  const [theirs, setTheirs] = useState<BrandContext>();
-  const conflict = error?.code === 'precondition_failed';
+  // After a 412, the brand (or draft) as someone else saved it (once loaded), to name the sections that differ.
+  const [theirs, setTheirs] = useState<Saved>();
+  const conflict = error?.code === 'precondition_failed' || error?.code === 'draft_precondition_failed';
   const saveButton = useRef<HTMLButtonElement>(null);
   // What the last save sent: its field errors each show until their field changes from it.
   const [sent, setSent] = useState<BrandDocument>();
   const [notice, showNotice] = useNotice();
 
   const document = useMemo(() => toDocument(form), [form]);
-  const savedJson = useMemo(() => JSON.stringify(toDocument(toForm(saved))), [saved]);
+  const savedJson = useMemo(() => JSON.stringify(toDocument(toForm(saved.brand))), [saved]);
   const changed = JSON.stringify(document) !== savedJson;
   const issues = useMemo(() => validate(form), [form]);
   const differing = useMemo(
-    () => (theirs === undefined ? undefined : sectionsThatDiffer(document, toDocument(toForm(theirs)))),
+    () => (theirs === undefined ? undefined : sectionsThatDiffer(document, toDocument(toForm(theirs.brand)))),
     [document, theirs],
   );
   const unsaved = useUnsavedChanges(changed && !readOnly);
   const formRef = useRef<HTMLFormElement>(null);
   // The fields Save found marked invalid, "label: message" each; null once the form changes again.
   const [refused, setRefused] = useState<string[] | null>(null);
+
+  useEffect(() => {
+    onDirty(changed && !readOnly);
+  }, [changed, readOnly, onDirty]);
 
   /** The service's word on a field while it still holds what was sent; otherwise the live check's. */
   function errorAt(path: string): string | undefined {
@@ -148,10 +316,40 @@ function BrandEditor({ workspaceId, loaded, readOnly, onReload }: BrandEditorPro
     setRefused(null);
   }
 
-  function change<K extends keyof BrandForm>(key: K) {
-    return (value: BrandForm[K]) => {
-      edit((current) => ({ ...current, [key]: value }));
-    };
+  const brandPath = url('/api/v1/workspaces/{id}/brand', { id: workspaceId });
+  const draftPath = url('/api/v1/workspaces/{id}/brand/draft', { id: workspaceId });
+
+  /** Sends the form: to the brand, or with review on to the draft; answers what was saved, with its ETag. */
+  async function send(document: BrandDocument, etag: string | null): Promise<Saved> {
+    // The version this save is based on: if someone else saved since, 412 instead of overwriting theirs.
+    const headers: Record<string, string> = etag === null ? {} : { 'if-match': etag };
+    if (!drafting) {
+      const brand = await api.put(brandPath, document, { headers });
+      return { brand, etag: versionEtag(brand.version) };
+    }
+    let next: string | null = null;
+    const brand = await api.put(draftPath, document, {
+      headers,
+      onHeaders: (answer) => {
+        next = answer.get('etag');
+      },
+    });
+    return { brand, etag: next };
+  }
+
+  /** What someone else saved, for the conflict alert to compare with the form. */
+  async function loadTheirs(): Promise<Saved> {
+    if (!drafting) {
+      const brand = await api.get(brandPath);
+      return { brand, etag: versionEtag(brand.version) };
+    }
+    let etag: string | null = null;
+    const brand = await api.get(draftPath, {
+      onHeaders: (answer) => {
+        etag = answer.get('etag');
+      },
+    });
+    return { brand, etag };
   }
 
   function save(event: SubmitEvent) {
@@ -169,105 +367,63 @@ function BrandEditor({ workspaceId, loaded, readOnly, onReload }: BrandEditorPro
     setTheirs(undefined);
     const sentForm = form;
     setSent(document);
-    const path = url('/api/v1/workspaces/{id}/brand', { id: workspaceId });
     run(
-      // The version this save is based on: if someone else saved since, 412 instead of overwriting theirs.
-      () => api.put(path, document, { headers: { 'if-match': versionEtag(saved.version) } }),
-      (brand) => {
-        setSaved(brand);
+      () => send(document, saved.etag),
+      (next) => {
+        setSaved(next);
+        if (drafting) setHasDraft(true);
         // Rows typed during the save stay as they are; otherwise new entries learn their ids.
-        setForm((current) => (current === sentForm ? adoptIds(current, brand) : current));
-        showNotice('Saved');
+        setForm((current) => (current === sentForm ? adoptIds(current, next.brand) : current));
+        showNotice(drafting ? 'Draft saved' : 'Saved');
       },
       (problem) => {
-        if (problem.code !== 'precondition_failed') return;
+        if (problem.code !== 'precondition_failed' && problem.code !== 'draft_precondition_failed') return;
         // Without it the alert still offers Reload; it just cannot say what differs.
-        api.get(path).then(setTheirs, () => undefined);
+        loadTheirs().then(setTheirs, () => undefined);
       },
     );
   }
 
   /** Goes on from their version with the form as it is: the next Save replaces theirs, knowingly. */
-  function keepEditing(base: BrandContext) {
+  function keepEditing(base: Saved) {
     setSaved(base);
     setTheirs(undefined);
     clear();
     saveButton.current?.focus();
   }
 
-  const section = { errorAt, readOnly };
+  const status = changed
+    ? 'Unsaved changes'
+    : drafting
+      ? hasDraft
+        ? 'Draft saved'
+        : `Version ${String(published.version)}, published`
+      : `Version ${String(saved.brand.version)}, saved`;
+
   return (
     <>
-      <PageHeader title="Brand">
-        <p className="lead">
-          What AI clients, pipelines and scripts read with a brand read key. Every field is returned, in this
-          order.
-        </p>
-      </PageHeader>
       {readOnly && (
         <p className="callout">Only owners and admins can edit the brand. You can read it here.</p>
+      )}
+      {drafting && !manager && (
+        <p className="callout">
+          Changes to this brand are reviewed: you edit a draft, and an owner or admin publishes it.
+        </p>
+      )}
+      {drafting && hasDraft && (
+        <DraftBanner
+          workspaceId={workspaceId}
+          published={published}
+          draft={saved}
+          manager={manager}
+          unsaved={changed}
+          onDone={onDone}
+        />
       )}
       <SectionNav />
       <div className="brand-layout">
         <form ref={formRef} onSubmit={save} className="brand-form" noValidate>
-          <fieldset disabled={readOnly} className="plain-fieldset">
-            <legend className="visually-hidden">Brand</legend>
-            <BrandSection id="basics">
-              <TextField
-                label="Name"
-                value={form.name}
-                onChange={change('name')}
-                error={errorAt('name')}
-                required
-              />
-              <TextField
-                label="Description"
-                multiline
-                rows={3}
-                value={form.description}
-                onChange={change('description')}
-                error={errorAt('description')}
-              />
-            </BrandSection>
-            <BrandSection id="voice">
-              <TextField
-                label="Voice"
-                multiline
-                rows={5}
-                value={form.voice}
-                onChange={change('voice')}
-                error={errorAt('voice')}
-                hint="Voice and tone guidelines for generated copy."
-              />
-            </BrandSection>
-            <BrandSection id="colors">
-              <ColorsEditor
-                value={{ colors: form.colors, palette: form.palette }}
-                onChange={({ colors, palette }) => {
-                  edit((current) => ({ ...current, colors, palette }));
-                }}
-                {...section}
-              />
-            </BrandSection>
-            <BrandSection id="fonts">
-              <FontsEditor value={form.fonts} onChange={change('fonts')} {...section} />
-            </BrandSection>
-            <BrandSection id="social">
-              <SocialEditor value={form.social} onChange={change('social')} {...section} />
-            </BrandSection>
-            <BrandSection id="knowledge">
-              <KnowledgeEditor value={form.knowledge} onChange={change('knowledge')} {...section} />
-            </BrandSection>
-            <BrandSection id="assets">
-              <AssetsEditor value={form.assets} onChange={change('assets')} {...section} />
-            </BrandSection>
-            <BrandSection id="skills">
-              <SkillsEditor value={form.skills} onChange={change('skills')} {...section} />
-            </BrandSection>
-            <BrandSection id="preferences">
-              <PreferencesEditor value={form.preferences} onChange={change('preferences')} {...section} />
-            </BrandSection>
-          </fieldset>
+          <BrandFields form={form} onEdit={edit} errorAt={errorAt} readOnly={readOnly} />
           {!readOnly && (
             <div className="save-bar">
               {refused !== null && (
@@ -285,8 +441,8 @@ function BrandEditor({ workspaceId, loaded, readOnly, onReload }: BrandEditorPro
               )}
               {conflict ? (
                 <ConflictAlert
-                  detail={conflictDetail(theirs)}
-                  resolution={CONFLICT_RESOLUTION}
+                  detail={drafting ? DRAFT_CONFLICT_DETAIL : conflictDetail(theirs?.brand)}
+                  resolution={drafting ? DRAFT_CONFLICT_RESOLUTION : CONFLICT_RESOLUTION}
                   onReload={onReload}
                   onKeepEditing={
                     theirs === undefined
@@ -303,22 +459,142 @@ function BrandEditor({ workspaceId, loaded, readOnly, onReload }: BrandEditorPro
               )}
               <div className="save-bar-row">
                 <button ref={saveButton} type="submit" className="button button-primary" disabled={pending}>
-                  Save brand
+                  {drafting ? 'Save draft' : 'Save brand'}
                 </button>
                 <StatusMessage message={notice} />
-                {notice === null && (
-                  <span className="muted">
-                    {changed ? 'Unsaved changes' : `Version ${String(saved.version)}, saved`}
-                  </span>
-                )}
+                {notice === null && <span className="muted">{status}</span>}
               </div>
             </div>
           )}
         </form>
-        <BrandPreview document={document} saved={saved} changed={changed} />
+        <BrandPreview
+          document={document}
+          saved={saved.brand}
+          changed={changed}
+          reviewed={drafting && (changed || hasDraft)}
+        />
       </div>
       {unsaved.dialog}
     </>
+  );
+}
+
+interface DraftBannerProps {
+  workspaceId: string;
+  published: BrandContext;
+  draft: Saved;
+  manager: boolean;
+  /** The form holds edits the draft does not: Publish would leave them out. */
+  unsaved: boolean;
+  onDone: (notice: string) => void;
+}
+
+/**
+ * "Unpublished changes": what the saved draft changes of the published brand, section by section, and for
+ * owners and admins Publish (with a note) and Discard. Readers keep getting the published version meanwhile.
+ */
+function DraftBanner({ workspaceId, published, draft, manager, unsaved, onDone }: DraftBannerProps) {
+  const [dialog, setDialog] = useState<'publish' | 'discard'>();
+  const [note, setNote] = useState('');
+  const changes = useMemo(() => draftChanges(published, draft.brand), [published, draft]);
+  // The draft was saved against an earlier version: publishing it would refuse with draft_outdated.
+  const outdated = draft.brand.version !== published.version;
+  const sections = changes.map((change) => brandSectionTitle(change.section));
+  const headers: Record<string, string> = draft.etag === null ? {} : { 'if-match': draft.etag };
+  return (
+    <section aria-labelledby="draft-banner-heading" className="callout draft-banner">
+      <h2 id="draft-banner-heading">Unpublished changes</h2>
+      <p>
+        A draft saved <Time iso={draft.brand.updated_at} withTime />{' '}
+        {changes.length === 0 ? 'holds the published brand unchanged.' : `changes ${sections.join(', ')}.`}{' '}
+        Readers get version {published.version} until an owner or admin publishes it.
+      </p>
+      {outdated && (
+        <p className="callout-warning">
+          Version {published.version} was published after this draft was based on version{' '}
+          {draft.brand.version}: save the draft again to base it on version {published.version} (what the
+          draft holds replaces it), or discard the draft.
+        </p>
+      )}
+      {changes.length > 0 && (
+        <details className="draft-changes">
+          <summary>Show the changes</summary>
+          <BrandDiff sections={changes} fromLabel="Published" toLabel="Draft" />
+        </details>
+      )}
+      {manager ? (
+        <div className="button-row">
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={unsaved}
+            onClick={() => {
+              setDialog('publish');
+            }}
+          >
+            Publish
+          </button>
+          <button
+            type="button"
+            className="button button-danger-quiet"
+            onClick={() => {
+              setDialog('discard');
+            }}
+          >
+            Discard draft
+          </button>
+          {unsaved && (
+            <span className="muted">Save the draft first: Publish publishes the draft as saved.</span>
+          )}
+        </div>
+      ) : (
+        <p className="muted">Only owners and admins can publish or discard the draft.</p>
+      )}
+      {dialog === 'publish' && (
+        <ConfirmDialog
+          title="Publish the draft?"
+          explanation={`Readers get the draft as version ${String(published.version + 1)} from now on. The history keeps version ${String(published.version)}.`}
+          confirmLabel="Publish"
+          action={() =>
+            api.post(
+              url('/api/v1/workspaces/{id}/brand/draft/publish', { id: workspaceId }),
+              note.trim() === '' ? {} : { note: note.trim() },
+              { headers },
+            )
+          }
+          onDone={(brand) => {
+            setDialog(undefined);
+            onDone(`Published as version ${String(brand.version)}`);
+          }}
+          onCancel={() => {
+            setDialog(undefined);
+          }}
+        >
+          <TextField
+            label="Note"
+            value={note}
+            onChange={setNote}
+            hint="Optional, one line: what changed and why. The history shows it beside the version."
+          />
+        </ConfirmDialog>
+      )}
+      {dialog === 'discard' && (
+        <ConfirmDialog
+          title="Discard the draft?"
+          explanation="Its changes are deleted, for everyone: the brand stays as published. This cannot be undone."
+          confirmLabel="Discard draft"
+          danger
+          action={() => api.delete(url('/api/v1/workspaces/{id}/brand/draft', { id: workspaceId }))}
+          onDone={() => {
+            setDialog(undefined);
+            onDone('Draft discarded');
+          }}
+          onCancel={() => {
+            setDialog(undefined);
+          }}
+        />
+      )}
+    </section>
   );
 }
 
@@ -337,57 +613,6 @@ function ConflictSections({ sections }: { sections: readonly SectionId[] }) {
         ))}
       </ul>
     </>
-  );
-}
-
-const headingId = (id: SectionId) => `brand-${id}-heading`;
-
-function BrandSection({ id, children }: { id: SectionId; children: ReactNode }) {
-  return (
-    <section aria-labelledby={headingId(id)} className="section brand-section">
-      {/* Focusable from script: the section links move focus here, so Tab goes on inside the section. */}
-      <h2 id={headingId(id)} tabIndex={-1}>
-        {sectionTitle(id)}
-      </h2>
-      {children}
-    </section>
-  );
-}
-
-/**
- * "Brand sections": a list of links that sticks below the top bar (one scrolling row on phones), the form's
- * sections and then the preview, whose link stays in view at the row's end: narrow screens put the preview
- * below the whole form. A link scrolls its heading to the top and gives it focus, without touching the address.
- */
-function SectionNav() {
-  const links: { target: string; title: string; className?: string }[] = [
-    ...SECTIONS.map(({ id, title }) => ({ target: headingId(id), title })),
-    { target: PREVIEW_HEADING_ID, title: 'Preview', className: 'section-nav-preview' },
-  ];
-  function go(event: MouseEvent<HTMLAnchorElement>, target: string) {
-    const heading = document.getElementById(target);
-    if (heading === null) return;
-    event.preventDefault();
-    heading.scrollIntoView({ block: 'start' });
-    heading.focus({ preventScroll: true });
-  }
-  return (
-    <nav aria-label="Brand sections" className="section-nav">
-      <ul>
-        {links.map(({ target, title, className }) => (
-          <li key={target} className={className}>
-            <a
-              href={`#${target}`}
-              onClick={(event) => {
-                go(event, target);
-              }}
-            >
-              {title}
-            </a>
-          </li>
-        ))}
-      </ul>
-    </nav>
   );
 }
 

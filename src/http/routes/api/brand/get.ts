@@ -5,10 +5,10 @@ import {
   jsonResponse,
   MANAGEMENT_SECURITY,
   managementProblems,
-  VERSION_ETAG_HEADER,
   withProblems,
   workspaceParams,
 } from '../../../schemas.js';
+import { BRAND_VERSION_HEADERS } from './version-get.js';
 
 /**
  * GET /api/v1/workspaces/{id}/brand: the brand document, as the read operation returns it, with the ETag
@@ -29,7 +29,7 @@ export function getBrandRoute(app: ZodApp): void {
           {
             200: {
               ...jsonResponse('The brand, as the read operation returns it', brandContextSchema),
-              headers: VERSION_ETAG_HEADER,
+              headers: BRAND_VERSION_HEADERS,
             },
           },
           managementProblems('read', 'brand.read'),
@@ -38,7 +38,10 @@ export function getBrandRoute(app: ZodApp): void {
     },
     async (request, reply) => {
       const brand = await getBrand(app.services.deps, request.params.id);
-      return reply.header('etag', brandEtag(brand)).send(brand);
+      return reply
+        .header('etag', brandEtag(brand))
+        .header('brand-version', String(brand.version))
+        .send(brand);
     },
   );
 }

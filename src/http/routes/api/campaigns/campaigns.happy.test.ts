@@ -1,10 +1,13 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { parseBrandDocument } from '../../../../core/brand-context.js';
 import { OPERATOR } from '../../../../services/audit/audit.js';
+import { replaceBrand } from '../../../../services/brand/brand.js';
+import { DEMO_BRAND } from '../../../../services/demo/demo-brand.js';
 import { createApiKey } from '../../../../services/keys/keys.js';
 import { createWorkspace } from '../../../../services/accounts/workspaces.js';
 import { describeEachBackend } from '#test/support/databases.js';
-import { auditLog, isoNow, useFixture } from '#test/support/http-fixture.js';
+import { auditLog, type Fixture, isoNow, useFixture } from '#test/support/http-fixture.js';
 import {
   type Campaign,
   type CampaignPage,
@@ -12,6 +15,13 @@ import {
   MINUTE_MS,
   newDraft,
 } from '#test/support/fixtures/campaigns.js';
+
+/** The version of the workspace's published brand now. */
+async function publishedVersion(f: Fixture): Promise<number> {
+  const brand = await f.deps.store.brand.get(f.workspaceId);
+  if (!brand) throw new Error('no brand');
+  return brand.version;
+}
 
 describeEachBackend('Campaign drafts API: the happy paths', (backend) => {
   const fixture = useFixture(backend);
@@ -38,6 +48,7 @@ describeEachBackend('Campaign drafts API: the happy paths', (backend) => {
       workspace_id: f.workspaceId,
       status: 'draft',
       version: 1,
+      brand_version: await publishedVersion(f),
       created_at: isoNow(f),
       updated_at: isoNow(f),
     });
@@ -53,6 +64,33 @@ describeEachBackend('Campaign drafts API: the happy paths', (backend) => {
     expect(read.json()).toEqual(created);
     expect(read.headers.etag).toBe('"1"');
     expect(read.headers['cache-control']).toBe('private, no-cache');
+  });
+
+  it('records the brand version a draft is written against at creation and at each edit, not when it is scheduled', async () => {
+    const f = fixture();
+    const api = campaignsApi(f, f.owner.token);
+    const before = await publishedVersion(f);
+    const draft = await newDraft(f);
+    expect(draft.brand_version).toBe(before);
+
+    await replaceBrand(
+      f.deps,
+      OPERATOR,
+      f.workspaceId,
+      parseBrandDocument({ ...DEMO_BRAND, voice: 'Warm.' }),
+    );
+    expect((await api.get(draft.id)).json<Campaign>().brand_version).toBe(before);
+    const edited = await api.patch(draft.id, { subject: 'Written against the new voice' }, '"1"');
+    expect(edited.json<Campaign>().brand_version).toBe(before + 1);
+    expect((await api.get(draft.id)).json<Campaign>().brand_version).toBe(before + 1);
+    const listed = await api.list('?limit=100');
+    expect(listed.json<CampaignPage>().campaigns.find((c) => c.id === draft.id)?.brand_version).toBe(
+      before + 1,
+    );
+
+    await replaceBrand(f.deps, OPERATOR, f.workspaceId, parseBrandDocument(DEMO_BRAND));
+    const scheduled = await api.schedule(draft.id, '"2"');
+    expect(scheduled.json<Campaign>()).toMatchObject({ status: 'scheduled', brand_version: before + 1 });
   });
 
   it('fills the fields a new draft leaves out with empty strings and trims its name', async () => {

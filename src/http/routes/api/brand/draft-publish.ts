@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { brandContextSchema } from '../../../../contract/brand-context.js';
+import { singleLine } from '../../../../core/inputs.js';
+import { brandEtag } from '../../../../services/brand/brand.js';
+import { publishBrandDraft } from '../../../../services/brand/draft.js';
+import { actorOf } from '../../../auth.js';
+import type { ZodApp } from '../../../context.js';
+import {
+  ifMatchHeaders,
+  jsonResponse,
+  MANAGEMENT_SECURITY,
+  managementProblems,
+  VERSION_ETAG_HEADER,
+  withProblems,
+  workspaceParams,
+} from '../../../schemas.js';
+
+const publishBodySchema = z
+  .strictObject({
+    note: singleLine(z.string().trim().max(500, 'must be at most 500 characters'))
+      .optional()
+      .describe('What changed and why, one line: shown in the history beside the version'),
+  })
+  .nullish();
+
+const PUBLISHED_HEADERS = {
+  ...VERSION_ETAG_HEADER,
+  'Brand-Version': { type: 'integer', description: 'The version of the brand this answer shows' },
+};
+
+/**
+ * POST /api/v1/workspaces/{id}/brand/draft/publish: owners and admins publish the draft as a new version of
+ * the brand, with an optional note. The draft goes in the same transaction.
+ */
+export function publishBrandDraftRoute(app: ZodApp): void {
+  app.post(
+    '/draft/publish',
+    {
+      config: { permission: 'brand.publish' },
+      schema: {
+        tags: ['brand'],
+        operationId: 'publishBrandDraft',
+        summary: 'Publish the brand draft',
+        description:
+          'Publishes the draft as a new version (201) and removes it; a draft holding the published content already is removed and the brand answered as it is (200). If the published brand changed since the draft was saved, 409 `draft_outdated` and nothing changes: save the draft again first. Of two publishes at once, one gets the draft and the other 404 `draft_not_found`. If-Match (the draft’s ETag) is optional. The body may be empty.',
+        security: MANAGEMENT_SECURITY,
+        params: workspaceParams,
+        headers: ifMatchHeaders,
+        body: publishBodySchema,
+        response: withProblems(
+          {
+            201: {
+              ...jsonResponse('The brand as published: its new version', brandContextSchema),
+              headers: PUBLISHED_HEADERS,
+            },
+            200: {
+              ...jsonResponse('The brand as it is: the draft changed nothing', brandContextSchema),
+              headers: PUBLISHED_HEADERS,
+            },
+          },
+          [
+            ...managementProblems('write', 'brand.publish'),
+            'review_off',
+            'draft_not_found',
+            'draft_precondition_failed',
+            'draft_outdated',
+          ],
+        ),
+      },
+    },
+    async (request, reply) => {
+      const note = request.body?.note;
+      const { brand, created } = await publishBrandDraft(
+        app.services.deps,
+        actorOf(request),
+        request.params.id,
+        {
+          ifMatch: request.headers['if-match'],
+          note: note === undefined || note === '' ? null : note,
+        },
+      );
+      return reply
+        .code(created ? 201 : 200)
+        .header('etag', brandEtag(brand))
+        .header('brand-version', String(brand.version))
+        .send(brand);
+    },
+  );
+}
