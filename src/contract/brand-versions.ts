@@ -33,14 +33,15 @@ export type BrandNoteInput = z.input<typeof brandNoteSchema>;
 
 /**
  * PUT …/brand: the brand document with an optional `note` beside it (an exported brand is still accepted as
- * it is). Parsed to the document and the note.
+ * it is). Parsed to the document's fields and the note, at the same level as sent, so a refused field is
+ * named as the client wrote it.
  */
 export const brandUpdateSchema = brandDocumentSchema.in
   .extend({ note: brandChangeNoteSchema })
-  .transform(({ note, workspace_id: _id, updated_at: _at, version: _version, ...document }) => ({
-    document: document satisfies BrandDocument,
-    note,
-  }));
+  .transform(
+    ({ workspace_id: _id, updated_at: _at, version: _version, ...update }) =>
+      update satisfies BrandDocument & { note: string | null },
+  );
 
 const sectionSchema = z.enum(BRAND_SECTIONS);
 

@@ -46,12 +46,13 @@ export function putBrandRoute(app: ZodApp): void {
       },
     },
     async (request, reply) => {
+      const { note, ...document } = request.body;
       const brand = await replaceBrand(
         app.services.deps,
         actorOf(request),
         request.params.id,
-        request.body.document,
-        { ifMatch: request.headers['if-match'], note: request.body.note },
+        document,
+        { ifMatch: request.headers['if-match'], note },
       );
       return reply
         .header('etag', brandEtag(brand))
