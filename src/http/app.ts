@@ -213,6 +213,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   transport.answerBelowRouter(BRAND_AGENT_PATH, readBrandContext);
   if (metrics) {
     metrics.watchCache('brands', services.reader.cacheStats);
+    metrics.watchCache('brand_versions', services.reader.pinnedStats);
     metrics.watchCache('keys', services.credentials.cacheStats);
     metrics.watchKeySignatures(services.credentials.signatureStats);
     metrics.watchChangeFeed(options.store.changes);

@@ -121,3 +121,9 @@ export const VERSION_ETAG_HEADER = {
       'The version this answer shows, quoted (strong): send it as If-Match with a change to have it refused with 412 if someone else changed the resource meanwhile.',
   },
 };
+
+/** The headers of an answer holding the brand at one version (docs/brand-versions.md): its ETag, and the version itself. */
+export const BRAND_VERSION_HEADERS = {
+  ...VERSION_ETAG_HEADER,
+  'Brand-Version': { type: 'integer', description: 'The version of the brand this answer shows' },
+};

@@ -132,6 +132,28 @@ describeEachBackend('GET /metrics', (backend) => {
     expect(samples.get('brand_context_change_feed_lag_seconds')).toBeGreaterThanOrEqual(0);
   });
 
+  it('counts pinned versions in a cache of their own, which a later change of the brand leaves alone', async () => {
+    const f = fixture();
+    const key = await createBrandKey(f.deps, OPERATOR, { workspaceId: f.workspaceId, name: 'pinned' });
+    const pinned = { action: 'context', workspace_id: f.workspaceId, version: 1 };
+    const counts = async () => {
+      const samples = await scrape(f.app);
+      return ['hits', 'misses'].map(
+        (what) => samples.get(`brand_context_cache_${what}_total{cache="brand_versions"}`) ?? 0,
+      );
+    };
+    expect(await counts()).toEqual([0, 0]);
+    expect((await readContext(f.app, f.workspaceId, { key: key.key, body: pinned })).statusCode).toBe(200);
+    expect(await counts()).toEqual([0, 1]);
+    await replaceBrand(f.deps, OPERATOR, f.workspaceId, {
+      ...parseBrandDocument(DEMO_BRAND),
+      description: 'A later version',
+    });
+    expect((await readContext(f.app, f.workspaceId, { key: key.key, body: pinned })).statusCode).toBe(200);
+    expect(await counts()).toEqual([1, 1]);
+    expect((await scrape(f.app)).get('brand_context_cache_entries{cache="brand_versions"}')).toBe(1);
+  });
+
   it('shows no key, token, raw URL or secret, whatever the requests carried', async () => {
     const f = fixture();
     await readContext(f.app, f.workspaceId, { key: f.brandKey });

@@ -9,7 +9,7 @@ import {
 } from '../../core/brand-views.js';
 import { AppError } from '../../core/errors.js';
 import type { Store } from '../../store/store.js';
-import { FeedCache, type MaybePromise } from '../shared/feed-cache.js';
+import { CacheCounts, FeedCache, type MaybePromise } from '../shared/feed-cache.js';
 import type { CacheStats } from '../metrics/metrics.js';
 
 /** One view of a workspace's brand, rendered once per version and served as these exact bytes. */
@@ -82,10 +82,15 @@ function addView(brand: CachedBrand, view: BrandView): ServedBrand {
 export class BrandReader {
   private readonly brands: FeedCache<CachedBrand>;
   /** Pinned versions by `workspace\nversion`; only the bound evicts them. */
-  private readonly pinned = new LRUCache<string, CachedBrand>({
+  private readonly pinned: LRUCache<string, CachedBrand> = new LRUCache({
     maxSize: MAX_PINNED_BYTES,
     sizeCalculation: (brand) => brand.size,
+    dispose: (_brand, _id, reason) => {
+      if (reason === 'evict') this.pinnedStats.evictions++;
+    },
   });
+  /** The pinned versions' cache's counts, for /metrics. */
+  readonly pinnedStats: CacheStats = new CacheCounts(() => this.pinned.size);
   /** Pinned versions being loaded, so that many reads of one not yet cached load it once. */
   private readonly loadingPinned = new Map<string, Promise<CachedBrand>>();
 
@@ -112,7 +117,11 @@ export class BrandReader {
   ): MaybePromise<ServedBrand> {
     const id = `${workspaceId}\n${String(version)}`;
     const hit = this.pinned.get(id);
-    if (hit) return this.pinnedViewOf(id, hit, view);
+    if (hit) {
+      this.pinnedStats.hits++;
+      return this.pinnedViewOf(id, hit, view);
+    }
+    this.pinnedStats.misses++;
     let loading = this.loadingPinned.get(id);
     if (!loading) {
       loading = this.loadVersion(workspaceId, version).then(

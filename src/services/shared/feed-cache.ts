@@ -13,7 +13,8 @@ export function andThen<T, U>(value: MaybePromise<T>, next: (value: T) => MaybeP
 /** Entries are bounded by count, or by a total size each entry's `sizeOf` adds up to. */
 export type FeedCacheBound<V> = { maxEntries: number } | { maxSize: number; sizeOf: (value: V) => number };
 
-class Counts implements CacheStats {
+/** A cache's counts in plain numbers (a request pays an increment), exported by /metrics when scraped. */
+export class CacheCounts implements CacheStats {
   hits = 0;
   misses = 0;
   evictions = 0;
@@ -44,7 +45,7 @@ export class FeedCache<V extends object> {
     bound: FeedCacheBound<V>,
     private readonly workspaceOf?: (value: V) => string,
   ) {
-    const stats = new Counts(() => this.entries.size);
+    const stats = new CacheCounts(() => this.entries.size);
     this.stats = stats;
     // Only what the bound pushes out: invalidations by the change feed are deletes, not evictions.
     const dispose = (_value: V, _id: string, reason: LRUCache.DisposeReason) => {

@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import { brandContextSchema } from '../../../../contract/brand-context.js';
-import { singleLine } from '../../../../core/inputs.js';
+import { brandNoteSchema } from '../../../../contract/brand-versions.js';
 import { brandEtag } from '../../../../services/brand/brand.js';
 import { publishBrandDraft } from '../../../../services/brand/draft.js';
 import { actorOf } from '../../../auth.js';
@@ -10,23 +9,10 @@ import {
   jsonResponse,
   MANAGEMENT_SECURITY,
   managementProblems,
-  VERSION_ETAG_HEADER,
   withProblems,
   workspaceParams,
+  BRAND_VERSION_HEADERS,
 } from '../../../schemas.js';
-
-const publishBodySchema = z
-  .strictObject({
-    note: singleLine(z.string().trim().max(500, 'must be at most 500 characters'))
-      .optional()
-      .describe('What changed and why, one line: shown in the history beside the version'),
-  })
-  .nullish();
-
-const PUBLISHED_HEADERS = {
-  ...VERSION_ETAG_HEADER,
-  'Brand-Version': { type: 'integer', description: 'The version of the brand this answer shows' },
-};
 
 /**
  * POST /api/v1/workspaces/{id}/brand/draft/publish: owners and admins publish the draft as a new version of
@@ -46,16 +32,16 @@ export function publishBrandDraftRoute(app: ZodApp): void {
         security: MANAGEMENT_SECURITY,
         params: workspaceParams,
         headers: ifMatchHeaders,
-        body: publishBodySchema,
+        body: brandNoteSchema,
         response: withProblems(
           {
             201: {
               ...jsonResponse('The brand as published: its new version', brandContextSchema),
-              headers: PUBLISHED_HEADERS,
+              headers: BRAND_VERSION_HEADERS,
             },
             200: {
               ...jsonResponse('The brand as it is: the draft changed nothing', brandContextSchema),
-              headers: PUBLISHED_HEADERS,
+              headers: BRAND_VERSION_HEADERS,
             },
           },
           [
@@ -69,14 +55,13 @@ export function publishBrandDraftRoute(app: ZodApp): void {
       },
     },
     async (request, reply) => {
-      const note = request.body?.note;
       const { brand, created } = await publishBrandDraft(
         app.services.deps,
         actorOf(request),
         request.params.id,
         {
           ifMatch: request.headers['if-match'],
-          note: note === undefined || note === '' ? null : note,
+          note: request.body?.note ?? null,
         },
       );
       return reply

@@ -7,8 +7,8 @@ import {
   managementProblems,
   withProblems,
   workspaceParams,
+  BRAND_VERSION_HEADERS,
 } from '../../../schemas.js';
-import { BRAND_VERSION_HEADERS } from './version-get.js';
 
 /**
  * GET /api/v1/workspaces/{id}/brand: the brand document, as the read operation returns it, with the ETag

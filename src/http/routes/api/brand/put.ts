@@ -10,8 +10,8 @@ import {
   managementProblems,
   withProblems,
   workspaceParams,
+  BRAND_VERSION_HEADERS,
 } from '../../../schemas.js';
-import { BRAND_VERSION_HEADERS } from './version-get.js';
 
 /**
  * PUT /api/v1/workspaces/{id}/brand: replaces the whole brand (knowledge, assets, skills and preferences
@@ -47,13 +47,10 @@ export function putBrandRoute(app: ZodApp): void {
     },
     async (request, reply) => {
       const { note, ...document } = request.body;
-      const brand = await replaceBrand(
-        app.services.deps,
-        actorOf(request),
-        request.params.id,
-        document,
-        { ifMatch: request.headers['if-match'], note },
-      );
+      const brand = await replaceBrand(app.services.deps, actorOf(request), request.params.id, document, {
+        ifMatch: request.headers['if-match'],
+        note,
+      });
       return reply
         .header('etag', brandEtag(brand))
         .header('brand-version', String(brand.version))

@@ -7,21 +7,15 @@ import {
   jsonResponse,
   MANAGEMENT_SECURITY,
   managementProblems,
-  VERSION_ETAG_HEADER,
   withProblems,
   workspaceParams,
+  BRAND_VERSION_HEADERS,
 } from '../../../schemas.js';
 
 /** The path of one version of the brand: `…/brand/versions/{version}`. */
 export const brandVersionParams = workspaceParams.extend({
   version: brandVersionNumberSchema.describe('The version number (1 is the first)'),
 });
-
-/** The headers of an answer holding the brand at one version: its ETag, and the version itself. */
-export const BRAND_VERSION_HEADERS = {
-  ...VERSION_ETAG_HEADER,
-  'Brand-Version': { type: 'integer', description: 'The version of the brand this answer shows' },
-};
 
 /**
  * GET /api/v1/workspaces/{id}/brand/versions/{version}: the brand exactly as it was at that version, in the

@@ -4,8 +4,14 @@ import { brandEtag } from '../../../../services/brand/brand.js';
 import { restoreBrandVersion } from '../../../../services/brand/versions.js';
 import { actorOf } from '../../../auth.js';
 import type { ZodApp } from '../../../context.js';
-import { jsonResponse, MANAGEMENT_SECURITY, managementProblems, withProblems } from '../../../schemas.js';
-import { BRAND_VERSION_HEADERS, brandVersionParams } from './version-get.js';
+import {
+  BRAND_VERSION_HEADERS,
+  jsonResponse,
+  MANAGEMENT_SECURITY,
+  managementProblems,
+  withProblems,
+} from '../../../schemas.js';
+import { brandVersionParams } from './version-get.js';
 
 /**
  * POST /api/v1/workspaces/{id}/brand/versions/{version}/restore: publishes that version's content as a new
