@@ -28,7 +28,7 @@ export function publishBrandDraftRoute(app: ZodApp): void {
         operationId: 'publishBrandDraft',
         summary: 'Publish the brand draft',
         description:
-          'Publishes the draft as a new version (201) and removes it; a draft holding the published content already is removed and the brand answered as it is (200). If the published brand changed since the draft was saved, 409 `draft_outdated` and nothing changes: save the draft again first. Of two publishes at once, one gets the draft and the other 404 `draft_not_found`. If-Match (the draft’s ETag) is optional. The body may be empty.',
+          'Publishes the draft as a new version (201) and removes it; a draft holding the published content already is removed and the brand answered as it is (200). If the published brand changed since the draft was saved, 409 `draft_outdated` and nothing changes: save the draft again first. Of two publishes at once, one gets the draft and the other 404 `draft_not_found`. If-Match (the draft’s ETag) is optional. The body may be left out (with no Content-Type), or be `{}`.',
         security: MANAGEMENT_SECURITY,
         params: workspaceParams,
         headers: ifMatchHeaders,

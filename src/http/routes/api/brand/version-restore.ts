@@ -27,7 +27,7 @@ export function restoreBrandVersionRoute(app: ZodApp): void {
         operationId: 'restoreBrandVersion',
         summary: 'Restore a version of the brand',
         description:
-          'Publishes the content of `{version}` as a new version (201), with the note sent or "Restored version {version}"; history is kept, nothing is deleted. When the brand already holds that content, nothing is written and the brand is answered as it is (200). The body may be empty.',
+          'Publishes the content of `{version}` as a new version (201), with the note sent or "Restored version {version}"; history is kept, nothing is deleted. When the brand already holds that content, nothing is written and the brand is answered as it is (200). The body may be left out (with no Content-Type), or be `{}`.',
         security: MANAGEMENT_SECURITY,
         params: brandVersionParams,
         body: brandNoteSchema,
