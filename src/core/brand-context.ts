@@ -116,6 +116,44 @@ const preferencesSchema = z
   .record(z.string().regex(PREFERENCE_NAME, 'preference names are identifiers'), preferenceValue)
   .refine((prefs) => Object.keys(prefs).length <= 100, 'at most 100 preferences');
 
+/**
+ * Brand rules (docs/brand-check.md): what copy must and must not do, checked by the on-brand check
+ * (src/core/brand-check.ts). Each kind has its own `value`; `message` is what a finding says (a default is
+ * written from the rule when it is empty).
+ */
+export const RULE_KINDS = [
+  'banned_term',
+  'preferred_term',
+  'required_phrase',
+  'max_exclamations',
+  'max_emoji',
+  'palette_only',
+  'fonts_only',
+] as const;
+export type RuleKind = (typeof RULE_KINDS)[number];
+export const RULE_SEVERITIES = ['error', 'warning'] as const;
+
+const term = singleLine(text(200).trim().min(1));
+const ruleFields = {
+  id: entryId('rl').optional(),
+  message: singleLine(text(500)).default(''),
+  severity: z.enum(RULE_SEVERITIES).default('error'),
+};
+const ruleSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ ...ruleFields, kind: z.literal('banned_term'), value: term }),
+  z.strictObject({
+    ...ruleFields,
+    kind: z.literal('preferred_term'),
+    value: z.strictObject({ use: term, instead_of: z.array(term).min(1).max(20) }),
+  }),
+  z.strictObject({ ...ruleFields, kind: z.literal('required_phrase'), value: singleLine(text(500).trim().min(1)) }),
+  z.strictObject({ ...ruleFields, kind: z.literal('max_exclamations'), value: z.number().int().min(0).max(1000) }),
+  z.strictObject({ ...ruleFields, kind: z.literal('max_emoji'), value: z.number().int().min(0).max(1000) }),
+  // The brand's own colors and fonts are the allowed ones: these kinds need no value.
+  z.strictObject({ ...ruleFields, kind: z.literal('palette_only'), value: z.null().default(null) }),
+  z.strictObject({ ...ruleFields, kind: z.literal('fonts_only'), value: z.null().default(null) }),
+]);
+
 function uniqueIds(entries: readonly { id?: string | undefined }[], ctx: z.RefinementCtx): void {
   const seen = new Set<string>();
   entries.forEach((entry, index) => {
@@ -143,6 +181,7 @@ export const brandDocumentSchema = z
     assets: z.array(assetSchema).max(500).default([]).superRefine(uniqueIds),
     skills: z.array(skillSchema).max(200).default([]).superRefine(uniqueIds),
     preferences: preferencesSchema.default({}),
+    rules: z.array(ruleSchema).max(200).default([]).superRefine(uniqueIds),
     workspace_id: z.string().optional(),
     updated_at: z.string().optional(),
     version: z.number().optional(),
@@ -165,6 +204,7 @@ export const brandContextObjectSchema = z.object({
   assets: z.array(assetSchema.required()),
   skills: z.array(skillSchema.required()),
   preferences: preferencesSchema,
+  rules: z.array(ruleSchema.and(z.object({ id: z.string() }))),
   updated_at: z.string(),
   version: z.number().int(),
 });
@@ -178,6 +218,7 @@ export type KnowledgeEntry = BrandContext['knowledge'][number];
 export type Asset = BrandContext['assets'][number];
 export type Skill = BrandContext['skills'][number];
 export type PreferenceValue = z.output<typeof preferenceValue>;
+export type BrandRule = BrandContext['rules'][number];
 
 /** `input` as a brand document, or `invalid_request` naming every offending field. */
 export function parseBrandDocument(input: unknown): BrandDocument {
@@ -196,6 +237,7 @@ export const BRAND_SECTIONS = [
   'assets',
   'skills',
   'preferences',
+  'rules',
 ] as const satisfies readonly Exclude<keyof BrandContext, 'workspace_id' | 'updated_at' | 'version'>[];
 export type BrandSection = (typeof BRAND_SECTIONS)[number];
 
@@ -216,6 +258,7 @@ export function serializeBrandContext(context: BrandContext): string {
     assets: context.assets,
     skills: context.skills,
     preferences: context.preferences,
+    rules: context.rules,
     updated_at: context.updated_at,
     version: context.version,
   };
@@ -225,7 +268,7 @@ export function serializeBrandContext(context: BrandContext): string {
 /** A brand with no content yet, as a new workspace starts. */
 export function emptyBrand(): Omit<BrandContext, 'workspace_id' | 'name' | 'updated_at' | 'version'> {
   const { name: _name, ...empty } = brandDocumentSchema.parse({ name: 'empty' });
-  return { ...empty, knowledge: [], assets: [], skills: [] };
+  return { ...empty, knowledge: [], assets: [], skills: [], rules: [] };
 }
 
 /** An entry's content, without its id and timestamp: what "the same entry" means when no id is sent. */
@@ -261,9 +304,9 @@ function settleIds<T extends { id?: string | undefined; updated_at?: string | un
  */
 export function settleBrandDocument(
   document: BrandDocument,
-  previous: Pick<BrandContext, 'knowledge' | 'assets' | 'skills'> | undefined,
+  previous: Pick<BrandContext, 'knowledge' | 'assets' | 'skills' | 'rules'> | undefined,
   now: string,
-  newEntryId: (prefix: 'kb' | 'as' | 'sk') => string,
+  newEntryId: (prefix: 'kb' | 'as' | 'sk' | 'rl') => string,
 ): Omit<BrandContext, 'workspace_id' | 'updated_at' | 'version'> {
   const before = new Map(previous?.knowledge.map((entry) => [entry.id, entry]));
   const knowledge = settleIds(document.knowledge, previous?.knowledge ?? [], () => newEntryId('kb'));
@@ -279,6 +322,9 @@ export function settleBrandDocument(
     ),
     skills: settleIds(document.skills, previous?.skills ?? [], () => newEntryId('sk')).map(
       ({ id, ...skill }) => ({ id, ...skill }),
+    ),
+    rules: settleIds(document.rules, previous?.rules ?? [], () => newEntryId('rl')).map(
+      ({ id, ...rule }) => ({ id, ...rule }),
     ),
   };
 }
