@@ -77,5 +77,7 @@ describeInBrowser('The API reference at /docs', () => {
       if (width === 390) await screenshot(page, 'api-reference-390', { fullPage: false });
     }
     await expectNoPageProblems(session, '/docs');
-  });
+    // Axe over the whole reference, every schema open, three times: ~16 s on a quiet machine, over a minute on
+    // a loaded CI runner.
+  }, 180_000);
 });
