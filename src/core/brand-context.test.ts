@@ -32,7 +32,7 @@ function fields(input: unknown): string[] {
   return issues(input).map((issue) => issue.field);
 }
 
-function idsFrom(): (prefix: 'kb' | 'as' | 'sk') => string {
+function idsFrom(): (prefix: 'kb' | 'as' | 'sk' | 'rl') => string {
   let next = 0;
   return (prefix) => `${prefix}_new${String(++next)}`;
 }
@@ -47,6 +47,7 @@ describe('parseBrandDocument', () => {
     expect(document.knowledge).toHaveLength(20);
     expect(document.assets).toHaveLength(3);
     expect(document.skills).toHaveLength(3);
+    expect(document.rules.map((rule) => rule.kind)).toContain('palette_only');
     expect(document.social.instagram).toBe('https://instagram.com/acmecoffee.example');
   });
 
@@ -152,6 +153,93 @@ describe('parseBrandDocument', () => {
 
   it('rejects an unknown asset kind, naming the asset', () => {
     expect(fields({ name: 'X', assets: [{ ...logo, kind: 'video' }] })).toEqual(['assets[0].kind']);
+  });
+
+  it('accepts every kind of rule, filling message and severity, its keys in the documented order', () => {
+    const document = parsed({
+      name: 'X',
+      rules: [
+        { kind: 'banned_term', value: ' synergy ' },
+        { kind: 'preferred_term', value: { use: 'you', instead_of: ['guys', 'folks'] }, severity: 'warning' },
+        { kind: 'required_phrase', value: 'The Acme crew', message: 'Sign off.' },
+        { kind: 'max_exclamations', value: 1 },
+        { kind: 'max_emoji', value: 0 },
+        { severity: 'warning', kind: 'palette_only' },
+        { kind: 'fonts_only', value: null, id: 'rl_fonts' },
+      ],
+    });
+    expect(document.rules).toEqual([
+      { kind: 'banned_term', value: 'synergy', message: '', severity: 'error' },
+      {
+        kind: 'preferred_term',
+        value: { use: 'you', instead_of: ['guys', 'folks'] },
+        message: '',
+        severity: 'warning',
+      },
+      { kind: 'required_phrase', value: 'The Acme crew', message: 'Sign off.', severity: 'error' },
+      { kind: 'max_exclamations', value: 1, message: '', severity: 'error' },
+      { kind: 'max_emoji', value: 0, message: '', severity: 'error' },
+      { kind: 'palette_only', value: null, message: '', severity: 'warning' },
+      { id: 'rl_fonts', kind: 'fonts_only', value: null, message: '', severity: 'error' },
+    ]);
+    expect(document.rules.map((rule) => Object.keys(rule))).toContainEqual([
+      'id',
+      'kind',
+      'value',
+      'message',
+      'severity',
+    ]);
+    expect(Object.keys(document.rules[5] ?? {})).toEqual(['kind', 'value', 'message', 'severity']);
+  });
+
+  it.each([
+    ['an unknown kind', { kind: 'shouting', value: 'x' }, 'rules[0].kind', 'must be one of "banned_term", '],
+    ['a blank term', { kind: 'banned_term', value: '  ' }, 'rules[0].value', 'must not be empty'],
+    [
+      'a term of two lines',
+      { kind: 'banned_term', value: 'a\nb' },
+      'rules[0].value',
+      'must be a single line',
+    ],
+    [
+      'a preferred term replacing nothing',
+      { kind: 'preferred_term', value: { use: 'you', instead_of: [] } },
+      'rules[0].value.instead_of',
+      'must be at least 1 item',
+    ],
+    ['a negative limit', { kind: 'max_emoji', value: -1 }, 'rules[0].value', 'must be at least 0'],
+    [
+      'a fractional limit',
+      { kind: 'max_exclamations', value: 1.5 },
+      'rules[0].value',
+      'must be a whole number',
+    ],
+    ['a value where none is taken', { kind: 'palette_only', value: 'red' }, 'rules[0].value', 'must be null'],
+    ['an unknown severity', { kind: 'fonts_only', severity: 'info' }, 'rules[0].severity', 'must be one of'],
+    [
+      'an unknown field',
+      { kind: 'banned_term', value: 'x', extra: 1 },
+      'rules[0].extra',
+      'is not a known field',
+    ],
+    [
+      'an id of another list',
+      { kind: 'banned_term', value: 'x', id: 'kb_1' },
+      'rules[0].id',
+      'must look like rl_',
+    ],
+  ])('rejects a rule with %s, naming the field', (_what, rule, field, message) => {
+    const found = issues({ name: 'X', rules: [rule] });
+    expect(found.map((issue) => issue.field)).toEqual([field]);
+    expect(found[0]?.message).toContain(message);
+  });
+
+  it('rejects duplicate rule ids, naming the second rule', () => {
+    const rules = [
+      { kind: 'banned_term', value: 'a', id: 'rl_1' },
+      { kind: 'banned_term', value: 'b', id: 'rl_1' },
+    ];
+    expect(issues({ name: 'X', rules })).toEqual([{ field: 'rules[1].id', message: 'duplicate id rl_1' }]);
   });
 
   it('rejects an unknown top-level field, naming it', () => {
@@ -350,8 +438,14 @@ describe('settleBrandDocument', () => {
       knowledge: [fact, { ...fact, id: 'kb_given' }],
       assets: [logo, { ...logo, id: 'as_given' }],
       skills: [{ name: 'A' }, { name: 'B', id: 'sk_given' }],
+      rules: [
+        { kind: 'max_emoji', value: 1 },
+        { kind: 'palette_only', id: 'rl_given' },
+      ],
     });
     const settled = settleBrandDocument(document, undefined, NOW, idsFrom());
+    expect(settled.rules.map((rule) => rule.id)).toEqual([expect.stringMatching(/^rl_/), 'rl_given']);
+    expect(Object.keys(settled.rules[0] ?? {})).toEqual(['id', 'kind', 'value', 'message', 'severity']);
     expect(settled.knowledge.map((entry) => entry.id)).toEqual([expect.stringMatching(/^kb_/), 'kb_given']);
     expect(settled.assets.map((asset) => asset.id)).toEqual([expect.stringMatching(/^as_/), 'as_given']);
     expect(settled.skills.map((skill) => skill.id)).toEqual([expect.stringMatching(/^sk_/), 'sk_given']);
@@ -377,6 +471,7 @@ describe('settleBrandDocument', () => {
     const previous = {
       assets: [],
       skills: [],
+      rules: [],
       knowledge: [{ ...fact, id: 'kb_1', tags: [], updated_at: '2023-01-01T00:00:00.000Z' }],
     };
     expect(settleBrandDocument(document, previous, NOW, idsFrom()).knowledge[0]?.updated_at).toBe(EARLIER);
@@ -387,6 +482,7 @@ describe('settleBrandDocument', () => {
     const previous = {
       assets: [],
       skills: [],
+      rules: [],
       knowledge: [{ ...fact, id: 'kb_1', tags: ['history'], updated_at: EARLIER }],
     };
     const document = parsed({ name: 'X', knowledge: [{ ...fact, id: 'kb_1', tags: ['history'] }] });
@@ -403,6 +499,7 @@ describe('settleBrandDocument', () => {
     const previous = {
       assets: [],
       skills: [],
+      rules: [],
       knowledge: [{ ...fact, id: 'kb_1', tags: ['a', 'b'], updated_at: EARLIER }],
     };
     const document = parsed({ name: 'X', knowledge: [{ ...fact, tags: ['a', 'b'], id: 'kb_1', ...edit }] });
@@ -413,6 +510,7 @@ describe('settleBrandDocument', () => {
     const previous = {
       assets: [],
       skills: [],
+      rules: [],
       knowledge: [{ ...fact, id: 'kb_1', tags: [], updated_at: EARLIER }],
     };
     const document = parsed({ name: 'X', knowledge: [{ ...fact, id: 'kb_2' }, fact] });
@@ -429,6 +527,7 @@ describe('settleBrandDocument', () => {
       knowledge: [fact, { ...fact, title: 'Other' }],
       assets: [{ kind: 'logo', name: 'Logo', url: 'https://example.com/l.svg' }],
       skills: [{ name: 'Skill' }],
+      rules: [{ kind: 'banned_term', value: 'hurry' }, { kind: 'fonts_only' }],
     });
     const first = settleBrandDocument(document, undefined, EARLIER, idsFrom());
     const again = settleBrandDocument(document, first, NOW, idsFrom());

@@ -134,25 +134,44 @@ export type RuleKind = (typeof RULE_KINDS)[number];
 export const RULE_SEVERITIES = ['error', 'warning'] as const;
 
 const term = singleLine(text(200).trim().min(1));
-const ruleFields = {
-  id: entryId('rl').optional(),
-  message: singleLine(text(500)).default(''),
-  severity: z.enum(RULE_SEVERITIES).default('error'),
-};
-const ruleSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ ...ruleFields, kind: z.literal('banned_term'), value: term }),
-  z.strictObject({
-    ...ruleFields,
-    kind: z.literal('preferred_term'),
-    value: z.strictObject({ use: term, instead_of: z.array(term).min(1).max(20) }),
-  }),
-  z.strictObject({ ...ruleFields, kind: z.literal('required_phrase'), value: singleLine(text(500).trim().min(1)) }),
-  z.strictObject({ ...ruleFields, kind: z.literal('max_exclamations'), value: z.number().int().min(0).max(1000) }),
-  z.strictObject({ ...ruleFields, kind: z.literal('max_emoji'), value: z.number().int().min(0).max(1000) }),
-  // The brand's own colors and fonts are the allowed ones: these kinds need no value.
-  z.strictObject({ ...ruleFields, kind: z.literal('palette_only'), value: z.null().default(null) }),
-  z.strictObject({ ...ruleFields, kind: z.literal('fonts_only'), value: z.null().default(null) }),
-]);
+const count = z.number().int().min(0).max(1000);
+/**
+ * The rules' schema with `id` as given: optional in the document, required in the brand context object. The
+ * kinds are one discriminated union either way, so that the API reference describes one closed object per kind.
+ */
+function rulesUnion<I extends z.ZodType>(id: I) {
+  /** One kind of rule, its keys in the documented order: id, kind, value, message, severity. */
+  const rule = <K extends RuleKind, V extends z.ZodType>(kind: K, value: V) =>
+    z.strictObject({
+      id,
+      kind: z.literal(kind),
+      value,
+      message: singleLine(text(500)).default(''),
+      severity: z.enum(RULE_SEVERITIES).default('error'),
+    });
+  return z.discriminatedUnion(
+    'kind',
+    [
+      rule('banned_term', term),
+      rule('preferred_term', z.strictObject({ use: term, instead_of: z.array(term).min(1).max(20) })),
+      rule('required_phrase', singleLine(text(500).trim().min(1))),
+      rule('max_exclamations', count),
+      rule('max_emoji', count),
+      // The brand's own colors and fonts are the allowed ones: these kinds need no value.
+      rule('palette_only', z.null().default(null)),
+      rule('fonts_only', z.null().default(null)),
+    ],
+    {
+      // zod's "Invalid discriminator value" in the words of the other field errors (src/core/zod-messages.ts);
+      // a rule that is not an object at all is said to be one by the usual message.
+      error: (issue) =>
+        typeof issue.input === 'object' && issue.input !== null
+          ? `must be one of ${RULE_KINDS.map((kind) => JSON.stringify(kind)).join(', ')}`
+          : undefined,
+    },
+  );
+}
+const ruleSchema = rulesUnion(entryId('rl').optional());
 
 function uniqueIds(entries: readonly { id?: string | undefined }[], ctx: z.RefinementCtx): void {
   const seen = new Set<string>();
@@ -204,7 +223,7 @@ export const brandContextObjectSchema = z.object({
   assets: z.array(assetSchema.required()),
   skills: z.array(skillSchema.required()),
   preferences: preferencesSchema,
-  rules: z.array(ruleSchema.and(z.object({ id: z.string() }))),
+  rules: z.array(rulesUnion(entryId('rl'))),
   updated_at: z.string(),
   version: z.number().int(),
 });

@@ -43,6 +43,7 @@ describe('brandMarkdown of the demo brand', () => {
       '### New coffee announcement',
       '### Café events',
       '## Preferences',
+      '## Rules',
     ]);
     expect(demo).toMatch(/^# Acme Coffee\n\nSmall-batch coffee roaster from Portland, Oregon/);
   });
@@ -107,8 +108,28 @@ describe('brandMarkdown of the demo brand', () => {
     );
   });
 
+  it('ends with the rules, one line a model can follow for each', () => {
+    expect(demo.slice(demo.indexOf('\n\n## Rules\n'))).toBe(
+      [
+        '',
+        '',
+        '## Rules',
+        '- Never say "synergy".',
+        '- Never say "hurry": No urgency tricks: invite, do not push.',
+        '- Never say "limited time": No urgency tricks: invite, do not push.',
+        '- Say "small-batch" instead of "artisanal", "artisan".',
+        '- Say "you" instead of "guys": Avoid gendered greetings.',
+        '- At most 1 exclamation mark.',
+        '- At most 1 emoji.',
+        '- Use only the brand colors.',
+        '- Use only the brand fonts.',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('carries no ids, timestamps or byte counts', () => {
-    expect(demo).not.toMatch(/\b(kb|as|sk)_/);
+    expect(demo).not.toMatch(/\b(kb|as|sk|rl)_/);
     expect(demo).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
     expect(demo).not.toContain('ws_demo');
     expect(demo).not.toContain('4210');
@@ -141,6 +162,56 @@ describe('brandMarkdown of palette colors beside the roles', () => {
       ].join('\n'),
     );
     expect(text.match(/^\| primary /gm)).toHaveLength(1);
+  });
+});
+
+describe('brandMarkdown of rules', () => {
+  const rules = (document: Omit<BrandDocumentInput, 'name'>) =>
+    markdown(brandContext({ name: 'Ruled', ...document }), { sections: ['rules'] });
+
+  it('says every kind of rule as a short instruction', () => {
+    expect(
+      rules({
+        rules: [
+          { kind: 'banned_term', value: 'cheap' },
+          { kind: 'preferred_term', value: { use: 'coffee', instead_of: ['joe', 'java'] } },
+          { kind: 'required_phrase', value: 'The Acme crew' },
+          { kind: 'max_exclamations', value: 2 },
+          { kind: 'max_exclamations', value: 1 },
+          { kind: 'max_emoji', value: 0 },
+          { kind: 'palette_only', value: null },
+          { kind: 'fonts_only', value: null, severity: 'warning' },
+        ],
+      }),
+    ).toBe(
+      [
+        '# Ruled',
+        '',
+        '## Rules',
+        '- Never say "cheap".',
+        '- Say "coffee" instead of "joe", "java".',
+        '- Always include "The Acme crew".',
+        '- At most 2 exclamation marks.',
+        '- At most 1 exclamation mark.',
+        '- At most 0 emoji.',
+        '- Use only the brand colors.',
+        '- Use only the brand fonts.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('adds a rule’s message after a colon, its severity not at all', () => {
+    expect(
+      rules({
+        rules: [{ kind: 'banned_term', value: 'ASAP', message: 'Give a date.', severity: 'warning' }],
+      }),
+    ).toContain('\n- Never say "ASAP": Give a date.\n');
+  });
+
+  it('says an asked rules section with no rule is empty, and leaves it out of the whole brand', () => {
+    expect(rules({})).toBe('# Ruled\n\n## Rules\n_None._\n');
+    expect(markdown(brandContext({ name: 'Ruled' }))).not.toContain('## Rules');
   });
 });
 

@@ -1,6 +1,7 @@
 import {
   type Asset,
   type BrandContext,
+  type BrandRule,
   type BrandSection,
   COLOR_ROLES,
   type Font,
@@ -46,6 +47,7 @@ const SECTION_HEADINGS: Record<Exclude<BrandSection, 'name' | 'description'>, st
   assets: 'Assets',
   skills: 'Skills',
   preferences: 'Preferences',
+  rules: 'Rules',
 };
 const SOURCE_NAMES: Record<Font['source'], string> = {
   google: 'Google Fonts',
@@ -166,6 +168,37 @@ function preferenceValue(value: BrandContext['preferences'][string]): string {
     : JSON.stringify(value);
 }
 
+function quoted(term: string): string {
+  return `"${oneLine(term)}"`;
+}
+
+/**
+ * A rule as one short instruction a model can follow (docs/reading-brand-context.md "Rules"); its message,
+ * when set, after a colon. Severity is not said: a model should keep warnings as well as errors.
+ */
+function ruleLine(rule: BrandRule): string {
+  const instruction = ((): string => {
+    switch (rule.kind) {
+      case 'banned_term':
+        return `Never say ${quoted(rule.value)}`;
+      case 'preferred_term':
+        return `Say ${quoted(rule.value.use)} instead of ${rule.value.instead_of.map(quoted).join(', ')}`;
+      case 'required_phrase':
+        return `Always include ${quoted(rule.value)}`;
+      case 'max_exclamations':
+        return `At most ${String(rule.value)} exclamation ${rule.value === 1 ? 'mark' : 'marks'}`;
+      case 'max_emoji':
+        return `At most ${String(rule.value)} emoji`;
+      case 'palette_only':
+        return 'Use only the brand colors';
+      case 'fonts_only':
+        return 'Use only the brand fonts';
+    }
+  })();
+  const message = oneLine(rule.message);
+  return message === '' ? `- ${instruction}.` : `- ${instruction}: ${message}`;
+}
+
 /** A section's lines under its heading; none when the section is empty. */
 function sectionBody(
   context: BrandContext,
@@ -204,6 +237,8 @@ function sectionBody(
       return Object.entries(context.preferences).map(
         ([name, value]) => `- ${name}: ${preferenceValue(value)}`,
       );
+    case 'rules':
+      return context.rules.map(ruleLine);
   }
 }
 

@@ -77,6 +77,32 @@ describe('diffBrandSections', () => {
     ]);
   });
 
+  it('diffs rules like the other lists, by id, after every other section', () => {
+    const banned = (id: string, value: string) =>
+      ({ id, kind: 'banned_term', value, message: '', severity: 'error' }) as const;
+    const before = brand((content) => {
+      content.rules = [banned('rl_1', 'synergy'), banned('rl_2', 'hurry')];
+    });
+    const after = brand((content) => {
+      content.preferences = { emoji: true };
+      content.rules = [{ ...banned('rl_2', 'hurry'), severity: 'warning' }];
+    });
+
+    expect(diffBrandSections(before, after)).toEqual([
+      {
+        section: 'preferences',
+        changes: [{ op: 'replace', path: '/preferences/emoji', before: false, after: true }],
+      },
+      {
+        section: 'rules',
+        changes: [
+          { op: 'remove', path: '/rules/0', before: banned('rl_1', 'synergy') },
+          { op: 'replace', path: '/rules/0/severity', before: 'error', after: 'warning' },
+        ],
+      },
+    ]);
+  });
+
   it('names a removed entry by its place in the older version and an added one by its place in the newer', () => {
     const after = brand((content) => {
       content.knowledge = [entry('kb_1', 'Founded'), entry('kb_3', 'Sourcing'), entry('kb_4', 'Cafés')];

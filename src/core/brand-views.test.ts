@@ -85,6 +85,12 @@ describe('brandView', () => {
     expect(brandView({ format: 'dtcg' }).sections).toEqual(['colors', 'fonts']);
     expect(brandView({ format: 'dtcg', sections: ['fonts'] }).sections).toEqual(['fonts']);
   });
+
+  it('leaves the rules out of a design-token file: they are not design tokens', () => {
+    expect(brandView({ format: 'dtcg', sections: ['rules', 'colors'] }).sections).toEqual(['colors']);
+    const tokens = renderBrandView(demo, brandView({ format: 'dtcg', sections: ['rules'] })).text;
+    expect(Object.keys(JSON.parse(tokens) as object)).toEqual(['$description', '$extensions']);
+  });
 });
 
 describe('viewKnowledge', () => {
@@ -135,6 +141,19 @@ describe('viewJson', () => {
       'updated_at',
       'version',
     ]);
+  });
+
+  it('answers the rules section alone, last of the sections, with its ids', () => {
+    expect(keys({ sections: ['rules', 'voice'] })).toEqual([
+      'workspace_id',
+      'voice',
+      'rules',
+      'updated_at',
+      'version',
+    ]);
+    const { rules } = JSON.parse(viewJson(demo, brandView({ sections: ['rules'] }))) as typeof demo;
+    expect(rules).toEqual(demo.rules);
+    expect(rules.every((rule) => rule.id.startsWith('rl_'))).toBe(true);
   });
 
   it('always keeps workspace_id, updated_at and version', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type BrandCheckResult, brandCheckContentSchema } from '../contract/brand-check.js';
 import { type BrandReadOptions, brandVersionField } from '../contract/brand-views.js';
 import {
   CAMPAIGN_STATUSES,
@@ -8,6 +9,7 @@ import {
   newCampaignSchema,
 } from '../contract/campaigns.js';
 import type { Workspace } from '../contract/workspaces.js';
+import type { BrandCheckContent } from '../core/brand-check.js';
 import { brandView } from '../core/brand-views.js';
 import { campaignEtag } from '../core/campaigns.js';
 import { AppError } from '../core/errors.js';
@@ -19,6 +21,7 @@ import { listWorkspacesOf, toWorkspaceView } from '../services/accounts/workspac
 import type { Actor } from '../services/audit/audit.js';
 import type { Credentials, Principal } from '../services/auth/credentials.js';
 import type { ReadLimits } from '../services/brand/read-limits.js';
+import { checkBrandContent } from '../services/brand/check.js';
 import type { BrandReader } from '../services/brand/reader.js';
 import {
   createCampaign,
@@ -44,7 +47,7 @@ import { brandKnowledgeSchema } from './schemas.js';
 export interface InProcessServices {
   deps: Deps<'campaigns' | 'brand' | 'audit' | 'workspaces' | EventRepositories>;
   credentials: Pick<Credentials, 'authorize'>;
-  reader: Pick<BrandReader, 'readWorkspace' | 'readVersion'>;
+  reader: Pick<BrandReader, 'readWorkspace' | 'readVersion' | 'readContext'>;
   /** The read operation's budget per credential (RATE_LIMIT_READS): brand reads over /mcp spend it too. */
   readLimits: Pick<ReadLimits, 'take'> | undefined;
 }
@@ -90,6 +93,17 @@ export class InProcessClient implements BrandContextClient {
     return this.run(async () => {
       await this.authorize(workspaceId, 'brand.read');
       return Number((await this.services.reader.readWorkspace(workspaceId)).version);
+    });
+  }
+
+  /** As POST /functions/v1/brand-check answers: authorized and counted as a read, nothing stored. */
+  checkBrand(workspaceId: string, content: BrandCheckContent, version?: number): Promise<BrandCheckResult> {
+    return this.run(async () => {
+      if (version !== undefined) validatedFields(pinnedVersionSchema, { version });
+      const checked = validatedFields(brandCheckContentSchema, { ...content });
+      await this.authorize(workspaceId, 'brand.read');
+      await this.services.readLimits?.take(this.caller.principal);
+      return checkBrandContent(this.services.reader, workspaceId, checked, version);
     });
   }
 

@@ -20,8 +20,9 @@ import { problemSchema as serviceProblemSchema } from '../contract/problem.js';
  * A schema as a tool advertises it in tools/list, which a client puts before the model on every turn (docs/mcp.md
  * "MCP": the tool budget): without the JSON Schema draft URL and zod's ±2^53 bounds of every integer, and, for
  * a result, without descriptions (the tool's description says what it returns) or `additionalProperties`
- * (what the server sends is parsed with the schema first, so it never has another property). Validation is
- * zod's own.
+ * (what the server sends is parsed with the schema first, so it never has another property); for arguments,
+ * without length and count bounds or `additionalProperties`. Validation is zod's own: what breaks them is still
+ * refused, field by field.
  */
 function leanSchema<S extends z.ZodType>(
   schema: S,
@@ -34,6 +35,15 @@ function leanSchema<S extends z.ZodType>(
       if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
       if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
       if (result && jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
+      // Arguments: no length or count bounds and no `additionalProperties` either; zod still refuses what breaks
+      // them, naming the field, and the seven tools stay within the budget.
+      if (!result) {
+        delete jsonSchema.additionalProperties;
+        delete jsonSchema.minLength;
+        delete jsonSchema.maxLength;
+        delete jsonSchema.minItems;
+        delete jsonSchema.maxItems;
+      }
     },
   };
   const lean =

@@ -119,6 +119,19 @@ const getBrandContextInput = z
   })
   .superRefine(checkBrandView);
 
+/** The content is the service's to bound (src/contract/brand-check.ts): limits here would cost listing tokens. */
+const checkBrandInput = z.strictObject({
+  workspace_id: workspaceIdArg,
+  content: z
+    .strictObject({
+      subject: z.string().optional(),
+      text: z.string().optional(),
+      html: z.string().optional(),
+    })
+    .describe('subject, text and/or html'),
+  version: z.number().int().optional().describe('A past brand version; omit for the latest'),
+});
+
 const DEFAULT_SEARCH_LIMIT = 5;
 const searchKnowledgeInput = z.strictObject({
   workspace_id: workspaceIdArg,
@@ -229,7 +242,7 @@ const SERVER_VERSION = ((): string => {
 })();
 
 /**
- * The MCP server: six tools, the default workspace's brand as Markdown resources (whole and per section),
+ * The MCP server: seven tools, the default workspace's brand as Markdown resources (whole and per section),
  * and a prompt that drafts an on-brand email, each only where `permissions` allow it. Every handler is a
  * call to the service through `client`: over HTTP on stdio (src/mcp/service-client.ts), in the service's
  * own process on /mcp (src/mcp/in-process-client.ts).
@@ -336,7 +349,7 @@ export function createBrandContextMcpServer({
       {
         title: 'Get brand context',
         description:
-          "The brand's voice, colors, fonts, social links, knowledge, logos and assets, skills and preferences. Call it before writing, designing or reviewing anything for the brand, and follow it; use only its facts.",
+          "The brand's voice, colors, fonts, social links, knowledge, assets, skills, preferences and rules. Call it before writing, designing or reviewing anything for the brand, and follow it; use only its facts.",
         inputSchema: inputSchema(getBrandContextInput),
         annotations: READ_ONLY,
       },
@@ -351,7 +364,7 @@ export function createBrandContextMcpServer({
       {
         title: 'Search brand knowledge',
         description:
-          "Finds the brand's knowledge entries (facts, guidelines, references) about a question, best first. Call it for a specific question (a product, a policy, a style rule) instead of reading all knowledge.",
+          "Finds the brand's knowledge entries (facts, guidelines, references) about a question, best first: for a specific question (a product, a policy, a style rule) rather than all knowledge.",
         inputSchema: inputSchema(searchKnowledgeInput),
         annotations: READ_ONLY,
       },
@@ -366,13 +379,30 @@ export function createBrandContextMcpServer({
     );
   }
 
+  if (allows('brand.read')) {
+    server.registerTool(
+      'check_brand_compliance',
+      {
+        title: 'Check brand compliance',
+        description:
+          "Checks copy against the brand's rules (words, emoji, colors, fonts). Call it on what you wrote before saving; fix each error finding, check again.",
+        inputSchema: inputSchema(checkBrandInput),
+        annotations: READ_ONLY,
+      },
+      ({ workspace_id, content, version }) =>
+        runTool('check_brand_compliance', 'brand', async () =>
+          client.checkBrand(await resolveWorkspace(workspace_id), content, version),
+        ),
+    );
+  }
+
   if (allows('campaigns.read')) {
     server.registerTool(
       'list_campaigns',
       {
         title: 'List campaigns',
         description:
-          "The workspace's email campaigns, newest first, without bodies. Call it to find a campaign's id or to see what was already written. When next_cursor is not null, pass it as cursor for the next page.",
+          "The workspace's email campaigns, newest first, without bodies: to find a campaign's id or see what was written. Pass a non-null next_cursor as cursor for the next page.",
         inputSchema: inputSchema(listCampaignsInput),
         outputSchema: campaignListOutput,
         annotations: READ_ONLY,
@@ -431,7 +461,7 @@ export function createBrandContextMcpServer({
       {
         title: 'Update campaign draft',
         description:
-          'Changes a draft: pass only the fields to change and the version you last read. On version_mismatch a person edited it meanwhile: call get_campaign again, reapply your change, retry with the new version. A scheduled or sent campaign is refused (campaign_not_draft): create a new draft.',
+          'Changes a draft: pass only the fields to change and the version you last read. On version_mismatch someone edited it: call get_campaign again, reapply your change, retry with the new version. Only drafts change (campaign_not_draft): create a new draft instead.',
         inputSchema: inputSchema(updateDraftInput),
         outputSchema: campaignOutput,
         annotations: {

@@ -1,5 +1,6 @@
 import { decodeJwt } from 'jose';
 import { z } from 'zod';
+import { type BrandCheckResult, brandCheckResultSchema } from '../contract/brand-check.js';
 import type { BrandReadOptions, BrandViewOptions } from '../contract/brand-views.js';
 import {
   type Campaign,
@@ -9,6 +10,7 @@ import {
   campaignSchema,
 } from '../contract/campaigns.js';
 import { type Workspace, workspaceListSchema } from '../contract/workspaces.js';
+import type { BrandCheckContent } from '../core/brand-check.js';
 import { VIEW_CONTENT_TYPES } from '../core/brand-views.js';
 import type { ProblemCode } from '../core/errors.js';
 import { KEY_KINDS } from '../core/key-kinds.js';
@@ -89,6 +91,11 @@ export interface BrandContextClient {
   brandVersion(workspaceId: string): Promise<number>;
   /** The workspace's knowledge entries, filtered. */
   readKnowledge(workspaceId: string, filters: KnowledgeFilters): Promise<BrandKnowledge>;
+  /**
+   * The on-brand check of `content` (docs/brand-check.md) against the published brand, or the version
+   * `version` pins: POST /functions/v1/brand-check.
+   */
+  checkBrand(workspaceId: string, content: BrandCheckContent, version?: number): Promise<BrandCheckResult>;
   /** The workspaces of the user behind the credential, with their role in each. */
   listWorkspaces(): Promise<Workspace[]>;
   listCampaigns(workspaceId: string, query: ListCampaignsQuery): Promise<CampaignPage>;
@@ -184,6 +191,17 @@ export class ServiceClient implements BrandContextClient {
       schema: brandKnowledgeSchema,
     });
     return knowledge;
+  }
+
+  /** POST /functions/v1/brand-check, with the brand read key when set, else the access token. */
+  checkBrand(workspaceId: string, content: BrandCheckContent, version?: number): Promise<BrandCheckResult> {
+    return this.request({
+      method: 'POST',
+      path: '/functions/v1/brand-check',
+      credential: 'brand',
+      body: { workspace_id: workspaceId, content, ...(version === undefined ? {} : { version }) },
+      schema: brandCheckResultSchema,
+    });
   }
 
   /** GET /api/v1/workspaces: the access token's user's workspaces. */

@@ -62,6 +62,7 @@ const SECTIONS = [
   'Assets',
   'Skills',
   'Preferences',
+  'Rules',
 ];
 /** The section navigation's links: the form's sections, then the preview. */
 const SECTION_LINKS = [...SECTIONS, 'Preview'];

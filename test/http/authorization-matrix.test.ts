@@ -390,6 +390,21 @@ const ROUTES: RouteRow[] = [
     ok: 405,
     documented: false,
   })),
+  // The on-brand check (docs/brand-check.md): the read operation's credentials, an answer computed, nothing stored.
+  {
+    method: 'POST',
+    path: '/functions/v1/brand-check',
+    access: 'read',
+    ok: 200,
+    build: (f) => ({ body: { workspace_id: f.workspaceId, content: { text: 'Hello' } } }),
+  },
+  ...READ_METHODS_REFUSED.map((method): RouteRow => ({
+    method,
+    path: '/functions/v1/brand-check',
+    access: 'methodNotAllowed',
+    ok: 405,
+    documented: false,
+  })),
   // Remote MCP: JSON-RPC, described in docs/mcp.md rather than the API reference. Stateless: no stream to open
   // with GET, no session to end with DELETE (405 once the caller is known).
   {
@@ -766,6 +781,13 @@ const ROUTES: RouteRow[] = [
   ...withHead({
     method: 'GET',
     path: '/api/v1/workspaces/{id}/campaigns/{campaign_id}',
+    access: 'campaigns.read',
+    ok: 200,
+    build: (f) => ({ params: { campaign_id: f.campaignId } }),
+  }),
+  ...withHead({
+    method: 'GET',
+    path: '/api/v1/workspaces/{id}/campaigns/{campaign_id}/check',
     access: 'campaigns.read',
     ok: 200,
     build: (f) => ({ params: { campaign_id: f.campaignId } }),

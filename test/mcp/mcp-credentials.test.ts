@@ -272,7 +272,7 @@ describe('brand-context mcp: a personal access token that gets revoked', () => {
 
   it('keeps serving the protocol after the errors', async () => {
     const { tools } = await mcp.client.listTools();
-    expect(tools).toHaveLength(6);
+    expect(tools).toHaveLength(7);
     expect(mcp.stderr()).not.toContain(token);
   });
 });

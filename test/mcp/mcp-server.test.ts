@@ -21,6 +21,7 @@ import {
 } from './mcp-harness.js';
 
 const TOOLS = [
+  'check_brand_compliance',
   'create_campaign_draft',
   'get_brand_context',
   'get_campaign',
@@ -54,7 +55,7 @@ describe('brand-context mcp: a member with one workspace and a personal access t
   });
 
   describe('discovery', () => {
-    it('lists the six tools, each with a description and an input schema, the campaign tools with an output schema', async () => {
+    it('lists the seven tools, each with a description and an input schema, the campaign tools with an output schema', async () => {
       const { tools } = await mcp.client.listTools();
       expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS);
       for (const tool of tools) {
@@ -66,7 +67,7 @@ describe('brand-context mcp: a member with one workspace and a personal access t
       }
     });
 
-    it('keeps all six tool definitions within 2,000 tokens (o200k), as a client sends them to the model', async () => {
+    it('keeps all seven tool definitions within 2,000 tokens (o200k), as a client sends them to the model', async () => {
       const { tools } = await mcp.client.listTools();
       expect(countTokens(JSON.stringify(tools))).toBeLessThanOrEqual(2000);
     });

@@ -33,7 +33,7 @@ describe('brand-context mcp: the service is down', () => {
   });
 
   it('starts anyway and lists its tools', async () => {
-    expect((await mcp.client.listTools()).tools).toHaveLength(6);
+    expect((await mcp.client.listTools()).tools).toHaveLength(7);
   });
 
   it('returns a tool error naming the URL, the refused connection and how to start the service', async () => {
@@ -58,7 +58,7 @@ describe('brand-context mcp: the service is down', () => {
     await expect(
       mcp.client.getPrompt({ name: 'draft_on_brand_email', arguments: { topic: 'tea' } }),
     ).rejects.toThrow(/Cannot reach/);
-    expect((await mcp.client.listTools()).tools).toHaveLength(6);
+    expect((await mcp.client.listTools()).tools).toHaveLength(7);
     expect(mcp.stderr()).not.toContain(TOKEN);
   });
 });
@@ -91,7 +91,7 @@ describe('brand-context mcp: the service does not answer', () => {
       /service_timeout: The Brand Context service at http:\/\/127\.0\.0\.1:\d+ did not answer within 0\.3 s/,
     );
     expect(call.text).toMatch(/Resolution: .*BRAND_CONTEXT_TIMEOUT_MS/);
-    expect((await mcp.client.listTools()).tools).toHaveLength(6);
+    expect((await mcp.client.listTools()).tools).toHaveLength(7);
   });
 });
 

@@ -11,6 +11,7 @@ import {
   passwordResetRequestSchema,
 } from '../../src/contract/account-email';
 import { auditPageSchema } from '../../src/contract/audit';
+import { brandCheckRequestSchema, brandCheckResultSchema } from '../../src/contract/brand-check';
 import { brandContextSchema } from '../../src/contract/brand-context';
 import {
   brandNoteSchema,
@@ -181,6 +182,9 @@ export const OPERATIONS = {
     response: z.object({ suppressions: z.array(emailSuppressionSchema) }),
   },
   'DELETE /api/v1/workspaces/{id}/email-suppressions/{email}': { response: noContent },
+
+  // The on-brand check (docs/brand-check.md): the campaign editor's inline findings, with the session cookie.
+  'POST /functions/v1/brand-check': { request: brandCheckRequestSchema, response: brandCheckResultSchema },
 
   'GET /api/v1/tokens': { response: accessTokenListSchema },
   'POST /api/v1/tokens': { request: newAccessTokenSchema, response: createdAccessTokenSchema },

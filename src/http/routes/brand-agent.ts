@@ -25,7 +25,7 @@ import { BODY_PROBLEMS, withProblems } from '../schemas.js';
 
 export const BRAND_AGENT_PATH = '/functions/v1/brand-agent';
 /** Brand-Key-Expires as the API reference shows it (docs/reading-brand-context.md "Formats and sections"); src/http/auth.ts sends it. */
-const KEY_EXPIRY_HEADER = {
+export const KEY_EXPIRY_HEADER = {
   type: 'string',
   format: 'date-time',
   description:
@@ -37,7 +37,7 @@ const ETAG_HEADER = {
     "The view's ETag (format, sections and filters, and the brand's version): send it as If-None-Match to get 304 while neither changed.",
 };
 /** The read budget (docs/configuration.md "Configuration", RATE_LIMIT_READS); src/services/brand/read-limits.ts makes them. */
-const RATE_LIMIT_HEADERS = {
+export const RATE_LIMIT_HEADERS = {
   'RateLimit-Policy': {
     type: 'string',
     description:
@@ -49,7 +49,7 @@ const RATE_LIMIT_HEADERS = {
       'What is left of the budget: `"reads";r=41;t=12` is 41 more reads in the 12 s before the window ends. On every answer once the credential is known, refusals included; absent when the service sets no limit.',
   },
 };
-const BRAND_VERSION_HEADER = {
+export const BRAND_VERSION_HEADER = {
   type: 'integer',
   description:
     'The version of the brand the answer is (docs/brand-versions.md "Pinned reads"): the latest, or the one the body pinned with `version`. Send it back as `version` to read the same brand again later.',
@@ -117,7 +117,7 @@ const requestSchema = withUsualBody(
   isUsualBody,
 );
 
-function isJson(contentType: string | undefined): boolean {
+export function isJson(contentType: string | undefined): boolean {
   return contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType);
 }
 

@@ -24,6 +24,7 @@ const MARKDOWN_HEADINGS: Partial<Record<BrandSection, string>> = {
   assets: 'Assets',
   skills: 'Skills',
   preferences: 'Preferences',
+  rules: 'Rules',
 };
 const DTCG_GROUPS: Record<(typeof DTCG_SECTIONS)[number], string> = { colors: 'color', fonts: 'font' };
 

@@ -27,6 +27,7 @@ import { getBrandVersionRoute } from './api/brand/version-get.js';
 import { restoreBrandVersionRoute } from './api/brand/version-restore.js';
 import { listBrandVersionsRoute } from './api/brand/versions-list.js';
 import { createCampaignRoute } from './api/campaigns/create.js';
+import { checkCampaignRoute } from './api/campaigns/check.js';
 import { getCampaignRoute } from './api/campaigns/get.js';
 import { listCampaignsRoute } from './api/campaigns/list.js';
 import { scheduleCampaignRoute } from './api/campaigns/schedule.js';
@@ -71,6 +72,7 @@ import { confirmPasswordResetRoute } from './auth/password-reset-confirm.js';
 import { sessionRoutes } from './auth/session.js';
 import { signInRoute } from './auth/token.js';
 import { brandAgentRoutes, type ReadHandler } from './brand-agent.js';
+import { brandCheckRoute } from './brand-check.js';
 import { authenticateEmailKey } from './email/email-key.js';
 import { getEmailRoute } from './email/get.js';
 import { listEmailsRoute } from './email/list.js';
@@ -144,6 +146,7 @@ const WORKSPACE_RESOURCES: readonly { prefix: string; routes: Route[] }[] = [
     routes: [
       listCampaignsRoute,
       getCampaignRoute,
+      checkCampaignRoute,
       createCampaignRoute,
       updateCampaignRoute,
       scheduleCampaignRoute,
@@ -269,6 +272,11 @@ export async function routeTree(app: ZodApp, options: RouteTreeOptions): Promise
   if (options.metrics) metricsRoute(app, options.metrics, options.metricsToken);
   // The read operation: described here, answered below the router on the benchmarked hot path.
   brandAgentRoutes(app, options.readBrandContext);
+  // In a session scope: the console sends the check with its cookie and CSRF token (docs/brand-check.md).
+  await app.register(async (check: ZodApp) => {
+    await sessionScope(check);
+    brandCheckRoute(check);
+  });
   mcpRoute(app, options.mcp);
   oauthProtectedResourceRoute(app);
   await app.register(authRoutes, { prefix: '/auth/v1', installDir: options.installDir });

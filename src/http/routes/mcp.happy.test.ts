@@ -15,7 +15,7 @@ import {
   toolNames,
 } from '#test/support/fixtures/mcp.js';
 
-const BRAND_TOOLS = ['get_brand_context', 'search_brand_knowledge'];
+const BRAND_TOOLS = ['check_brand_compliance', 'get_brand_context', 'search_brand_knowledge'];
 const CAMPAIGN_TOOLS = ['create_campaign_draft', 'get_campaign', 'list_campaigns', 'update_campaign_draft'];
 
 describeEachBackend('POST /mcp: happy path', (backend) => {
@@ -42,7 +42,7 @@ describeEachBackend('POST /mcp: happy path', (backend) => {
       expect(await toolNames(f.baseUrl, f.apiKey)).toEqual(CAMPAIGN_TOOLS);
     });
 
-    it("shows a personal access token and a member's sign-in token all six tools and the prompt", async () => {
+    it("shows a personal access token and a member's sign-in token all seven tools and the prompt", async () => {
       const f = fixture();
       const all = [...BRAND_TOOLS, ...CAMPAIGN_TOOLS].sort();
       expect(await toolNames(f.baseUrl, f.ownerPat)).toEqual(all);
@@ -72,11 +72,11 @@ describeEachBackend('POST /mcp: happy path', (backend) => {
       expect((await client.listPrompts()).prompts).toHaveLength(1);
     });
 
-    it('keeps all six tool definitions within 2,000 tokens (o200k), hints included, as the stdio server does', async () => {
+    it('keeps all seven tool definitions within 2,000 tokens (o200k), hints included, as the stdio server does', async () => {
       const f = fixture();
       client = await connectMcp(f.baseUrl, f.ownerPat);
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(6);
+      expect(tools).toHaveLength(7);
       expect(countTokens(JSON.stringify(tools))).toBeLessThanOrEqual(2000);
     });
 
@@ -96,6 +96,7 @@ describeEachBackend('POST /mcp: happy path', (backend) => {
       expect(hints).toEqual({
         get_brand_context: [true, false, true],
         search_brand_knowledge: [true, false, true],
+        check_brand_compliance: [true, false, true],
         list_campaigns: [true, false, true],
         get_campaign: [true, false, true],
         create_campaign_draft: [false, false, false],

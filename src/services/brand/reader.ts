@@ -116,10 +116,37 @@ export class BrandReader {
     view: BrandView = WHOLE_BRAND_JSON,
   ): MaybePromise<ServedBrand> {
     const id = `${workspaceId}\n${String(version)}`;
+    const brand = this.pinnedBrand(workspaceId, version);
+    return brand instanceof Promise
+      ? brand.then((loaded) => this.pinnedViewOf(id, loaded, view))
+      : this.pinnedViewOf(id, brand, view);
+  }
+
+  /**
+   * The brand context itself, latest or pinned, of a workspace whose access the caller has already established:
+   * for what reads the brand rather than serves a view of it (the on-brand check, src/services/brand/check.ts).
+   * The same object while the version is cached, so what is built from it can be kept beside it.
+   */
+  readContext(workspaceId: string, version?: number): MaybePromise<BrandContext> {
+    if (version !== undefined) {
+      const pinned = this.pinnedBrand(workspaceId, version);
+      return pinned instanceof Promise ? pinned.then((loaded) => loaded.context) : pinned.context;
+    }
+    const contextOf = (brand: CachedBrand | undefined): BrandContext => {
+      if (!brand) throw new AppError('workspace_not_found', { workspaceId });
+      return brand.context;
+    };
+    const brand = this.brands.get(workspaceId, () => this.load(workspaceId));
+    return brand instanceof Promise ? brand.then(contextOf) : contextOf(brand);
+  }
+
+  /** A pinned version from its cache, else loaded once however many ask at once. */
+  private pinnedBrand(workspaceId: string, version: number): MaybePromise<CachedBrand> {
+    const id = `${workspaceId}\n${String(version)}`;
     const hit = this.pinned.get(id);
     if (hit) {
       this.pinnedStats.hits++;
-      return this.pinnedViewOf(id, hit, view);
+      return hit;
     }
     this.pinnedStats.misses++;
     let loading = this.loadingPinned.get(id);
@@ -137,7 +164,7 @@ export class BrandReader {
       );
       this.loadingPinned.set(id, loading);
     }
-    return loading.then((brand) => this.pinnedViewOf(id, brand, view));
+    return loading;
   }
 
   private async load(workspaceId: string): Promise<CachedBrand | undefined> {

@@ -176,4 +176,25 @@ export const DEMO_BRAND: BrandDocumentInput = {
     max_emoji_per_email: 1,
     avoid_words: ['synergy', 'hurry', 'limited time'],
   },
+  // The guidelines above as rules the on-brand check applies (docs/brand-check.md): the avoided words, the
+  // plain word over the fancy one, one emoji at most, and only the brand's colors and fonts in emails.
+  rules: [
+    { kind: 'banned_term', value: 'synergy' },
+    { kind: 'banned_term', value: 'hurry', message: 'No urgency tricks: invite, do not push.' },
+    { kind: 'banned_term', value: 'limited time', message: 'No urgency tricks: invite, do not push.' },
+    {
+      kind: 'preferred_term',
+      value: { use: 'small-batch', instead_of: ['artisanal', 'artisan'] },
+      severity: 'warning',
+    },
+    {
+      kind: 'preferred_term',
+      value: { use: 'you', instead_of: ['guys'] },
+      message: 'Avoid gendered greetings.',
+    },
+    { kind: 'max_exclamations', value: 1, severity: 'warning' },
+    { kind: 'max_emoji', value: 1 },
+    { kind: 'palette_only', value: null },
+    { kind: 'fonts_only', value: null, severity: 'warning' },
+  ],
 };

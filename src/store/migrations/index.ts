@@ -13,6 +13,7 @@ import * as fairDelivery from './0011_fair_delivery.js';
 import * as oneKeysTable from './0012_one_keys_table.js';
 import * as oauth from './0013_oauth.js';
 import * as brandVersions from './0014_brand_versions.js';
+import * as brandRules from './0015_brand_rules.js';
 
 /** Migrations are bundled as modules (not read from a folder) so the built CLI finds them wherever it runs. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012_one_keys_table': oneKeysTable,
   '0013_oauth': oauth,
   '0014_brand_versions': brandVersions,
+  '0015_brand_rules': brandRules,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Generated, Kysely, Selectable } from 'kysely';
 import {
   type Asset,
   BRAND_SECTIONS,
@@ -24,11 +24,13 @@ export interface BrandProfileColumns {
   workspace_id: string;
   description: string;
   voice: string;
-  /** JSON text, as are `fonts`, `social` and `preferences`. */
+  /** JSON text, as are `fonts`, `social`, `preferences` and `rules`. */
   colors: string;
   fonts: string;
   social: string;
   preferences: string;
+  /** A list read and written whole (0015_brand_rules), so kept here rather than in a table of its own. */
+  rules: Generated<string>;
   version: number;
   updated_at: string;
 }
@@ -126,9 +128,11 @@ function toVersion(row: Selectable<VersionListColumns>): BrandVersionRecord {
 }
 
 function toDraft(row: Selectable<BrandDraftColumns>): BrandDraftRecord {
+  // A draft saved before 0015_brand_rules lacks `rules`, the content's last section: none, as for the brand.
+  const content = JSON.parse(row.content) as Omit<BrandContent, 'rules'> & { rules?: BrandContent['rules'] };
   return {
     workspaceId: row.workspace_id,
-    content: JSON.parse(row.content) as BrandContent,
+    content: { ...content, rules: content.rules ?? [] },
     baseVersion: row.base_version,
     revision: row.revision,
     actorType: row.actor_type,
@@ -159,6 +163,7 @@ function profileColumns(brand: BrandProfile) {
     fonts: JSON.stringify(brand.fonts),
     social: JSON.stringify(brand.social),
     preferences: JSON.stringify(brand.preferences),
+    rules: JSON.stringify(brand.rules),
   };
 }
 
@@ -302,9 +307,22 @@ async function readBrand(db: Kysely<Database>, workspaceId: string): Promise<Bra
     assets: assets.map(toAsset),
     skills: skills.map(toSkill),
     preferences: JSON.parse(profile.preferences) as BrandContext['preferences'],
+    rules: JSON.parse(profile.rules) as BrandContext['rules'],
     updated_at: profile.updated_at,
     version: profile.version,
   };
+}
+
+/**
+ * A recorded version's brand. Versions recorded before a section existed lack it (`rules` before
+ * 0015_brand_rules): it is filled with its empty value, in its place in the object's key order, so a pinned
+ * read of an old version still has every field.
+ */
+function versionBrand(text: string): BrandContext {
+  const brand = JSON.parse(text) as Omit<BrandContext, 'rules'> & { rules?: BrandContext['rules'] };
+  if (brand.rules !== undefined) return brand as BrandContext;
+  const { updated_at, version, ...sections } = brand;
+  return { ...sections, rules: [], updated_at, version };
 }
 
 export type BrandWrite = 'replace';
@@ -376,7 +394,7 @@ export class BrandTables implements BrandRepository {
       .where('workspace_id', '=', workspaceId)
       .where('version', '=', version)
       .executeTakeFirst();
-    return row && { record: toVersion(row), brand: JSON.parse(row.brand) as BrandContext };
+    return row && { record: toVersion(row), brand: versionBrand(row.brand) };
   }
 
   async getDraft(workspaceId: string): Promise<BrandDraftRecord | undefined> {

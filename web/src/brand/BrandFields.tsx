@@ -3,10 +3,12 @@ import { TextField } from '../components/fields';
 import { AssetsEditor } from './AssetsEditor';
 import { PREVIEW_HEADING_ID } from './BrandPreview';
 import { ColorsEditor } from './ColorsEditor';
+import { ContrastReport } from './ContrastReport';
 import { FontsEditor } from './FontsEditor';
 import { KnowledgeEditor } from './KnowledgeEditor';
 import type { BrandForm, SectionId } from './model';
 import { PreferencesEditor } from './PreferencesEditor';
+import { RulesEditor } from './RulesEditor';
 import { SkillsEditor } from './SkillsEditor';
 import { SocialEditor } from './SocialEditor';
 
@@ -21,6 +23,7 @@ export const SECTIONS: readonly { id: SectionId; title: string }[] = [
   { id: 'assets', title: 'Assets' },
   { id: 'skills', title: 'Skills' },
   { id: 'preferences', title: 'Preferences' },
+  { id: 'rules', title: 'Rules' },
 ];
 export const sectionTitle = (id: SectionId) => SECTIONS.find((section) => section.id === id)?.title ?? id;
 
@@ -85,6 +88,7 @@ export function BrandFields({ form, onEdit = ignore, errorAt = noErrors, readOnl
           }}
           {...section}
         />
+        <ContrastReport colors={form.colors} />
       </BrandSection>
       <BrandSection id="fonts">
         <FontsEditor value={form.fonts} onChange={change('fonts')} {...section} />
@@ -103,6 +107,9 @@ export function BrandFields({ form, onEdit = ignore, errorAt = noErrors, readOnl
       </BrandSection>
       <BrandSection id="preferences">
         <PreferencesEditor value={form.preferences} onChange={change('preferences')} {...section} />
+      </BrandSection>
+      <BrandSection id="rules">
+        <RulesEditor value={form.rules} onChange={change('rules')} {...section} />
       </BrandSection>
     </fieldset>
   );

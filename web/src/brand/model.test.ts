@@ -48,6 +48,18 @@ const SAVED = brandContextSchema.parse({
   ],
   skills: [{ id: 'sk_1', name: 'Subject lines', description: '', instructions: 'Short.' }],
   preferences: { language: 'en', max_words: 120, emoji: false, banned: ['cheap', 'deal'], sign_off: null },
+  rules: [
+    { id: 'rl_1', kind: 'banned_term', value: 'cheap', message: '', severity: 'error' },
+    {
+      id: 'rl_2',
+      kind: 'preferred_term',
+      value: { use: 'coffee lovers', instead_of: ['customers', 'users'] },
+      message: 'We talk to people.',
+      severity: 'warning',
+    },
+    { id: 'rl_3', kind: 'max_emoji', value: 1, message: '', severity: 'error' },
+    { id: 'rl_4', kind: 'palette_only', value: null, message: '', severity: 'warning' },
+  ],
   updated_at: '2025-01-02T00:00:00.000Z',
   version: 3,
 });
@@ -58,6 +70,56 @@ function edited(change: (form: BrandForm) => void): BrandForm {
   change(form);
   return form;
 }
+
+describe('rules', () => {
+  it('shows each kind in its own fields and sends back the same rules', () => {
+    const form = toForm(SAVED);
+    expect(form.rules.map(({ kind, value, insteadOf }) => [kind, value, insteadOf])).toEqual([
+      ['banned_term', 'cheap', ''],
+      ['preferred_term', 'coffee lovers', 'customers\nusers'],
+      ['max_emoji', '1', ''],
+      ['palette_only', '', ''],
+    ]);
+    expect(toDocument(form).rules).toEqual(SAVED.rules);
+  });
+
+  it('sends a new rule without an id, and a count that is no number as typed', () => {
+    const document = toDocument(
+      edited((form) => {
+        form.rules.push({
+          key: 'n',
+          id: undefined,
+          kind: 'max_exclamations',
+          severity: 'error',
+          value: 'two',
+          insteadOf: '',
+          message: '',
+        });
+      }),
+    );
+    expect(document.rules[4]).toEqual({
+      kind: 'max_exclamations',
+      value: 'two',
+      message: '',
+      severity: 'error',
+    });
+    expect(
+      validate(
+        edited((form) => {
+          form.rules.push({
+            key: 'n',
+            id: undefined,
+            kind: 'max_emoji',
+            severity: 'error',
+            value: '-1',
+            insteadOf: '',
+            message: '',
+          });
+        }),
+      ).get('rules[4].value'),
+    ).toBe('Use a whole number, 0 or more.');
+  });
+});
 
 describe('toForm', () => {
   it('shows every value as the text its input holds: empty for null, lists joined', () => {

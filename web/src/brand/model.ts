@@ -12,6 +12,8 @@ import {
   NETWORK_NAME,
   PREFERENCE_NAME,
   type PreferenceValue,
+  type BrandRule,
+  type RuleKind,
   type Skill,
 } from '../../../src/core/brand-context';
 
@@ -92,6 +94,20 @@ export interface PreferenceRow {
   value: string;
 }
 
+/**
+ * A rule as its form holds it (docs/brand-check.md "Rules"): `value` is the term, phrase or number as typed
+ * (for a preferred term, the word to use); `insteadOf` the words it replaces, one per line.
+ */
+export interface RuleRow {
+  key: string;
+  id: string | undefined;
+  kind: RuleKind;
+  severity: BrandRule['severity'];
+  value: string;
+  insteadOf: string;
+  message: string;
+}
+
 export interface BrandForm {
   name: string;
   description: string;
@@ -104,6 +120,7 @@ export interface BrandForm {
   assets: AssetRow[];
   skills: SkillRow[];
   preferences: PreferenceRow[];
+  rules: RuleRow[];
 }
 
 const list = (items: readonly (string | number)[], separator = ', ') => items.map(String).join(separator);
@@ -127,6 +144,23 @@ function preferenceRow(name: string, value: PreferenceValue): PreferenceRow {
   if (typeof value === 'number') return { key, name, type: 'number', value: String(value) };
   if (typeof value === 'boolean') return { key, name, type: 'boolean', value: String(value) };
   return { key, name, type: 'text', value };
+}
+
+function ruleRow(rule: BrandRule): RuleRow {
+  const row = { key: rowKey(), id: rule.id, kind: rule.kind, severity: rule.severity, message: rule.message };
+  switch (rule.kind) {
+    case 'preferred_term':
+      return { ...row, value: rule.value.use, insteadOf: list(rule.value.instead_of, '\n') };
+    case 'banned_term':
+    case 'required_phrase':
+      return { ...row, value: rule.value, insteadOf: '' };
+    case 'max_exclamations':
+    case 'max_emoji':
+      return { ...row, value: String(rule.value), insteadOf: '' };
+    case 'palette_only':
+    case 'fonts_only':
+      return { ...row, value: '', insteadOf: '' };
+  }
 }
 
 export function toForm(brand: BrandContext): BrandForm {
@@ -173,6 +207,7 @@ export function toForm(brand: BrandContext): BrandForm {
     })),
     skills: brand.skills.map((skill) => ({ key: rowKey(), ...skill })),
     preferences: Object.entries(brand.preferences).map(([name, value]) => preferenceRow(name, value)),
+    rules: brand.rules.map(ruleRow),
   };
 }
 
@@ -191,7 +226,16 @@ export interface BrandDocument {
   assets: DocumentAsset[];
   skills: (Omit<Skill, 'id'> & { id?: string })[];
   preferences: Record<string, PreferenceValue>;
+  rules: DocumentRule[];
 }
+
+/** A rule as the PUT body sends it: a count as typed when it is not a number, for the service to name. */
+export type DocumentRule = { id?: string; message: string; severity: BrandRule['severity'] } & (
+  | { kind: 'banned_term' | 'required_phrase'; value: string }
+  | { kind: 'preferred_term'; value: { use: string; instead_of: string[] } }
+  | { kind: 'max_exclamations' | 'max_emoji'; value: number | string }
+  | { kind: 'palette_only' | 'fonts_only'; value: null }
+);
 
 type DocumentFont = Omit<Font, 'weights'> & { weights: (number | string)[] };
 type Dimension = number | string | null;
@@ -244,6 +288,30 @@ function preferenceValue(row: PreferenceRow): PreferenceValue {
   }
 }
 
+function ruleOf(row: RuleRow): DocumentRule {
+  const common = { message: row.message.trim(), severity: row.severity };
+  const rule = ((): DocumentRule => {
+    switch (row.kind) {
+      case 'preferred_term':
+        return {
+          ...common,
+          kind: row.kind,
+          value: { use: row.value.trim(), instead_of: splitList(row.insteadOf, '\n') },
+        };
+      case 'banned_term':
+      case 'required_phrase':
+        return { ...common, kind: row.kind, value: row.value.trim() };
+      case 'max_exclamations':
+      case 'max_emoji':
+        return { ...common, kind: row.kind, value: numberOrText(row.value) };
+      case 'palette_only':
+      case 'fonts_only':
+        return { ...common, kind: row.kind, value: null };
+    }
+  })();
+  return withId(row.id, rule);
+}
+
 export function toDocument(form: BrandForm): BrandDocument {
   return {
     name: form.name.trim(),
@@ -292,6 +360,7 @@ export function toDocument(form: BrandForm): BrandDocument {
         .filter((row) => row.name.trim() !== '' || row.value.trim() !== '')
         .map((row) => [row.name.trim(), preferenceValue(row)]),
     ),
+    rules: form.rules.map(ruleOf),
   };
 }
 
@@ -306,6 +375,7 @@ export const SECTION_FIELDS = {
   assets: ['assets'],
   skills: ['skills'],
   preferences: ['preferences'],
+  rules: ['rules'],
 } as const satisfies Record<string, readonly (keyof BrandDocument)[]>;
 export type SectionId = keyof typeof SECTION_FIELDS;
 
@@ -397,6 +467,14 @@ export function validate(form: BrandForm): Map<string, string> {
       add(`preferences[${String(index)}].name`, 'This preference is listed twice.');
     if (row.type === 'number' && typeof numberOrText(row.value) !== 'number')
       add(`preferences.${name}`, 'Use a number.');
+  });
+  form.rules.forEach((row, index) => {
+    const at = `rules[${String(index)}].value`;
+    if (row.kind === 'max_exclamations' || row.kind === 'max_emoji') {
+      if (!blank(row.value) && !/^\d+$/.test(row.value.trim())) add(at, 'Use a whole number, 0 or more.');
+    } else if (row.kind === 'preferred_term') {
+      if (!blank(row.value) && /[\r\n]/.test(row.value)) add(`${at}.use`, 'Use one line.');
+    }
   });
   return issues;
 }

@@ -25,6 +25,7 @@ const SAVED = brandContextSchema.parse({
   assets: [],
   skills: [],
   preferences: {},
+  rules: [],
   updated_at: '2025-01-02T00:00:00.000Z',
   version: 3,
 });

@@ -42,6 +42,7 @@ describe('draftChanges', () => {
     assets: [],
     skills: [],
     preferences: {},
+    rules: [],
     updated_at: '2026-01-01T00:00:00.000Z',
     version: 3,
   });

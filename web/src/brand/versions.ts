@@ -23,6 +23,7 @@ const SECTION_TITLES: Record<BrandSection, string> = {
   assets: 'Assets',
   skills: 'Skills',
   preferences: 'Preferences',
+  rules: 'Rules',
 };
 
 export function brandSectionTitle(section: BrandSection): string {

@@ -1,6 +1,8 @@
 import type { SubmitEvent, ReactNode } from 'react';
 import type { ApiError } from '../api';
 import type { CampaignContent } from '../../../src/contract/campaigns';
+import type { BrandCheckState } from '../useBrandCheck';
+import { BrandCheckSummary, FieldFindings } from './BrandCheckFindings';
 import { TextField } from './fields';
 
 interface CampaignFormProps {
@@ -15,6 +17,8 @@ interface CampaignFormProps {
   children?: ReactNode;
   /** Just above Save draft: what answers a save (its alerts, "Saved"), where the user clicked. */
   footer?: ReactNode;
+  /** The on-brand check as the user types (docs/brand-check.md "In the console"); none where it is not run. */
+  check?: BrandCheckState | undefined;
 }
 
 /** The five fields of a campaign and its Save draft button, for new and existing drafts alike. */
@@ -27,6 +31,7 @@ export function CampaignForm({
   pending,
   children,
   footer,
+  check,
 }: CampaignFormProps) {
   function field(name: keyof CampaignContent) {
     return {
@@ -48,7 +53,9 @@ export function CampaignForm({
     <form onSubmit={submit} className="stack campaign-form">
       {children}
       <TextField label="Name" required hint="Internal: recipients never see it." {...field('name')} />
+      {check !== undefined && <BrandCheckSummary state={check} />}
       <TextField label="Subject" hint="One line, up to 255 characters." {...field('subject')} />
+      {check !== undefined && <FieldFindings state={check} field="subject" label="Subject" />}
       <TextField
         label="Preheader"
         hint="The preview text inboxes show after the subject."
@@ -62,7 +69,9 @@ export function CampaignForm({
         className="field-code"
         {...field('body_html')}
       />
+      {check !== undefined && <FieldFindings state={check} field="html" label="HTML body" />}
       <TextField label="Text body" multiline rows={10} {...field('body_text')} />
+      {check !== undefined && <FieldFindings state={check} field="text" label="Text body" />}
       {footer}
       {!readOnly && (
         <div className="form-actions">

@@ -16,6 +16,7 @@ import {
   type CampaignContent,
   campaignContentSchema,
 } from '../../../src/contract/campaigns';
+import { useBrandCheck } from '../useBrandCheck';
 import { useResource } from '../useResource';
 import { useSubmit } from '../useSubmit';
 import { useUnsavedChanges } from '../useUnsavedChanges';
@@ -26,6 +27,11 @@ const EMPTY = campaignContentSchema.parse(
 
 function contentOf(campaign: Campaign): CampaignContent {
   return campaignContentSchema.parse(campaign);
+}
+
+/** The copy of a campaign as the on-brand check takes it (the preheader and name are not checked). */
+function checkedCopy(content: CampaignContent) {
+  return { subject: content.subject, text: content.body_text, html: content.body_html };
 }
 
 function sameContent(a: CampaignContent, b: CampaignContent): boolean {
@@ -55,6 +61,7 @@ export function NewCampaign() {
   const [content, setContent] = useState(EMPTY);
   const { pending, error, run } = useSubmit();
   const unsaved = useUnsavedChanges(!sameContent(content, EMPTY));
+  const check = useBrandCheck(workspace.id, checkedCopy(content));
 
   function save() {
     run(
@@ -81,6 +88,7 @@ export function NewCampaign() {
         error={error}
         readOnly={false}
         pending={pending}
+        check={check}
         footer={<ProblemAlert error={error} />}
       />
       {unsaved.dialog}
@@ -135,6 +143,8 @@ function DraftEditor({ workspaceId, loaded, justCreated, onReload }: DraftEditor
   const readOnly = saved.status !== 'draft' || lockedReason !== null;
   const conflict = error?.code === 'version_mismatch';
   const unsaved = useUnsavedChanges(!readOnly && !sameContent(content, contentOf(saved)));
+  // Sent campaigns are checked too: what went out against the brand as it is now.
+  const check = useBrandCheck(workspaceId, checkedCopy(content));
 
   function save() {
     showNotice(null);
@@ -174,6 +184,7 @@ function DraftEditor({ workspaceId, loaded, justCreated, onReload }: DraftEditor
         error={conflict ? undefined : error}
         readOnly={readOnly}
         pending={pending}
+        check={check}
         footer={
           <>
             {conflict ? <ConflictAlert {...CONFLICT} onReload={onReload} /> : <ProblemAlert error={error} />}

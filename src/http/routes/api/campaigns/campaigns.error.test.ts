@@ -341,4 +341,41 @@ describeEachBackend('Campaign drafts API: errors', (backend) => {
     const response = await call(f, f.owner.token, 'GET', campaignsUrl('ws_DoesNotExist0000000000000'));
     expect(outcome(response)).toBe('404 workspace_not_found');
   });
+
+  describe('GET …/campaigns/{campaign_id}/check', () => {
+    const checkUrl = (workspaceId: string, campaignId: string) =>
+      `${campaignsUrl(workspaceId)}/${campaignId}/check`;
+
+    it('answers 401 missing_token without a credential', async () => {
+      const f = fixture();
+      const draft = await newDraft(f);
+      expect(outcome(await call(f, undefined, 'GET', checkUrl(f.workspaceId, draft.id)))).toBe(
+        '401 missing_token',
+      );
+    });
+
+    it('answers 404 campaign_not_found for a campaign the workspace does not have', async () => {
+      const f = fixture();
+      const response = await call(
+        f,
+        f.owner.token,
+        'GET',
+        checkUrl(f.workspaceId, 'cmp_DoesNotExist000000000'),
+      );
+      expect(outcome(response)).toBe('404 campaign_not_found');
+    });
+
+    it('answers 404 workspace_not_found on a workspace that does not exist', async () => {
+      const f = fixture();
+      const response = await call(f, f.owner.token, 'GET', checkUrl('ws_DoesNotExist0000000000000', 'cmp_x'));
+      expect(outcome(response)).toBe('404 workspace_not_found');
+    });
+
+    it('answers 404 not_found to any other method than GET', async () => {
+      const f = fixture();
+      const draft = await newDraft(f);
+      const response = await call(f, f.owner.token, 'POST', checkUrl(f.workspaceId, draft.id), { body: {} });
+      expect(response.statusCode).toBe(404);
+    });
+  });
 });

@@ -7,11 +7,13 @@ import { DEMO_BRAND } from '../../../../services/demo/demo-brand.js';
 import { createApiKey } from '../../../../services/keys/keys.js';
 import { createWorkspace } from '../../../../services/accounts/workspaces.js';
 import { describeEachBackend } from '#test/support/databases.js';
-import { auditLog, type Fixture, isoNow, useFixture } from '#test/support/http-fixture.js';
+import { auditLog, call, type Fixture, isoNow, unchanged, useFixture } from '#test/support/http-fixture.js';
+import { type BrandCheckResult, publishCheckRules } from '#test/support/fixtures/brand-check.js';
 import {
   type Campaign,
   type CampaignPage,
   campaignsApi,
+  campaignUrl,
   MINUTE_MS,
   newDraft,
 } from '#test/support/fixtures/campaigns.js';
@@ -326,6 +328,49 @@ describeEachBackend('Campaign drafts API: the happy paths', (backend) => {
       expect(await listed('draft')).toEqual(ids.filter((id) => !scheduled.includes(id)).sort());
       expect(await listed('sent')).toEqual([]);
       expect((await api.list('?limit=100')).json<CampaignPage>().campaigns).toHaveLength(6);
+    });
+  });
+
+  // Last: it publishes a brand with rules.
+  describe('GET …/campaigns/{campaign_id}/check', () => {
+    it("answers the draft's subject, text and HTML checked against the published brand, storing nothing", async () => {
+      const f = fixture();
+      const version = await publishCheckRules(f);
+      const draft = await newDraft(f, {
+        subject: 'Cheap beans',
+        body_text: 'Grab a cup of joe!!',
+        body_html: '<p>Nothing <b>cheap</b> here.</p>',
+      });
+      const response = await unchanged(f, () =>
+        call(f, f.member.token, 'GET', `${campaignUrl(f.workspaceId, draft.id)}/check`),
+      );
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['cache-control']).toBe('no-store');
+      const result = response.json<BrandCheckResult>();
+      expect(result).toMatchObject({ passed: false, version });
+      expect(result.findings.map((finding) => [finding.field, finding.rule_id, finding.excerpt])).toEqual([
+        ['subject', 'rl_banned', 'Cheap'],
+        ['text', 'rl_preferred', 'joe'],
+        ['text', 'rl_bang', '!'],
+        ['html', 'rl_banned', 'cheap'],
+      ]);
+      const { findings } = result;
+      const source = { subject: draft.subject, text: draft.body_text, html: draft.body_html };
+      for (const finding of findings)
+        if (finding.field !== null)
+          expect(source[finding.field].slice(finding.start ?? 0, finding.end ?? 0)).toBe(finding.excerpt);
+    });
+
+    it('answers a clean draft as passed, with no findings, to the workspace API key too', async () => {
+      const f = fixture();
+      const version = await publishedVersion(f);
+      const draft = await newDraft(f, {
+        subject: 'Fresh coffee',
+        body_text: 'Roasted this week.',
+        body_html: '<p>Hi</p>',
+      });
+      const response = await call(f, f.apiKey, 'GET', `${campaignUrl(f.workspaceId, draft.id)}/check`);
+      expect(response.json()).toEqual({ passed: true, version, findings: [] });
     });
   });
 });

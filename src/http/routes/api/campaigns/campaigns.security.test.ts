@@ -338,4 +338,24 @@ describeEachBackend('Campaign drafts API: security', (backend) => {
       expect(JSON.stringify(events)).not.toContain(created.key.slice(4, 34));
     });
   });
+
+  describe('GET …/campaigns/{campaign_id}/check', () => {
+    it("answers 403 to another workspace's API key and owner, without a word of the draft, and changes nothing", async () => {
+      const f = fixture();
+      const draft = await newDraft(f, { subject: 'Confidential launch', body_text: 'cheap cheap' });
+      const url = `${campaignUrl(f.workspaceId, draft.id)}/check`;
+      const responses = await unchanged(f, () =>
+        Promise.all([f.otherApiKey, f.otherOwner.token].map((credential) => call(f, credential, 'GET', url))),
+      );
+      expect(responses.map(outcome)).toEqual(['403 workspace_forbidden', '403 workspace_forbidden']);
+      for (const response of responses) expect(response.body).not.toContain('Confidential');
+    });
+
+    it('answers 403 brand_key_not_allowed to a brand read key: the check of a draft is a campaign read', async () => {
+      const f = fixture();
+      const draft = await newDraft(f);
+      const response = await call(f, f.brandKey, 'GET', `${campaignUrl(f.workspaceId, draft.id)}/check`);
+      expect(outcome(response)).toBe('403 brand_key_not_allowed');
+    });
+  });
 });
