@@ -222,6 +222,11 @@ describe('max_exclamations', () => {
     expect(findings[0]?.message).toBe('At most 2 exclamation marks.');
   });
 
+  it('says "mark" for a limit of one', () => {
+    const findings = check(brandWith({ kind: 'max_exclamations', value: 1 }), { text: 'Hi! Hello!' });
+    expect(findings.map((finding) => finding.message)).toEqual(['At most 1 exclamation mark.']);
+  });
+
   it('does not count marks in tags, comments, scripts or styles, but does in alt and title', () => {
     const zero = brandWith({ kind: 'max_exclamations', value: 0 });
     const html =

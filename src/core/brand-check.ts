@@ -695,7 +695,7 @@ function defaultMessage(rule: BrandRule, found: string): string {
     case 'required_phrase':
       return `Include "${rule.value}".`;
     case 'max_exclamations':
-      return `At most ${rule.value} exclamation marks.`;
+      return `At most ${String(rule.value)} exclamation ${rule.value === 1 ? 'mark' : 'marks'}.`;
     case 'max_emoji':
       return `At most ${rule.value} emoji.`;
     case 'palette_only':

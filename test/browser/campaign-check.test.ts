@@ -81,7 +81,7 @@ describeInBrowser('On-brand findings in the campaign editor', () => {
     await subjectFindings
       .getByText('Say "coffee lovers" instead of "customers".', { exact: false })
       .waitFor();
-    await subjectFindings.getByText('At most 1 exclamation marks.', { exact: false }).waitFor();
+    await subjectFindings.getByText('At most 1 exclamation mark.', { exact: false }).waitFor();
     // Debounced: 27 keystrokes, 25 ms apart, are far fewer checks (the emptied field's, the pause's).
     expect(checks.length - loaded).toBeLessThanOrEqual(3);
     // Every check carries the console's CSRF token with its session cookie, and the copy as typed.

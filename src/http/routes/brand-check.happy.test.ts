@@ -47,7 +47,7 @@ describeEachBackend('POST /functions/v1/brand-check: happy path', (backend) => {
           rule_id: 'rl_bang',
           kind: 'max_exclamations',
           severity: 'error',
-          message: 'At most 1 exclamation marks.',
+          message: 'At most 1 exclamation mark.',
           excerpt: '!',
           field: 'text',
           start: 23,
