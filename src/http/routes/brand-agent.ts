@@ -54,6 +54,18 @@ export const BRAND_VERSION_HEADER = {
   description:
     'The version of the brand the answer is (docs/brand-versions.md "Pinned reads"): the latest, or the one the body pinned with `version`. Send it back as `version` to read the same brand again later.',
 };
+/** The refusals of a read operation's credential and its budget: the brand check answers them alike. */
+export const READ_CREDENTIAL_PROBLEMS = [
+  'missing_key',
+  'malformed_key',
+  'invalid_key',
+  'key_expired',
+  'key_revoked',
+  'invalid_token',
+  'token_expired',
+  'token_revoked',
+  'rate_limited',
+] as const;
 /** The headers both a 200 and a 304 carry. */
 const VIEW_HEADERS = {
   ETag: ETAG_HEADER,
@@ -369,15 +381,7 @@ export function brandAgentRoutes(app: ZodApp, read: ReadHandler): void {
             ),
           },
           [
-            'missing_key',
-            'malformed_key',
-            'invalid_key',
-            'key_expired',
-            'key_revoked',
-            'invalid_token',
-            'token_expired',
-            'token_revoked',
-            'rate_limited',
+            ...READ_CREDENTIAL_PROBLEMS,
             ...BODY_PROBLEMS,
             'unsupported_action',
             'workspace_forbidden',

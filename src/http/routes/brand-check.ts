@@ -9,7 +9,13 @@ import { checkBrandContent } from '../../services/brand/check.js';
 import { announceKeyExpiry, principalOf, requireCsrfForCookieWrites, SESSION_COOKIE } from '../auth.js';
 import type { ZodApp } from '../context.js';
 import { BODY_PROBLEMS, jsonResponse, withProblems } from '../schemas.js';
-import { BRAND_VERSION_HEADER, isJson, KEY_EXPIRY_HEADER, RATE_LIMIT_HEADERS } from './brand-agent.js';
+import {
+  BRAND_VERSION_HEADER,
+  isJson,
+  KEY_EXPIRY_HEADER,
+  RATE_LIMIT_HEADERS,
+  READ_CREDENTIAL_PROBLEMS,
+} from './brand-agent.js';
 
 export const BRAND_CHECK_PATH = '/functions/v1/brand-check';
 
@@ -85,15 +91,7 @@ export function brandCheckRoute(app: ZodApp): void {
             },
           },
           [
-            'missing_key',
-            'malformed_key',
-            'invalid_key',
-            'key_expired',
-            'key_revoked',
-            'invalid_token',
-            'token_expired',
-            'token_revoked',
-            'rate_limited',
+            ...READ_CREDENTIAL_PROBLEMS,
             'csrf_failed',
             ...BODY_PROBLEMS,
             'workspace_forbidden',
